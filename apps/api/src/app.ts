@@ -1,0 +1,75 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type PgBoss from 'pg-boss';
+import type { Config } from './config/env.ts';
+import type { Db } from './db/db.ts';
+import type { Mailer } from './integrations/mailer.ts';
+import { registerErrorHandler } from './plugins/error-handler.ts';
+import { registerSession } from './plugins/session.ts';
+import { registerXsrf } from './plugins/xsrf.ts';
+import { contentSecurityPolicy } from './plugins/csp.ts';
+import { serveWeb, webFallback } from './plugins/serve-web.ts';
+import { systemRoutes } from './modules/system/system.routes.ts';
+import { accountRoutes } from './modules/accounts/accounts.routes.ts';
+import { fileRoutes } from './modules/files/files.routes.ts';
+import { templateRoutes } from './modules/templates/templates.routes.ts';
+import { pixelRoutes } from './modules/pixels/pixels.routes.ts';
+import { formRoutes } from './modules/forms/forms.routes.ts';
+import { deliveryRoutes } from './modules/delivery/delivery.routes.ts';
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  mailer: Mailer;
+  /** Absent in tests that do not exercise background jobs. */
+  queue?: PgBoss;
+  now?: () => Date;
+  /** Outbound HTTP (Meta Graph, captcha); tests point it at local fakes. */
+  fetch?: typeof fetch;
+  /** Serve the built SPA from this folder (npm start); tests leave it out. */
+  webDist?: string;
+  logger?: boolean | object;
+}
+
+export type App = FastifyInstance;
+export type ResolvedDeps = Required<Pick<AppDeps, 'config' | 'db' | 'mailer' | 'now' | 'fetch'>> & AppDeps;
+
+/** Builds the whole HTTP application without listening: server.ts listens, tests call inject(). */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const resolved: ResolvedDeps = { now: () => new Date(), fetch: globalThis.fetch, ...deps };
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    trustProxy: deps.config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    genReqId: () => crypto.randomUUID(),
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  await app.register(cookie);
+  await app.register(helmet, {
+    contentSecurityPolicy: { directives: contentSecurityPolicy(deps.config) },
+    crossOriginEmbedderPolicy: false,
+    frameguard: { action: 'deny' },
+    strictTransportSecurity: deps.config.secureCookies,
+  });
+  // Per-route limits; preHandler so a key can include the parsed body (an email address).
+  await app.register(rateLimit, { global: false, hook: 'preHandler' });
+  if (deps.webDist) await serveWeb(app, deps.webDist);
+  registerErrorHandler(app, deps.webDist ? webFallback(deps.webDist) : undefined);
+  registerSession(app, resolved);
+  registerXsrf(app, deps.config);
+
+  await app.register(systemRoutes(resolved));
+  // Feature modules register here, one line each.
+  await app.register(accountRoutes(resolved));
+  await app.register(fileRoutes(resolved));
+  await app.register(templateRoutes(resolved));
+  await app.register(pixelRoutes(resolved));
+  await app.register(formRoutes(resolved));
+  await app.register(deliveryRoutes(resolved));
+  return app;
+}

@@ -1,0 +1,159 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', ''])
+  .transform((v) => v === 'true' || v === '1')
+  .optional();
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().url().optional(),
+  APP_URL: z.string().url().optional(),
+  SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
+  TOKEN_ENCRYPTION_KEY: z
+    .string()
+    .regex(/^(v\d+:)?[A-Za-z0-9+/]{43}=$/, 'TOKEN_ENCRYPTION_KEY must be 32 bytes in base64, optionally prefixed "v2:"')
+    .optional(),
+  TOKEN_ENCRYPTION_OLD_KEYS: z.string().optional(),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Backsignal <no-reply@backsignal.local>'),
+  OPS_EMAIL: z.string().email().default('ops@backsignal.local'),
+  CAPTCHA_SITE_KEY: z.string().optional(),
+  CAPTCHA_SECRET: z.string().optional(),
+  CAPTCHA_DISABLED: bool,
+  META_GRAPH_URL: z.string().url().default('https://graph.facebook.com'),
+  META_API_VERSION: z.string().regex(/^v\d+\.\d+$/).default('v25.0'),
+  MAX_UPLOAD_MB: z.coerce.number().positive().max(1024).default(10),
+  SEND_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(100),
+  SEND_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
+  BOOK_A_CALL_URL: z.string().url().default('https://calendly.com/backsignal/strategy-call'),
+  LANDING_VARIANT: z.enum(['agency', 'csv', 'random']).default('random'),
+  MARKETING_PIXEL_ID: z.string().regex(/^\d*$/).optional(),
+  RUN_WORKER: bool,
+  TRUST_PROXY: bool,
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export interface Config {
+  env: Env['NODE_ENV'];
+  isProduction: boolean;
+  port: number;
+  host: string;
+  logLevel: Env['LOG_LEVEL'];
+  dataDir: string;
+  databaseUrl: string | undefined;
+  appUrl: string;
+  /** Cookies get Secure and the __Host- prefix when the app is served over https. */
+  secureCookies: boolean;
+  sessionSecret: string;
+  tokenKeys: { current: { version: number; key: Buffer }; all: Map<number, Buffer> };
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  opsEmail: string;
+  captcha: { siteKey: string | undefined; secret: string | undefined; disabled: boolean };
+  meta: { graphUrl: string; apiVersion: string };
+  maxUploadBytes: number;
+  sendBatchSize: number;
+  sendConcurrency: number;
+  bookACallUrl: string;
+  landingVariant: Env['LANDING_VARIANT'];
+  marketingPixelId: string | undefined;
+  runWorker: boolean;
+  trustProxy: boolean;
+}
+
+export class ConfigError extends Error {}
+
+function parseKey(spec: string): { version: number; key: Buffer } {
+  const m = /^(?:v(\d+):)?(.+)$/.exec(spec.trim());
+  if (!m) throw new ConfigError('TOKEN_ENCRYPTION_KEY is malformed');
+  const key = Buffer.from(m[2]!, 'base64');
+  if (key.length !== 32) throw new ConfigError('TOKEN_ENCRYPTION_KEY must decode to 32 bytes');
+  return { version: m[1] ? Number(m[1]) : 1, key };
+}
+
+/**
+ * Outside production a missing secret is generated once into DATA_DIR and reused, so `npm start` needs no
+ * setup; in production a missing secret stops the start with its name.
+ */
+function devSecrets(dataDir: string): { SESSION_SECRET: string; TOKEN_ENCRYPTION_KEY: string } {
+  const file = join(dataDir, 'secrets.json');
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
+  const secrets = {
+    SESSION_SECRET: randomBytes(32).toString('base64url'),
+    TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+  };
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  return secrets;
+}
+
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const env = parsed.data;
+  const isProduction = env.NODE_ENV === 'production';
+  const dataDir = resolve(env.DATA_DIR);
+
+  let sessionSecret = env.SESSION_SECRET;
+  let tokenKey = env.TOKEN_ENCRYPTION_KEY;
+  if (!sessionSecret || !tokenKey) {
+    if (isProduction) {
+      const missing = [!sessionSecret && 'SESSION_SECRET', !tokenKey && 'TOKEN_ENCRYPTION_KEY'].filter(Boolean);
+      throw new ConfigError(`Missing required secret(s) in production: ${missing.join(', ')}`);
+    }
+    const generated = devSecrets(dataDir);
+    sessionSecret ??= generated.SESSION_SECRET;
+    tokenKey ??= generated.TOKEN_ENCRYPTION_KEY;
+  }
+  const current = parseKey(tokenKey);
+  const all = new Map<number, Buffer>([[current.version, current.key]]);
+  for (const old of (env.TOKEN_ENCRYPTION_OLD_KEYS ?? '').split(',').filter(Boolean)) {
+    const k = parseKey(old);
+    all.set(k.version, k.key);
+  }
+
+  const captchaDisabled = env.CAPTCHA_DISABLED ?? false;
+  if (isProduction && !captchaDisabled && (!env.CAPTCHA_SITE_KEY || !env.CAPTCHA_SECRET)) {
+    throw new ConfigError('Missing CAPTCHA_SITE_KEY and CAPTCHA_SECRET in production (or set CAPTCHA_DISABLED=true)');
+  }
+
+  const appUrl = (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '');
+  return {
+    env: env.NODE_ENV,
+    isProduction,
+    port: env.PORT,
+    host: env.HOST,
+    logLevel: env.LOG_LEVEL,
+    dataDir,
+    databaseUrl: env.DATABASE_URL,
+    appUrl,
+    secureCookies: appUrl.startsWith('https://'),
+    sessionSecret,
+    tokenKeys: { current, all },
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM,
+    opsEmail: env.OPS_EMAIL,
+    captcha: { siteKey: env.CAPTCHA_SITE_KEY, secret: env.CAPTCHA_SECRET, disabled: captchaDisabled },
+    meta: { graphUrl: env.META_GRAPH_URL.replace(/\/$/, ''), apiVersion: env.META_API_VERSION },
+    maxUploadBytes: Math.round(env.MAX_UPLOAD_MB * 1024 * 1024),
+    sendBatchSize: env.SEND_BATCH_SIZE,
+    sendConcurrency: env.SEND_CONCURRENCY,
+    bookACallUrl: env.BOOK_A_CALL_URL,
+    landingVariant: env.LANDING_VARIANT,
+    marketingPixelId: env.MARKETING_PIXEL_ID || undefined,
+    runWorker: env.RUN_WORKER ?? true,
+    trustProxy: env.TRUST_PROXY ?? false,
+  };
+}

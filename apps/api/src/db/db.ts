@@ -1,0 +1,21 @@
+/**
+ * One narrow database interface over embedded PGlite and a PostgreSQL server, so every repository runs
+ * unchanged on both. Plain SQL: see docs/decisions/0002-plain-sql-repositories.md.
+ */
+export interface QueryResult<T> {
+  rows: T[];
+  rowCount: number;
+}
+
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>>;
+  /** Runs several statements without parameters (migrations, pg-boss); answers the last one's rows. */
+  exec(sql: string): Promise<{ rows: Record<string, unknown>[] }>;
+}
+
+export interface Db extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs fn in one transaction; inside it use only the given handle. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,35 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Db } from './db.ts';
+
+const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
+// Any constant: serialises migrations when several instances start at once on one PostgreSQL.
+const LOCK_ID = 724_311_009;
+
+/** Applies every migrations/*.sql not yet applied, in file-name order, each in its own transaction. */
+export async function migrate(db: Db): Promise<string[]> {
+  const files = readdirSync(MIGRATIONS_DIR)
+    .filter((f) => f.endsWith('.sql'))
+    .sort();
+  await db.exec(`create table if not exists schema_migrations (
+    name text primary key, applied_at timestamptz not null default now())`);
+  if (db.kind === 'postgres') await db.query('select pg_advisory_lock($1)', [LOCK_ID]);
+  const applied: string[] = [];
+  try {
+    const done = new Set(
+      (await db.query<{ name: string }>('select name from schema_migrations')).rows.map((r) => r.name),
+    );
+    for (const file of files) {
+      if (done.has(file)) continue;
+      const sql = readFileSync(MIGRATIONS_DIR + file, 'utf8');
+      await db.transaction(async (tx) => {
+        await tx.exec(sql);
+        await tx.query('insert into schema_migrations (name) values ($1)', [file]);
+      });
+      applied.push(file);
+    }
+  } finally {
+    if (db.kind === 'postgres') await db.query('select pg_advisory_unlock($1)', [LOCK_ID]);
+  }
+  return applied;
+}

@@ -1,0 +1,37 @@
+import type { ErrorCode } from '@backsignal/contracts';
+
+export const STATUS_BY_CODE: Record<ErrorCode, number> = {
+  VALIDATION_FAILED: 400,
+  UNAUTHENTICATED: 401,
+  EMAIL_NOT_VERIFIED: 403,
+  XSRF_INVALID: 403,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  INVALID_STATE: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  CAPTCHA_FAILED: 400,
+  UPSTREAM_FAILED: 502,
+  INTERNAL: 500,
+};
+
+/** An expected failure with a stable code and a message safe to show the user. */
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly fields?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+  get status(): number {
+    return STATUS_BY_CODE[this.code];
+  }
+}
+
+export const notFound = (what = 'Not found') => new AppError('NOT_FOUND', what);
+export const badRequest = (message: string, fields?: Record<string, string>) =>
+  new AppError('VALIDATION_FAILED', message, fields);

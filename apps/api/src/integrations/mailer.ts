@@ -1,0 +1,58 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import nodemailer from 'nodemailer';
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface Mailer {
+  send(mail: Mail): Promise<void>;
+}
+
+/**
+ * Without SMTP_URL every mail is written to DATA_DIR/outbox/ as JSON (text and HTML parts) and its links are
+ * logged, so a newcomer can verify an account with no mail server.
+ */
+export function outboxMailer(dir: string, from: string, log: Pick<FastifyBaseLogger, 'info'>): Mailer {
+  let seq = 0;
+  return {
+    async send(mail) {
+      await mkdir(dir, { recursive: true });
+      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+      const file = join(dir, `${stamp}-${String(++seq).padStart(4, '0')}.json`);
+      await writeFile(file, JSON.stringify({ from, ...mail, date: new Date().toISOString() }, null, 2));
+      const links = mail.text.match(/https?:\/\/\S+/g) ?? [];
+      log.info({ to: mail.to, subject: mail.subject, links, file }, 'mail written to outbox');
+    },
+  };
+}
+
+export function smtpMailer(url: string, from: string): Mailer {
+  const transport = nodemailer.createTransport(url);
+  return {
+    async send(mail) {
+      await transport.sendMail({ from, ...mail });
+    },
+  };
+}
+
+/** Keeps mails in memory: tests read them back. */
+export function memoryMailer(): Mailer & { sent: Mail[]; last(to?: string): Mail | undefined } {
+  const sent: Mail[] = [];
+  return {
+    sent,
+    async send(mail) {
+      sent.push(mail);
+    },
+    last: (to) => [...sent].reverse().find((m) => !to || m.to === to),
+  };
+}
+
+/** HTML-escapes text placed into mail bodies. */
+export const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

@@ -1,0 +1,60 @@
+import { classifyNetworkFailure, classifyResponse, type Outcome, type ServerEvent } from '@backsignal/core';
+
+/** Identifies Backsignal's traffic in Meta's Dataset Quality API (`agent_name`). */
+export const PARTNER_AGENT = 'backsignal';
+
+export interface PostEventsInput {
+  fetch: typeof fetch;
+  graphUrl: string;
+  apiVersion: string;
+  pixelId: string;
+  accessToken: string;
+  events: readonly ServerEvent[];
+  testEventCode: string | null;
+  timeoutMs: number;
+  nowMs: () => number;
+}
+
+export interface PostEventsResult {
+  outcome: Outcome;
+  /** Meta's body as received (errors are kept verbatim for the summary); null on network failure. */
+  bodyText: string | null;
+}
+
+/**
+ * One POST to `/{version}/{pixel}/events`. The token travels in the Authorization header, never in the URL
+ * (URLs end up in proxy and server logs). Never throws: every failure is an Outcome.
+ */
+export async function postEvents(input: PostEventsInput): Promise<PostEventsResult> {
+  const url = `${input.graphUrl}/${input.apiVersion}/${encodeURIComponent(input.pixelId)}/events`;
+  const body: Record<string, unknown> = { data: input.events, partner_agent: PARTNER_AGENT };
+  if (input.testEventCode) body.test_event_code = input.testEventCode;
+  let res: Response;
+  try {
+    res = await input.fetch(url, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${input.accessToken}`, 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(input.timeoutMs),
+      redirect: 'error',
+    });
+  } catch (err) {
+    return { outcome: classifyNetworkFailure(isTimeout(err) ? 'timeout' : 'network'), bodyText: null };
+  }
+  let text: string;
+  try {
+    text = await res.text();
+  } catch (err) {
+    // The connection dropped mid-answer: we cannot know what Meta did, so the batch is retried.
+    return { outcome: classifyNetworkFailure(isTimeout(err) ? 'timeout' : 'network'), bodyText: null };
+  }
+  return {
+    outcome: classifyResponse({ status: res.status, body: text, retryAfter: res.headers.get('retry-after'), nowMs: input.nowMs() }),
+    bodyText: text,
+  };
+}
+
+function isTimeout(err: unknown): boolean {
+  const name = (err as { name?: string } | null)?.name;
+  return name === 'TimeoutError' || name === 'AbortError';
+}

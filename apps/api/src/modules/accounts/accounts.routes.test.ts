@@ -1,0 +1,302 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../../../test/context.ts';
+import { Agent, loggedInAgent } from '../../../test/agent.ts';
+import { RESET_TTL_MS, VERIFY_TTL_MS } from './accounts.service.ts';
+
+let ctx: TestContext;
+let offset = 0;
+const now = () => new Date(Date.now() + offset);
+
+beforeAll(async () => {
+  ctx = await createTestContext({ deps: { now } });
+});
+afterAll(() => ctx.close());
+
+const PASSWORD = 'Sturdy-Lantern-42!';
+let seq = 0;
+const email = () => `person${++seq}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+const tokenFrom = (text: string, path: string) => new RegExp(`${path}\\?token=([\\w-]+)`).exec(text)?.[1];
+
+async function signUp(agent = new Agent(ctx.app), address = email()) {
+  const res = await agent.post('/auth/signup', { email: address, firstName: 'Ada', lastName: 'Lovelace', password: PASSWORD });
+  return { agent, address, res };
+}
+
+describe('signup', () => {
+  it('creates an unverified user, logs in, and mails a verification link', async () => {
+    const { agent, address, res } = await signUp();
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({
+      message: 'Sign up was successful. Welcome!',
+      user: { email: address, firstName: 'Ada', emailVerified: false },
+    });
+    expect(res.json().user).not.toHaveProperty('passwordHash');
+    const me = await agent.get('/auth/me');
+    expect(me.json().user.email).toBe(address);
+    const mail = ctx.mailer.last(address)!;
+    expect(mail.subject).toMatch(/Verify/);
+    expect(tokenFrom(mail.text, '/verify')).toBeTruthy();
+    expect(mail.html).toContain('/verify?token=');
+  });
+
+  it('stores an argon2id hash with at least the OWASP parameters', async () => {
+    const { address } = await signUp();
+    const r = await ctx.db.query<{ password_hash: string }>('select password_hash from users where email = $1', [address]);
+    expect(r.rows[0]!.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+  });
+
+  it.each([
+    [{ firstName: 'A', password: PASSWORD }, 'Email is required.'],
+    [{ email: 'x@example.com', password: PASSWORD }, 'First name is required.'],
+    [{ email: 'x@example.com', firstName: 'A', password: 'short' }, 'Password must be at least 8 characters long.'],
+    [{ email: 'x@example.com', firstName: 'A', password: 'Abcdefgh!' }, 'Password must include at least one number.'],
+    [{ email: 'x@example.com', firstName: 'A', password: 'abcdefg1!' }, 'Password must include at least one uppercase letter.'],
+    [{ email: 'x@example.com', firstName: 'A', password: 'Abcdefg12' }, 'Password must include at least one special character.'],
+    [{ email: 'x@example.com', firstName: 'A', password: 'Password1!' }, 'This password is too common. Please choose a less predictable one.'],
+  ])('refuses %j with its message', async (body, message) => {
+    const res = await new Agent(ctx.app).post('/auth/signup', body);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(message);
+  });
+
+  it('accepts a 64-character passphrase and logs in with it', async () => {
+    const long = 'Correct horse battery staple, 1 more time!' + 'x'.repeat(22);
+    expect(long).toHaveLength(64);
+    const address = email();
+    const res = await new Agent(ctx.app).post('/auth/signup', { email: address, firstName: 'L', password: long });
+    expect(res.statusCode).toBe(201);
+    expect((await new Agent(ctx.app).post('/auth/login', { email: address, password: long })).statusCode).toBe(200);
+    expect((await new Agent(ctx.app).post('/auth/login', { email: address, password: long.slice(0, 63) })).statusCode).toBe(401);
+  });
+
+  it('tells the owner of an existing address by mail and refuses the second signup', async () => {
+    const { address } = await signUp();
+    const before = ctx.mailer.sent.length;
+    const again = await new Agent(ctx.app).post('/auth/signup', { email: address.toUpperCase(), firstName: 'Eve', password: PASSWORD });
+    expect(again.statusCode).toBe(409);
+    expect(ctx.mailer.sent.length).toBe(before + 1);
+    expect(ctx.mailer.last(address)!.subject).toBe('You already have a Backsignal account');
+  });
+
+  it('needs the XSRF header', async () => {
+    const res = await new Agent(ctx.app).post('/auth/signup', { email: email(), firstName: 'A', password: PASSWORD }, { xsrf: false });
+    expect(res.statusCode).toBe(403);
+  });
+});
+
+describe('email verification', () => {
+  it('verifies once with the mailed token', async () => {
+    const { agent, address } = await signUp();
+    const token = tokenFrom(ctx.mailer.last(address)!.text, '/verify')!;
+    const ok = await agent.get(`/auth/verify?token=${token}`);
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toMatchObject({ message: 'Email successfully validated!', user: { emailVerified: true } });
+    expect((await agent.get('/auth/me')).json().user.emailVerified).toBe(true);
+    const reuse = await agent.get(`/auth/verify?token=${token}`);
+    expect(reuse.statusCode).toBe(400);
+    expect(reuse.json().message).toBe('Invalid or expired token.');
+  });
+
+  it('refuses a missing token and an expired one', async () => {
+    const missing = await ctx.app.inject({ url: '/auth/verify' });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().message).toBe('Invalid or missing token.');
+    const { address } = await signUp();
+    const token = tokenFrom(ctx.mailer.last(address)!.text, '/verify')!;
+    offset = VERIFY_TTL_MS + 1000;
+    const expired = await ctx.app.inject({ url: `/auth/verify?token=${token}` });
+    offset = 0;
+    expect(expired.statusCode).toBe(400);
+  });
+
+  it('resends a link for a logged-in unverified user, invalidating the old one', async () => {
+    const { agent, address } = await signUp();
+    const first = tokenFrom(ctx.mailer.last(address)!.text, '/verify')!;
+    const res = await agent.post('/auth/resend-verification');
+    expect(res.statusCode).toBe(200);
+    const second = tokenFrom(ctx.mailer.last(address)!.text, '/verify')!;
+    expect(second).not.toBe(first);
+    expect((await ctx.app.inject({ url: `/auth/verify?token=${first}` })).statusCode).toBe(400);
+    expect((await ctx.app.inject({ url: `/auth/verify?token=${second}` })).statusCode).toBe(200);
+    expect((await new Agent(ctx.app).post('/auth/resend-verification')).statusCode).toBe(401);
+  });
+
+  it('stores only hashes of tokens', async () => {
+    const { address } = await signUp();
+    const token = tokenFrom(ctx.mailer.last(address)!.text, '/verify')!;
+    const r = await ctx.db.query<{ n: number }>('select count(*)::int as n from email_tokens where token_hash = $1', [token]);
+    expect(r.rows[0]!.n).toBe(0);
+  });
+});
+
+describe('login and logout', () => {
+  it('logs in with a fresh session (the pre-login cookie is dead) and logs out for good', async () => {
+    const { address } = await signUp();
+    const agent = new Agent(ctx.app);
+    // Fixation: a session cookie planted before login must not be the one used after it.
+    const other = await loggedInAgent(ctx.app, ctx.db);
+    const planted = [...other.agent.cookies].find(([k]) => k === 'bs_session')![1];
+    agent.cookies.set('bs_session', planted);
+    const res = await agent.post('/auth/login', { email: address, password: PASSWORD }, { headers: {} });
+    // The agent's XSRF cookie was minted for the planted session; the login itself is still valid.
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ message: 'You are now logged in!', user: { email: address } });
+    const fresh = agent.cookies.get('bs_session')!;
+    expect(fresh).not.toBe(planted);
+    expect(fresh.length).toBeGreaterThanOrEqual(43);
+    const cookie = res.cookies.find((c) => c.name === 'bs_session')!;
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+    const replay = new Agent(ctx.app);
+    replay.cookies.set('bs_session', planted);
+    expect((await replay.get('/auth/me')).json().user).toBeNull();
+
+    expect((await agent.post('/auth/logout')).statusCode).toBe(204);
+    expect((await agent.get('/auth/me')).json().user).toBeNull();
+    const old = new Agent(ctx.app);
+    old.cookies.set('bs_session', fresh);
+    expect((await old.get('/auth/me')).json().user).toBeNull();
+  });
+
+  it('answers wrong password and unknown email identically', async () => {
+    const { address } = await signUp();
+    const a = await new Agent(ctx.app).post('/auth/login', { email: address, password: 'Wrong-Password-1!' });
+    const b = await new Agent(ctx.app).post('/auth/login', { email: `nobody-${address}`, password: 'Wrong-Password-1!' });
+    expect(a.statusCode).toBe(401);
+    expect(b.statusCode).toBe(401);
+    const strip = (x: { message: string; code: string }) => ({ code: x.code, message: x.message });
+    expect(strip(a.json())).toEqual(strip(b.json()));
+    expect(a.json().message).toBe('Invalid email or password');
+  });
+
+  it('throttles after 10 failures for an account and lets the owner in after the window', async () => {
+    const { address } = await signUp();
+    for (let i = 0; i < 10; i++) {
+      const r = await new Agent(ctx.app).post('/auth/login', { email: address, password: `Wrong-${i}-Pass!` });
+      expect(r.statusCode).toBe(401);
+    }
+    const blocked = await new Agent(ctx.app).post('/auth/login', { email: address, password: PASSWORD });
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().message).toMatch(/Too many failed login attempts/);
+    offset = 16 * 60 * 1000;
+    const later = await new Agent(ctx.app).post('/auth/login', { email: address, password: PASSWORD });
+    offset = 0;
+    expect(later.statusCode).toBe(200);
+  });
+
+  it('throttles one address trying many accounts', async () => {
+    const ip = '192.0.2.77';
+    for (let i = 0; i < 10; i++) {
+      await new Agent(ctx.app, { ip }).post('/auth/login', { email: `spray${i}@example.com`, password: 'Guess-Guess-1!' });
+    }
+    const { address } = await signUp();
+    expect((await new Agent(ctx.app, { ip }).post('/auth/login', { email: address, password: PASSWORD })).statusCode).toBe(429);
+    // The real user on another network is not locked out.
+    expect((await new Agent(ctx.app).post('/auth/login', { email: address, password: PASSWORD })).statusCode).toBe(200);
+  });
+
+  it('refuses a malformed payload with 400', async () => {
+    const r = await new Agent(ctx.app).post('/auth/login', { email: 'not-an-email' });
+    expect(r.statusCode).toBe(400);
+  });
+});
+
+describe('password reset', () => {
+  it('answers the same for known and unknown addresses, mailing only the known one', async () => {
+    const { address } = await signUp();
+    const before = ctx.mailer.sent.length;
+    const known = await new Agent(ctx.app).post('/auth/forgot-password', { email: address });
+    const unknown = await new Agent(ctx.app).post('/auth/forgot-password', { email: `ghost-${address}` });
+    expect(known.statusCode).toBe(200);
+    expect(unknown.statusCode).toBe(200);
+    expect(known.json().message).toBe('A reset link has been sent to your email.');
+    expect(unknown.json().message).toBe(known.json().message);
+    expect(ctx.mailer.sent.length).toBe(before + 1);
+  });
+
+  it('resets once, ends every session, and refuses superseded and expired links', async () => {
+    const { agent, address } = await signUp();
+    await new Agent(ctx.app).post('/auth/forgot-password', { email: address });
+    const first = tokenFrom(ctx.mailer.last(address)!.text, '/reset-password')!;
+    await new Agent(ctx.app).post('/auth/forgot-password', { email: address });
+    const second = tokenFrom(ctx.mailer.last(address)!.text, '/reset-password')!;
+    const NEW = 'Brand-New-Secret-7?';
+    const stale = await new Agent(ctx.app).post('/auth/reset-password', { token: first, password: NEW });
+    expect(stale.statusCode).toBe(400);
+    const ok = await new Agent(ctx.app).post('/auth/reset-password', { token: second, password: NEW });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().message).toBe('Password has been reset.');
+    expect(ctx.mailer.last(address)!.subject).toBe('Your Backsignal password was changed');
+    expect((await agent.get('/auth/me')).json().user).toBeNull();
+    expect((await new Agent(ctx.app).post('/auth/reset-password', { token: second, password: NEW })).statusCode).toBe(400);
+    expect((await new Agent(ctx.app).post('/auth/login', { email: address, password: NEW })).statusCode).toBe(200);
+
+    await new Agent(ctx.app).post('/auth/forgot-password', { email: address });
+    const third = tokenFrom(ctx.mailer.last(address)!.text, '/reset-password')!;
+    offset = RESET_TTL_MS + 1000;
+    const expired = await new Agent(ctx.app).post('/auth/reset-password', { token: third, password: 'Another-One-8!' });
+    offset = 0;
+    expect(expired.statusCode).toBe(400);
+  });
+
+  it('refuses a missing token and a weak password with the spec messages', async () => {
+    const r1 = await new Agent(ctx.app).post('/auth/reset-password', { password: 'Strong-Enough-1!' });
+    expect(r1.json().message).toBe('Invalid or missing token.');
+    const r2 = await new Agent(ctx.app).post('/auth/reset-password', { token: 'abc', password: 'weak' });
+    expect(r2.json().message).toBe('Password must be at least 8 characters long.');
+  });
+});
+
+describe('profile, password change and deletion', () => {
+  it('updates the profile of the logged-in user only, ignoring extra fields', async () => {
+    const { agent, userId } = await loggedInAgent(ctx.app, ctx.db);
+    const res = await agent.post('/auth/update-profile', {
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      company: 'Navy',
+      role: 'Engineering',
+      email: 'hijack@example.com',
+      emailVerified: false,
+      id: 'someone-else',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ message: 'Profile updated successfully.', user: { id: userId, firstName: 'Grace', emailVerified: true } });
+    expect(res.json().user.email).not.toBe('hijack@example.com');
+    expect((await agent.post('/auth/update-profile', { firstName: '', lastName: 'X' })).json().message).toBe('First name is required.');
+    expect((await new Agent(ctx.app).post('/auth/update-profile', { firstName: 'A', lastName: 'B' })).statusCode).toBe(401);
+    expect((await agent.post('/auth/update-profile', { firstName: 'A', lastName: 'B' }, { xsrf: false })).statusCode).toBe(403);
+  });
+
+  it('changes the password with the current one, keeping this session and ending the others', async () => {
+    const { address } = await signUp();
+    const a = new Agent(ctx.app);
+    const b = new Agent(ctx.app);
+    await a.post('/auth/login', { email: address, password: PASSWORD });
+    await b.post('/auth/login', { email: address, password: PASSWORD });
+    const wrong = await a.post('/auth/change-password', { currentPassword: 'Nope-Nope-1!', newPassword: 'Fresh-Start-99!' });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().message).toBe('Current password is incorrect.');
+    const ok = await a.post('/auth/change-password', { currentPassword: PASSWORD, newPassword: 'Fresh-Start-99!' });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().message).toBe('Password updated successfully.');
+    expect((await a.get('/auth/me')).json().user.email).toBe(address);
+    expect((await b.get('/auth/me')).json().user).toBeNull();
+    expect((await new Agent(ctx.app).post('/auth/change-password', { currentPassword: 'x', newPassword: 'Fresh-Start-99!' })).statusCode).toBe(401);
+  });
+
+  it('deletes the account with its sessions and tokens, and logs out', async () => {
+    const { agent, address } = await signUp();
+    const userId = (await agent.get('/auth/me')).json().user.id;
+    expect((await agent.delete('/auth/delete-account', { xsrf: false })).statusCode).toBe(403);
+    const res = await agent.delete('/auth/delete-account');
+    expect(res.statusCode).toBe(200);
+    expect(res.json().message).toBe('Your account has been deleted.');
+    expect((await agent.get('/auth/me')).json().user).toBeNull();
+    for (const table of ['users', 'sessions', 'email_tokens']) {
+      const col = table === 'users' ? 'id' : 'user_id';
+      const r = await ctx.db.query<{ n: number }>(`select count(*)::int as n from ${table} where ${col} = $1`, [userId]);
+      expect(r.rows[0]!.n, table).toBe(0);
+    }
+    expect((await new Agent(ctx.app).post('/auth/login', { email: address, password: PASSWORD })).statusCode).toBe(401);
+    expect((await new Agent(ctx.app).delete('/auth/delete-account')).statusCode).toBe(401);
+  });
+});

@@ -1,0 +1,146 @@
+import { randomUUID } from 'node:crypto';
+import type { ChangePasswordRequest, ResetPasswordData, SignupData, UpdateProfileData } from '@backsignal/contracts';
+import type { ResolvedDeps } from '../../app.ts';
+import { AppError } from '../../errors/app-error.ts';
+import { newToken, tokenHash } from '../../lib/tokens.ts';
+import { endOtherSessions } from '../sessions/sessions.service.ts';
+import type { SessionUser } from '../sessions/sessions.service.ts';
+import { emailTokensRepo, type TokenPurpose } from './email-tokens.repo.ts';
+import { loginThrottleRepo } from './login-throttle.repo.ts';
+import { burnPasswordCheck, hashPassword, isCommonPassword, verifyPassword } from './passwords.ts';
+import { publicUser, usersRepo } from './users.repo.ts';
+import { existingAccountMail, passwordChangedMail, resetMail, verificationMail } from './account-mails.ts';
+
+type Deps = Pick<ResolvedDeps, 'db' | 'mailer' | 'config' | 'now'>;
+
+export const VERIFY_TTL_MS = 24 * 60 * 60 * 1000;
+export const RESET_TTL_MS = 60 * 60 * 1000;
+export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
+export const LOGIN_MAX_FAILURES = 10;
+
+const INVALID_LOGIN = 'Invalid email or password';
+const INVALID_TOKEN = 'Invalid or expired token.';
+
+function refuseCommon(password: string) {
+  if (isCommonPassword(password)) {
+    throw new AppError('VALIDATION_FAILED', 'This password is too common. Please choose a less predictable one.', {
+      password: 'common',
+    });
+  }
+}
+
+async function issueToken(deps: Deps, userId: string, purpose: TokenPurpose): Promise<string> {
+  const token = newToken();
+  // A new link makes older links of the same kind useless.
+  await emailTokensRepo.deleteForUser(deps.db, userId, purpose);
+  const ttl = purpose === 'verify' ? VERIFY_TTL_MS : RESET_TTL_MS;
+  await emailTokensRepo.insert(deps.db, {
+    tokenHash: tokenHash(token),
+    userId,
+    purpose,
+    expiresAt: new Date(deps.now().getTime() + ttl),
+  });
+  return token;
+}
+
+async function consumeToken(deps: Deps, token: string, purpose: TokenPurpose): Promise<string> {
+  const hit = await emailTokensRepo.consume(deps.db, tokenHash(token), purpose);
+  if (!hit || hit.expiresAt.getTime() <= deps.now().getTime()) throw new AppError('VALIDATION_FAILED', INVALID_TOKEN);
+  return hit.userId;
+}
+
+export async function sendVerification(deps: Deps, user: SessionUser): Promise<void> {
+  const token = await issueToken(deps, user.id, 'verify');
+  await deps.mailer.send(verificationMail(user.email, user.firstName, `${deps.config.appUrl}/verify?token=${token}`));
+}
+
+/**
+ * Creates an unverified account and mails its verification link. For an address that already has an account,
+ * that account's owner is told by mail and the caller gets a conflict (see docs/decisions/0010-auth-signup.md).
+ */
+export async function signUp(deps: Deps, input: SignupData) {
+  refuseCommon(input.password);
+  const passwordHash = await hashPassword(input.password);
+  const created = await usersRepo.insert(deps.db, { id: randomUUID(), ...input, passwordHash });
+  if (!created) {
+    const app = deps.config.appUrl;
+    await deps.mailer.send(existingAccountMail(input.email, `${app}/login`, `${app}/forgot-password`));
+    throw new AppError('CONFLICT', 'An account with this email already exists. Please log in instead.');
+  }
+  const user = publicUser(created);
+  await sendVerification(deps, user);
+  return user;
+}
+
+function throttleKeys(email: string, ip: string) {
+  return [`email:${email.toLowerCase()}`, `ip:${ip}`];
+}
+
+/** Checks credentials with throttling per account and per IP (10 failures in 15 minutes). */
+export async function logIn(deps: Deps, email: string, password: string, ip: string): Promise<SessionUser> {
+  const now = deps.now();
+  const keys = throttleKeys(email, ip);
+  const counts = await loginThrottleRepo.countSince(deps.db, keys, new Date(now.getTime() - LOGIN_WINDOW_MS));
+  if (keys.some((k) => (counts[k] ?? 0) >= LOGIN_MAX_FAILURES)) {
+    throw new AppError('RATE_LIMITED', 'Too many failed login attempts. Please wait 15 minutes and try again.');
+  }
+  const user = await usersRepo.findByEmail(deps.db, email);
+  const ok = user ? await verifyPassword(user.passwordHash, password) : (await burnPasswordCheck(password), false);
+  if (!user || !ok) {
+    await loginThrottleRepo.record(deps.db, keys, now);
+    throw new AppError('UNAUTHENTICATED', INVALID_LOGIN);
+  }
+  await loginThrottleRepo.clear(deps.db, keys[0]!);
+  return publicUser(user);
+}
+
+export async function verifyEmail(deps: Deps, token: string): Promise<SessionUser> {
+  const userId = await consumeToken(deps, token, 'verify');
+  await usersRepo.markVerified(deps.db, userId);
+  const user = await usersRepo.findById(deps.db, userId);
+  if (!user) throw new AppError('VALIDATION_FAILED', INVALID_TOKEN);
+  return publicUser(user);
+}
+
+/** Same answer and similar work whether or not the address has an account. */
+export async function forgotPassword(deps: Deps, email: string): Promise<void> {
+  const user = await usersRepo.findByEmail(deps.db, email);
+  if (!user) {
+    newToken();
+    return;
+  }
+  const token = await issueToken(deps, user.id, 'reset');
+  await deps.mailer.send(resetMail(user.email, user.firstName, `${deps.config.appUrl}/reset-password?token=${token}`));
+}
+
+/** Sets a new password from a reset link and ends every session of the account. */
+export async function resetPassword(deps: Deps, input: ResetPasswordData) {
+  refuseCommon(input.password);
+  const userId = await consumeToken(deps, input.token, 'reset');
+  const user = await usersRepo.findById(deps.db, userId);
+  if (!user) throw new AppError('VALIDATION_FAILED', INVALID_TOKEN);
+  await usersRepo.setPasswordHash(deps.db, userId, await hashPassword(input.password));
+  await endOtherSessions(deps.db, userId);
+  await deps.mailer.send(passwordChangedMail(user.email, user.firstName, `${deps.config.appUrl}/contact`));
+}
+
+export async function updateProfile(deps: Deps, userId: string, input: UpdateProfileData) {
+  const user = await usersRepo.updateProfile(deps.db, userId, input);
+  if (!user) throw new AppError('UNAUTHENTICATED', 'Please log in to continue.');
+  return publicUser(user);
+}
+
+/** Keeps the current session, ends the others, and tells the owner by mail. */
+export async function changePassword(deps: Deps, userId: string, sessionHash: string, input: ChangePasswordRequest) {
+  const user = await usersRepo.findById(deps.db, userId);
+  if (!user || !(await verifyPassword(user.passwordHash, input.currentPassword))) {
+    throw new AppError('VALIDATION_FAILED', 'Current password is incorrect.', { currentPassword: 'incorrect' });
+  }
+  refuseCommon(input.newPassword);
+  await usersRepo.setPasswordHash(deps.db, userId, await hashPassword(input.newPassword));
+  await endOtherSessions(deps.db, userId, sessionHash);
+  await emailTokensRepo.deleteForUser(deps.db, userId, 'reset');
+  await deps.mailer.send(passwordChangedMail(user.email, user.firstName, `${deps.config.appUrl}/contact`));
+}
+
+export const deleteAccount = (deps: Deps, userId: string) => usersRepo.delete(deps.db, userId);

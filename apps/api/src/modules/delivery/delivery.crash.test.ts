@@ -1,0 +1,123 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeGraph, type FakeGraph } from '../../../../../e2e/fake-graph/fake-graph.ts';
+import type { Db } from '../../db/db.ts';
+import { migrate } from '../../db/migrate.ts';
+import { openDatabase } from '../../db/open.ts';
+import { openTestDb } from '../../../test/context.ts';
+import { deliveryRepo } from './delivery.repo.ts';
+import { seedUploadAndAccount } from './delivery.test-helpers.ts';
+
+/**
+ * Real processes, real SIGKILL. On PostgreSQL (TEST_DATABASE_URL) workers share the test database; on the
+ * embedded database, which one process owns at a time, each worker opens an on-disk PGlite in turn.
+ */
+const WORKER = fileURLToPath(new URL('./delivery.crash-worker.ts', import.meta.url));
+const onPostgres = !!process.env.TEST_DATABASE_URL;
+let graph: FakeGraph;
+let target: { url?: string; dir?: string; drop: () => Promise<void> };
+
+beforeAll(async () => {
+  graph = await startFakeGraph({ tokens: ['good-token'] });
+  if (onPostgres) {
+    const t = await openTestDb();
+    await t.db.close().catch(() => {});
+    target = { url: t.url, drop: t.drop };
+  } else {
+    const dir = mkdtempSync(join(tmpdir(), 'bs-crash-'));
+    target = { dir, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+});
+afterAll(async () => {
+  await graph.close();
+  await target.drop().catch(() => {});
+});
+
+async function withDb<T>(fn: (db: Db) => Promise<T>): Promise<T> {
+  const db = await openDatabase({ databaseUrl: target.url, dataDir: target.dir ?? '' });
+  try {
+    await migrate(db);
+    return await fn(db);
+  } finally {
+    await db.close();
+  }
+}
+
+async function newRun(events: number) {
+  return withDb(async (db) => {
+    const userId = crypto.randomUUID();
+    await db.query(`insert into users (id, email, first_name, last_name, password_hash, email_verified) values ($1, $2, 'C', 'T', 'x', true)`, [
+      userId,
+      `${userId}@example.com`,
+    ]);
+    const { uploadId, accountId } = await seedUploadAndAccount(db, userId);
+    const run = await deliveryRepo.createRun(db, { userId, uploadId, accountId, pixelId: '123456789', accountName: 'Main', testEventCode: null, skipDelivered: true });
+    return { runId: run.id, prefix: run.id.slice(0, 8), events };
+  });
+}
+
+function worker(run: { runId: string; prefix: string; events: number }, crashAt = ''): Promise<{ code: number | null; signal: string | null }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', WORKER], {
+      env: {
+        ...process.env,
+        CRASH_DB_URL: target.url ?? '',
+        CRASH_DATA_DIR: target.dir ?? '',
+        CRASH_RUN_ID: run.runId,
+        CRASH_PREFIX: run.prefix,
+        CRASH_EVENTS: String(run.events),
+        CRASH_GRAPH_URL: graph.url,
+        CRASH_AT: crashAt,
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    child.on('exit', (code, signal) => resolve({ code, signal }));
+  });
+}
+
+const confirmedEvents = (runId: string, prefix: string) =>
+  withDb(async (db) => new Set((await deliveryRepo.leaves(db, runId)).filter((l) => l.status === 'sent').flatMap((l) => l.row_numbers.map((r) => `${prefix}-${r}`))));
+
+describe('crash and resume with kill -9', () => {
+  it('never loses an event and never resends a batch Meta confirmed', { timeout: 120_000 }, async () => {
+    graph.reset();
+    const run = await newRun(1000);
+    const crashes = ['after-answer:3', 'after-commit:2', 'before-send:2'];
+    for (const at of crashes) {
+      const confirmed = await confirmedEvents(run.runId, run.prefix);
+      const from = graph.requests.length;
+      expect(await worker(run, at)).toEqual({ code: null, signal: 'SIGKILL' });
+      const resent = graph.requests.slice(from).flatMap((r) => (r.outcome === 'accepted' ? r.events.map((e) => e.event_id) : [])).filter((id) => confirmed.has(id));
+      expect(resent).toEqual([]);
+    }
+    const confirmed = await confirmedEvents(run.runId, run.prefix);
+    const from = graph.requests.length;
+    expect(await worker(run)).toEqual({ code: 0, signal: null });
+    expect(graph.requests.slice(from).flatMap((r) => r.events.map((e) => e.event_id)).filter((id) => confirmed.has(id))).toEqual([]);
+
+    expect(graph.deliveredCount.size).toBe(1000);
+    await withDb(async (db) => {
+      expect(await deliveryRepo.getRun(db, run.runId)).toMatchObject({ status: 'completed' });
+      const totals = await deliveryRepo.totals(db, run.runId);
+      // What the summary counts is exactly what the server received.
+      expect(totals).toMatchObject({ events_sent: graph.deliveredCount.size, events_failed: 0, events_open: 0, batches_sent: 10 });
+    });
+  });
+
+  it(onPostgres ? 'two worker processes share one run with no batch sent twice' : 'one worker process sends a run once (the embedded database has one owner)', { timeout: 120_000 }, async () => {
+    graph.reset();
+    graph.setDelay(20);
+    const run = await newRun(3000);
+    const results = await Promise.all(onPostgres ? [worker(run), worker(run)] : [worker(run)]);
+    graph.setDelay(0);
+    expect(results.every((r) => r.code === 0)).toBe(true);
+    expect(graph.requests).toHaveLength(30);
+    expect(graph.deliveredCount.size).toBe(3000);
+    expect([...graph.deliveredCount.values()].every((n) => n === 1)).toBe(true);
+    await withDb(async (db) => expect(await deliveryRepo.totals(db, run.runId)).toMatchObject({ events_sent: 3000, batches_sent: 30 }));
+  });
+});

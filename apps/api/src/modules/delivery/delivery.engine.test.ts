@@ -1,0 +1,219 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../../../test/context.ts';
+import { loggedInAgent } from '../../../test/agent.ts';
+import { startFakeGraph, type FakeGraph } from '../../../../../e2e/fake-graph/fake-graph.ts';
+import { runSend, type EngineOptions } from './delivery.engine.ts';
+import { deliveryRepo } from './delivery.repo.ts';
+import { fakeSource, makeEvents, seedUploadAndAccount } from './delivery.test-helpers.ts';
+
+let ctx: TestContext;
+let graph: FakeGraph;
+let userId: string;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  ({ userId } = await loggedInAgent(ctx.app, ctx.db));
+  graph = await startFakeGraph({ tokens: ['good-token'] });
+});
+afterAll(async () => {
+  await graph.close();
+  await ctx.close();
+});
+beforeEach(() => graph.reset());
+
+async function newRun(opts: { testEventCode?: string; skipDelivered?: boolean; pixelId?: string } = {}) {
+  const { uploadId, accountId } = await seedUploadAndAccount(ctx.db, userId, { pixelId: opts.pixelId });
+  return deliveryRepo.createRun(ctx.db, {
+    userId,
+    uploadId,
+    accountId,
+    pixelId: opts.pixelId ?? '123456789',
+    accountName: 'Main pixel',
+    testEventCode: opts.testEventCode ?? null,
+    skipDelivered: opts.skipDelivered ?? true,
+  });
+}
+
+function engine(source: EngineOptions['source'], extra: Partial<EngineOptions> = {}) {
+  const sleeps: number[] = [];
+  const opts: EngineOptions = {
+    db: ctx.db,
+    source,
+    fetch,
+    graphUrl: graph.url,
+    apiVersion: 'v25.0',
+    batchSize: 100,
+    concurrency: 2,
+    timeoutMs: 300,
+    leaseMs: 60_000,
+    pollMs: 10,
+    backoff: { maxAttempts: 8, baseMs: 10, capMs: 100 },
+    sleep: async (ms) => {
+      sleeps.push(ms);
+      // Yield to timers and sockets: PGlite answers through microtasks, so a poll loop could starve the fake server.
+      await new Promise((r) => setImmediate(r));
+    },
+    random: () => 0.5,
+    ...extra,
+  };
+  return { opts, sleeps };
+}
+
+describe('delivery engine', () => {
+  it('sends every event once, in batches, with test code, partner agent and bearer token', async () => {
+    const run = await newRun({ testEventCode: 'TEST123' });
+    const { opts } = engine(fakeSource(makeEvents(250)));
+    expect(await runSend(opts, run.id)).toBe('completed');
+    expect(graph.requests.map((r) => r.events.length).sort()).toEqual([100, 100, 50]);
+    expect(graph.requests.every((r) => r.testEventCode === 'TEST123' && r.partnerAgent === 'backsignal')).toBe(true);
+    expect(graph.deliveredCount.size).toBe(250);
+    const totals = await deliveryRepo.totals(ctx.db, run.id);
+    expect(totals).toMatchObject({ batches_sent: 3, batches_failed: 0, events_sent: 250, events_open: 0 });
+    const done = await deliveryRepo.getRun(ctx.db, run.id);
+    expect(done).toMatchObject({ status: 'completed', planned: true, total_events: 250 });
+    const ledger = await ctx.db.query<{ n: number; t: boolean }>('select count(*)::int as n, bool_and(test) as t from delivery_ledger where run_id = $1', [run.id]);
+    expect(ledger.rows[0]).toEqual({ n: 250, t: true });
+  });
+
+  it('retries 5xx, timeouts, dropped connections and rate limits, honouring Retry-After', async () => {
+    const run = await newRun();
+    graph.inject(
+      { kind: 'status', status: 500 },
+      { kind: 'timeout' },
+      { kind: 'drop' },
+      { kind: 'graph', code: 4, retryAfter: '2' },
+      { kind: 'graph', code: 17, status: 400 },
+      { kind: 'graph', code: 613 },
+    );
+    const { opts, sleeps } = engine(fakeSource(makeEvents(50)), { concurrency: 1 });
+    expect(await runSend(opts, run.id)).toBe('completed');
+    const [batch] = await deliveryRepo.leaves(ctx.db, run.id);
+    expect(batch).toMatchObject({ status: 'sent', attempts: 7, events_received: 50 });
+    expect(graph.requests).toHaveLength(7);
+    // Full jitter (random 0.5) on base 10 ms doubling, capped at 100 ms; Retry-After 2 s wins over it.
+    expect(sleeps).toEqual([5, 10, 20, 2000, 50, 50]);
+  });
+
+  it('fails a batch after 8 attempts with the last reason and goes on with the rest', async () => {
+    const run = await newRun();
+    graph.inject(...Array.from({ length: 8 }, () => ({ kind: 'graph' as const, code: 2, status: 503, message: 'Service temporarily unavailable' })));
+    const { opts } = engine(fakeSource(makeEvents(150)), { concurrency: 1 });
+    expect(await runSend(opts, run.id)).toBe('completed_with_errors');
+    const leaves = await deliveryRepo.leaves(ctx.db, run.id);
+    expect(leaves.map((l) => [l.status, l.attempts])).toEqual([
+      ['failed', 8],
+      ['sent', 1],
+    ]);
+    expect(leaves[0]).toMatchObject({ verdict: 'retry', error_code: 2, error_message: 'Service temporarily unavailable' });
+  });
+
+  it('stops on an expired token and asks for a reconnect', async () => {
+    const run = await newRun();
+    const source = fakeSource(makeEvents(500), { accessToken: 'expired' });
+    const { opts } = engine(source, { concurrency: 1 });
+    expect(await runSend(opts, run.id)).toBe('stopped');
+    expect(graph.requests).toHaveLength(1);
+    expect(source.reconnect).toEqual([run.pixel_account_id]);
+    expect(await deliveryRepo.getRun(ctx.db, run.id)).toMatchObject({ status: 'stopped', stop_reason: 'token' });
+    const totals = await deliveryRepo.totals(ctx.db, run.id);
+    expect(totals).toMatchObject({ batches_failed: 1, events_failed: 100, events_sent: 0 });
+  });
+
+  it.each([
+    [{ kind: 'graph' as const, code: 10, status: 403 }, 'permission'],
+    [{ kind: 'graph' as const, code: 200, status: 403 }, 'permission'],
+    [{ kind: 'graph' as const, code: 100, subcode: 33 }, 'pixel'],
+  ])('stops on %o as a %s problem without retrying', async (fault, reason) => {
+    const run = await newRun();
+    graph.inject(fault);
+    const { opts } = engine(fakeSource(makeEvents(300)), { concurrency: 1 });
+    expect(await runSend(opts, run.id)).toBe('stopped');
+    expect(graph.requests).toHaveLength(1);
+    expect(await deliveryRepo.getRun(ctx.db, run.id)).toMatchObject({ stop_reason: reason });
+  });
+
+  it('isolates a row Meta names and delivers the rest of its batch', async () => {
+    const run = await newRun();
+    const { opts } = engine(fakeSource(makeEvents(200, { poisonRows: [40] })), { concurrency: 1 });
+    expect(await runSend(opts, run.id)).toBe('completed_with_errors');
+    // Batch 0 once whole (rejected naming row 40), then once without it; batch 1 once.
+    expect(graph.requests.map((r) => [r.events.length, r.outcome])).toEqual([
+      [100, 'rejected'],
+      [99, 'accepted'],
+      [100, 'accepted'],
+    ]);
+    const failed = (await deliveryRepo.leaves(ctx.db, run.id)).filter((l) => l.status === 'failed');
+    expect(failed).toHaveLength(1);
+    expect(failed[0]).toMatchObject({ row_numbers: [40], error_code: 100, error_title: 'Invalid parameter' });
+    expect(graph.deliveredCount.size).toBe(199);
+  });
+
+  it('halves a batch rejected without a row index until the bad row is alone', async () => {
+    const run = await newRun();
+    graph.inject({ kind: 'graph', code: 100, message: 'Invalid parameter' });
+    const { opts } = engine(fakeSource(makeEvents(8)), { concurrency: 1 });
+    expect(await runSend(opts, run.id)).toBe('completed');
+    expect(graph.requests.map((r) => r.events.length)).toEqual([8, 4, 4]);
+    // No batch went out twice unchanged.
+    const bodies = graph.requests.map((r) => r.events.map((e) => e.event_id).join());
+    expect(new Set(bodies).size).toBe(bodies.length);
+  });
+
+  it('skips events already delivered to the pixel unless asked to send anyway', async () => {
+    const pixelId = '555000111';
+    const events = makeEvents(120, { prefix: 'dup' });
+    const first = await newRun({ pixelId });
+    expect(await runSend(engine(fakeSource(events)).opts, first.id)).toBe('completed');
+    graph.reset();
+    const second = await newRun({ pixelId });
+    expect(await runSend(engine(fakeSource(events)).opts, second.id)).toBe('completed');
+    expect(graph.requests).toHaveLength(0);
+    expect(await deliveryRepo.getRun(ctx.db, second.id)).toMatchObject({ skipped_events: 120, total_events: 0 });
+    const third = await newRun({ pixelId, skipDelivered: false });
+    expect(await runSend(engine(fakeSource(events)).opts, third.id)).toBe('completed');
+    expect(graph.deliveredCount.size).toBe(120);
+  });
+
+  it('stops when the pixel account is gone', async () => {
+    const run = await newRun();
+    expect(await runSend(engine(fakeSource(makeEvents(3), { missingAccount: true })).opts, run.id)).toBe('stopped');
+    expect(graph.requests).toHaveLength(0);
+  });
+
+  it('resumes after a crash between Meta’s answer and the commit, never resending a confirmed batch', async () => {
+    const run = await newRun();
+    const events = makeEvents(500, { prefix: 'ev' });
+    let answers = 0;
+    const crashing = engine(fakeSource(events), {
+      concurrency: 1,
+      leaseMs: 200,
+      onPoint: (point) => {
+        if (point === 'after-answer' && ++answers === 3) throw new Error('simulated crash');
+      },
+    });
+    await expect(runSend(crashing.opts, run.id)).rejects.toThrow('simulated crash');
+    expect(await deliveryRepo.totals(ctx.db, run.id)).toMatchObject({ batches_sent: 2 });
+    const confirmed = new Set((await deliveryRepo.leaves(ctx.db, run.id)).filter((l) => l.status === 'sent').flatMap((l) => l.row_numbers.map((r) => `ev-${r}`)));
+    const before = graph.requests.length;
+    await new Promise((r) => setTimeout(r, 600)); // the crashed worker's lease (lease + request timeout) runs out
+    expect(await runSend(engine(fakeSource(events), { leaseMs: 200 }).opts, run.id)).toBe('completed');
+    const resent = graph.requests.slice(before).flatMap((r) => r.events.map((e) => e.event_id));
+    expect(resent.filter((id) => confirmed.has(id))).toEqual([]);
+    expect(graph.deliveredCount.size).toBe(500);
+    // The batch answered but not committed went out twice (at-least-once); Meta dedups on event_id.
+    expect([...graph.deliveredCount.values()].filter((n) => n > 1)).toHaveLength(100);
+    expect(await deliveryRepo.totals(ctx.db, run.id)).toMatchObject({ batches_sent: 5, events_sent: 500, events_open: 0 });
+  });
+
+  it('lets two workers share one run with no batch sent twice', { timeout: 60_000 }, async () => {
+    const run = await newRun();
+    graph.setDelay(5);
+    const events = makeEvents(2000);
+    const [a, b] = await Promise.all([runSend(engine(fakeSource(events)).opts, run.id), runSend(engine(fakeSource(events)).opts, run.id)]);
+    graph.setDelay(0);
+    expect([a, b]).toContain('completed');
+    expect(graph.requests).toHaveLength(20);
+    expect([...graph.deliveredCount.values()].every((n) => n === 1)).toBe(true);
+    expect(graph.deliveredCount.size).toBe(2000);
+  });
+});

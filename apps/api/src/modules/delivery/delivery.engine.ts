@@ -1,0 +1,255 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { backoffDelayMs, createBatcher, DEFAULT_BACKOFF, type BackoffPolicy, type Outcome, type ServerEvent } from '@backsignal/core';
+import type { Db } from '../../db/db.ts';
+import { postEvents } from '../../integrations/meta-graph/events-client.ts';
+import { deliveryRepo, ledgerKey, type BatchError, type BatchRow, type RunRow, type RunStatus, type StopReason } from './delivery.repo.ts';
+
+/** Where a run's events and credentials come from: the workflow module in the app, fakes in tests. */
+export interface DeliverySource {
+  /** The run's prepared events in file order; must yield the same events on every call. */
+  events(run: RunRow): AsyncIterable<{ rowNumber: number; event: ServerEvent }>;
+  credentials(run: RunRow): Promise<{ pixelId: string; accessToken: string } | null>;
+  markReconnectNeeded(run: RunRow): Promise<void>;
+}
+
+/** Points where tests simulate a crash (kill -9) to prove resume never loses or double-counts a batch. */
+export type CrashPoint = 'before-send' | 'after-answer' | 'after-commit';
+
+export interface EngineOptions {
+  db: Db;
+  source: DeliverySource;
+  fetch: typeof fetch;
+  graphUrl: string;
+  apiVersion: string;
+  batchSize: number;
+  concurrency: number;
+  /** Per request. Meta suggests 1.5 s for single events; full batches of 1,000 need far longer. */
+  timeoutMs?: number;
+  /** How long a claimed batch stays ours without news; a crashed worker's batches are taken over after it. */
+  leaseMs?: number;
+  backoff?: BackoffPolicy;
+  /** Wait between passes while other workers hold the last batches. */
+  pollMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  now?: () => number;
+  onPoint?: (point: CrashPoint, batch: BatchRow) => void | Promise<void>;
+}
+
+const LEDGER_CHUNK = 500;
+const hashEvents = (events: readonly ServerEvent[]) => createHash('sha256').update(JSON.stringify(events)).digest('hex');
+const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+function batchError(outcome: Extract<Outcome, { kind: 'error' }>, bodyText: string | null): BatchError {
+  const e = outcome.error;
+  return {
+    verdict: outcome.verdict,
+    code: e?.code ?? null,
+    subcode: e?.subcode ?? null,
+    title: e?.userTitle ?? null,
+    message: e?.userMessage ?? e?.message ?? null,
+    raw: bodyText ?? outcome.cause,
+  };
+}
+
+/**
+ * Sends one run to Meta. Safe to run in several processes at once and again after a crash: batches are
+ * claimed one by one under a lease, and an outcome counts only once committed. Answers the final status,
+ * or null if the run is not (or no longer) running.
+ */
+export async function runSend(opts: EngineOptions, runId: string): Promise<RunStatus | null> {
+  const { db, source } = opts;
+  const o = {
+    timeoutMs: 60_000,
+    leaseMs: 180_000,
+    backoff: DEFAULT_BACKOFF,
+    pollMs: 5_000,
+    sleep: defaultSleep,
+    random: Math.random,
+    now: Date.now,
+    ...opts,
+  };
+  const initial = await deliveryRepo.getRun(db, runId);
+  if (!initial || initial.status !== 'running') return null;
+  const run: RunRow = initial;
+  const creds = await source.credentials(run);
+  if (!creds) {
+    await deliveryRepo.stopRun(db, runId, 'pixel', 'The pixel account was deleted.');
+    return 'stopped';
+  }
+  await deliveryRepo.markStarted(db, runId);
+  const token = randomUUID();
+  let stopped = false;
+
+  // Another worker may stop the run (token refused); looked up at most every second, not per request.
+  let checkedAt = -Infinity;
+  const stillRunning = async () => {
+    if (stopped) return false;
+    if (o.now() - checkedAt < 1000) return true;
+    checkedAt = o.now();
+    const r = await deliveryRepo.getRun(db, runId);
+    if (r?.status !== 'running') stopped = true;
+    return !stopped;
+  };
+
+  const stop = async (reason: StopReason, raw: string | null) => {
+    stopped = true;
+    await deliveryRepo.stopRun(db, runId, reason, raw);
+    if (reason === 'token') await source.markReconnectNeeded(run);
+  };
+
+  async function sendLeaf(leaf: BatchRow, events: ServerEvent[]): Promise<void> {
+    let attempts = leaf.attempts;
+    let last: { outcome: Extract<Outcome, { kind: 'error' }>; bodyText: string | null } | null = null;
+    for (;;) {
+      if (!(await stillRunning())) return deliveryRepo.release(db, leaf.id, token);
+      if (attempts >= o.backoff.maxAttempts) {
+        const err = last ? batchError(last.outcome, last.bodyText) : { verdict: 'retry', code: null, subcode: null, title: null, message: null, raw: 'attempts_exhausted' };
+        await deliveryRepo.commitFailed(db, leaf.id, token, err);
+        return;
+      }
+      const delay = last ? backoffDelayMs(attempts, last.outcome.retryAfterSeconds, o.random(), o.backoff) : 0;
+      // The lease must outlive the wait and the request, or another worker would take the batch over.
+      if (!(await deliveryRepo.beginAttempt(db, leaf.id, token, o.leaseMs + delay + o.timeoutMs))) return;
+      if (delay > 0) await o.sleep(delay);
+      attempts++;
+      await o.onPoint?.('before-send', leaf);
+      const res = await postEvents({
+        fetch: o.fetch,
+        graphUrl: o.graphUrl,
+        apiVersion: o.apiVersion,
+        pixelId: creds!.pixelId,
+        accessToken: creds!.accessToken,
+        events,
+        testEventCode: run.test_event_code,
+        timeoutMs: o.timeoutMs,
+        nowMs: o.now,
+      });
+      await o.onPoint?.('after-answer', leaf);
+      const out = res.outcome;
+      if (out.kind === 'ok') {
+        await deliveryRepo.commitSent(
+          db,
+          { batchId: leaf.id, token, eventsReceived: out.eventsReceived, fbtraceId: out.fbtraceId },
+          { userId: run.user_id, pixelId: run.pixel_id, runId, test: !!run.test_event_code, events: events.map((e) => ({ name: e.event_name, id: e.event_id })) },
+        );
+        await o.onPoint?.('after-commit', leaf);
+        return;
+      }
+      const err = batchError(out, res.bodyText);
+      switch (out.verdict) {
+        case 'retry':
+          last = { outcome: out, bodyText: res.bodyText };
+          continue;
+        case 'token':
+        case 'permission':
+        case 'pixel':
+          await deliveryRepo.commitFailed(db, leaf.id, token, err);
+          await stop(out.verdict, res.bodyText ?? out.cause);
+          return;
+        case 'bad_rows':
+          await isolate(leaf, events, out.badIndex, err);
+          return;
+      }
+    }
+  }
+
+  /** Meta rejected the whole leaf: split it so the good rows still go (each child is new, never a resend). */
+  async function isolate(leaf: BatchRow, events: ServerEvent[], badIndex: number | null, err: BatchError): Promise<void> {
+    if (events.length === 1) {
+      await deliveryRepo.commitFailed(db, leaf.id, token, err);
+      return;
+    }
+    const rows = leaf.row_numbers;
+    const part = (suffix: string, idx: number[]) => ({
+      part: leaf.part + suffix,
+      rowNumbers: idx.map((i) => rows[i]!),
+      payloadHash: hashEvents(idx.map((i) => events[i]!)),
+    });
+    const all = rows.map((_, i) => i);
+    const children =
+      badIndex !== null && badIndex >= 0 && badIndex < events.length
+        ? [{ ...part('x', [badIndex]), failed: err }, part('r', all.filter((i) => i !== badIndex))]
+        : [part('0', all.slice(0, Math.ceil(all.length / 2))), part('1', all.slice(Math.ceil(all.length / 2)))];
+    await deliveryRepo.split(db, leaf, token, children);
+  }
+
+  async function processBatch(idx: number, events: ServerEvent[], rowNumbers: number[]): Promise<void> {
+    const payloadHash = hashEvents(events);
+    const stored = await deliveryRepo.ensureBatch(db, { runId, userId: run.user_id, idx, rowNumbers, payloadHash });
+    if (stored !== payloadHash) {
+      throw new Error(`batch ${idx} of run ${runId} no longer matches the file it was cut from`);
+    }
+    const byRow = new Map(rowNumbers.map((r, i) => [r, events[i]!]));
+    for (;;) {
+      if (stopped) return;
+      const leaf = await deliveryRepo.claim(db, runId, idx, token, o.leaseMs);
+      if (!leaf) return;
+      await sendLeaf(
+        leaf,
+        leaf.row_numbers.map((r) => byRow.get(r)!),
+      );
+    }
+  }
+
+  /** One read of the whole file: every batch not yet settled is claimed and sent. */
+  async function pass(): Promise<void> {
+    const batcher = createBatcher({ maxEvents: o.batchSize });
+    const inflight = new Set<Promise<void>>();
+    let failure: unknown = null;
+    let total = 0;
+    let skipped = 0;
+    const launch = async (batch: { index: number; events: ServerEvent[]; rowNumbers: number[] } | null) => {
+      if (!batch) return;
+      while (inflight.size >= o.concurrency) await Promise.race(inflight);
+      const p: Promise<void> = processBatch(batch.index, batch.events, batch.rowNumbers)
+        .catch((err: unknown) => {
+          failure ??= err;
+          stopped = true;
+        })
+        .finally(() => inflight.delete(p));
+      inflight.add(p);
+    };
+    let chunk: { rowNumber: number; event: ServerEvent }[] = [];
+    const drain = async () => {
+      const delivered = run.skip_delivered
+        ? await deliveryRepo.deliveredBefore(db, run.user_id, run.pixel_id, chunk.map((c) => c.event.event_id), run.created_at)
+        : new Set<string>();
+      for (const c of chunk) {
+        total++;
+        if (delivered.has(ledgerKey(c.event.event_name, c.event.event_id))) {
+          skipped++;
+          continue;
+        }
+        await launch(batcher.add(c.event, c.rowNumber));
+      }
+      chunk = [];
+    };
+    for await (const item of source.events(run)) {
+      if (stopped) break;
+      chunk.push(item);
+      if (chunk.length >= LEDGER_CHUNK) await drain();
+    }
+    if (!stopped) {
+      await drain();
+      await launch(batcher.flush());
+    }
+    await Promise.all(inflight);
+    if (failure) throw failure;
+    if (!stopped) await deliveryRepo.finishPlan(db, runId, total - skipped, skipped);
+  }
+
+  for (;;) {
+    await pass();
+    const finished = await deliveryRepo.tryFinish(db, runId);
+    if (finished) return finished;
+    if (!(await stillRunning())) return (await deliveryRepo.getRun(db, runId))?.status ?? null;
+    // Another worker holds the last batches: wait for them to settle or for their lease to run out.
+    while (!(await deliveryRepo.hasClaimable(db, runId))) {
+      const done = await deliveryRepo.tryFinish(db, runId);
+      if (done) return done;
+      if (!(await stillRunning())) return (await deliveryRepo.getRun(db, runId))?.status ?? null;
+      await o.sleep(o.pollMs);
+    }
+  }
+}

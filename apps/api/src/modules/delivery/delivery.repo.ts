@@ -1,0 +1,311 @@
+import { randomUUID } from 'node:crypto';
+import type { Db, Queryable } from '../../db/db.ts';
+
+export type RunStatus = 'running' | 'completed' | 'completed_with_errors' | 'stopped';
+export type StopReason = 'token' | 'permission' | 'pixel' | 'internal';
+export type BatchStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'split';
+
+export interface RunRow {
+  id: string;
+  user_id: string;
+  upload_id: string;
+  pixel_account_id: string | null;
+  pixel_id: string;
+  account_name: string;
+  test_event_code: string | null;
+  skip_delivered: boolean;
+  status: RunStatus;
+  stop_reason: StopReason | null;
+  stop_error: string | null;
+  planned: boolean;
+  total_events: number | null;
+  skipped_events: number;
+  created_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+}
+
+export interface BatchRow {
+  id: string;
+  run_id: string;
+  user_id: string;
+  idx: number;
+  part: string;
+  row_numbers: number[];
+  first_row: number;
+  last_row: number;
+  event_count: number;
+  status: BatchStatus;
+  attempts: number;
+  events_received: number | null;
+  fbtrace_id: string | null;
+  verdict: string | null;
+  error_code: number | null;
+  error_subcode: number | null;
+  error_title: string | null;
+  error_message: string | null;
+  error_raw: string | null;
+  payload_hash: string;
+}
+
+export interface BatchError {
+  verdict: string;
+  code: number | null;
+  subcode: number | null;
+  title: string | null;
+  message: string | null;
+  raw: string | null;
+}
+
+export interface RunTotals {
+  batches_sent: number;
+  batches_failed: number;
+  batches_open: number;
+  events_sent: number;
+  events_failed: number;
+  events_open: number;
+  events_batched: number;
+}
+
+const LEASE = `now() + make_interval(secs => $LEASE::double precision / 1000)`;
+const lease = (sql: string, n: number) => sql.replaceAll('$LEASE', `$${n}`);
+
+export const deliveryRepo = {
+  async createRun(
+    db: Queryable,
+    r: { userId: string; uploadId: string; accountId: string; pixelId: string; accountName: string; testEventCode: string | null; skipDelivered: boolean },
+  ): Promise<RunRow> {
+    const { rows } = await db.query<RunRow>(
+      `insert into send_runs (id, user_id, upload_id, pixel_account_id, pixel_id, account_name, test_event_code, skip_delivered)
+       values ($1, $2, $3, $4, $5, $6, $7, $8) returning *`,
+      [randomUUID(), r.userId, r.uploadId, r.accountId, r.pixelId, r.accountName, r.testEventCode, r.skipDelivered],
+    );
+    return rows[0]!;
+  },
+
+  async getRun(db: Queryable, id: string): Promise<RunRow | null> {
+    const { rows } = await db.query<RunRow>('select * from send_runs where id = $1', [id]);
+    return rows[0] ?? null;
+  },
+
+  async latestRunForUpload(db: Queryable, userId: string, uploadId: string): Promise<RunRow | null> {
+    const { rows } = await db.query<RunRow>(
+      'select * from send_runs where user_id = $1 and upload_id = $2 order by created_at desc limit 1',
+      [userId, uploadId],
+    );
+    return rows[0] ?? null;
+  },
+
+  async runningRunIds(db: Queryable): Promise<string[]> {
+    const { rows } = await db.query<{ id: string }>(`select id from send_runs where status = 'running' order by created_at`);
+    return rows.map((r) => r.id);
+  },
+
+  async markStarted(db: Queryable, runId: string): Promise<void> {
+    await db.query('update send_runs set started_at = coalesce(started_at, now()), updated_at = now() where id = $1', [runId]);
+  },
+
+  /** Idempotent: every worker that reads the whole file arrives at the same numbers. */
+  async finishPlan(db: Queryable, runId: string, totalEvents: number, skipped: number): Promise<void> {
+    await db.query(
+      'update send_runs set planned = true, total_events = $2, skipped_events = $3, updated_at = now() where id = $1',
+      [runId, totalEvents, skipped],
+    );
+  },
+
+  async stopRun(db: Queryable, runId: string, reason: StopReason, error: string | null): Promise<void> {
+    await db.query(
+      `update send_runs set status = 'stopped', stop_reason = $2, stop_error = $3, finished_at = now(), updated_at = now()
+       where id = $1 and status = 'running'`,
+      [runId, reason, error],
+    );
+  },
+
+  /** Closes a fully planned run with no open batch left; answers the final status (or null if still open). */
+  async tryFinish(db: Queryable, runId: string): Promise<RunStatus | null> {
+    const { rows } = await db.query<{ status: RunStatus }>(
+      `update send_runs r set
+         status = case when exists (select 1 from send_batches b where b.run_id = r.id and b.status = 'failed')
+                       then 'completed_with_errors' else 'completed' end,
+         finished_at = now(), updated_at = now()
+       where r.id = $1 and r.status = 'running' and r.planned
+         and not exists (select 1 from send_batches b where b.run_id = r.id and b.status in ('pending', 'sending'))
+       returning r.status`,
+      [runId],
+    );
+    return rows[0]?.status ?? null;
+  },
+
+  /** Records batch `idx` unless a worker already did; answers the stored payload hash either way. */
+  async ensureBatch(db: Queryable, b: { runId: string; userId: string; idx: number; rowNumbers: number[]; payloadHash: string }): Promise<string> {
+    const inserted = await db.query<{ payload_hash: string }>(
+      `insert into send_batches (id, run_id, user_id, idx, part, row_numbers, first_row, last_row, event_count, payload_hash)
+       values ($1, $2, $3, $4, '', $5::int[], $6, $7, $8, $9)
+       on conflict (run_id, idx, part) do nothing returning payload_hash`,
+      [randomUUID(), b.runId, b.userId, b.idx, b.rowNumbers, b.rowNumbers[0], b.rowNumbers.at(-1), b.rowNumbers.length, b.payloadHash],
+    );
+    if (inserted.rows[0]) return inserted.rows[0].payload_hash;
+    const { rows } = await db.query<{ payload_hash: string }>(`select payload_hash from send_batches where run_id = $1 and idx = $2 and part = ''`, [b.runId, b.idx]);
+    return rows[0]!.payload_hash;
+  },
+
+  /**
+   * Takes one open leaf of batch `idx` (pending, or sending with an expired lease). SKIP LOCKED lets
+   * several workers race for the same batch: exactly one wins, the others see nothing and move on.
+   */
+  async claim(db: Queryable, runId: string, idx: number, token: string, leaseMs: number): Promise<BatchRow | null> {
+    const { rows } = await db.query<BatchRow>(
+      lease(`update send_batches set status = 'sending', lease_token = $3, lease_until = ${LEASE}, updated_at = now()
+       where id = (
+         select id from send_batches
+         where run_id = $1 and idx = $2
+           and (status = 'pending' or (status = 'sending' and lease_until < now()))
+         order by part limit 1 for update skip locked)
+       returning *`, 4),
+      [runId, idx, token, leaseMs],
+    );
+    return rows[0] ?? null;
+  },
+
+  /** Counts an attempt and extends the lease; false when the lease was lost (another worker took over). */
+  async beginAttempt(db: Queryable, batchId: string, token: string, leaseMs: number): Promise<boolean> {
+    const r = await db.query(
+      lease(`update send_batches set attempts = attempts + 1, lease_until = ${LEASE}, updated_at = now()
+       where id = $1 and lease_token = $2 and status = 'sending'`, 3),
+      [batchId, token, leaseMs],
+    );
+    return r.rowCount > 0;
+  },
+
+  async release(db: Queryable, batchId: string, token: string): Promise<void> {
+    await db.query(
+      `update send_batches set status = 'pending', lease_token = null, lease_until = null, updated_at = now()
+       where id = $1 and lease_token = $2 and status = 'sending'`,
+      [batchId, token],
+    );
+  },
+
+  /** Meta confirmed the batch: the outcome and the ledger commit together, before anything counts it. */
+  async commitSent(
+    db: Db,
+    b: { batchId: string; token: string; eventsReceived: number; fbtraceId: string | null },
+    ledger: { userId: string; pixelId: string; runId: string; test: boolean; events: { name: string; id: string }[] },
+  ): Promise<boolean> {
+    return db.transaction(async (tx) => {
+      const r = await tx.query(
+        `update send_batches set status = 'sent', events_received = $3, fbtrace_id = $4, lease_token = null,
+           lease_until = null, updated_at = now()
+         where id = $1 and lease_token = $2 and status = 'sending'`,
+        [b.batchId, b.token, b.eventsReceived, b.fbtraceId],
+      );
+      if (r.rowCount === 0) return false;
+      if (ledger.events.length) {
+        await tx.query(
+          `insert into delivery_ledger (user_id, pixel_id, event_name, event_id, test, run_id)
+           select $1, $2, n, i, $3, $4 from unnest($5::text[], $6::text[]) as t(n, i)
+           on conflict do nothing`,
+          [ledger.userId, ledger.pixelId, ledger.test, ledger.runId, ledger.events.map((e) => e.name), ledger.events.map((e) => e.id)],
+        );
+      }
+      return true;
+    });
+  },
+
+  async commitFailed(db: Queryable, batchId: string, token: string, e: BatchError): Promise<boolean> {
+    const r = await db.query(
+      `update send_batches set status = 'failed', verdict = $3, error_code = $4, error_subcode = $5, error_title = $6,
+         error_message = $7, error_raw = $8, lease_token = null, lease_until = null, updated_at = now()
+       where id = $1 and lease_token = $2 and status = 'sending'`,
+      [batchId, token, e.verdict, e.code, e.subcode, e.title, e.message, e.raw],
+    );
+    return r.rowCount > 0;
+  },
+
+  /** Replaces a rejected leaf by its children; a child may be born failed (the row Meta named). */
+  async split(
+    db: Db,
+    parent: BatchRow,
+    token: string,
+    children: { part: string; rowNumbers: number[]; payloadHash: string; failed?: BatchError }[],
+  ): Promise<boolean> {
+    return db.transaction(async (tx) => {
+      const r = await tx.query(
+        `update send_batches set status = 'split', lease_token = null, lease_until = null, updated_at = now()
+         where id = $1 and lease_token = $2 and status = 'sending'`,
+        [parent.id, token],
+      );
+      if (r.rowCount === 0) return false;
+      for (const c of children) {
+        const f = c.failed;
+        await tx.query(
+          `insert into send_batches (id, run_id, user_id, idx, part, row_numbers, first_row, last_row, event_count, payload_hash,
+             status, verdict, error_code, error_subcode, error_title, error_message, error_raw)
+           values ($1, $2, $3, $4, $5, $6::int[], $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
+          [
+            randomUUID(), parent.run_id, parent.user_id, parent.idx, c.part, c.rowNumbers, c.rowNumbers[0], c.rowNumbers.at(-1),
+            c.rowNumbers.length, c.payloadHash, f ? 'failed' : 'pending', f?.verdict ?? null, f?.code ?? null, f?.subcode ?? null,
+            f?.title ?? null, f?.message ?? null, f?.raw ?? null,
+          ],
+        );
+      }
+      return true;
+    });
+  },
+
+  /** Whether a worker could take a batch of the run right now (pending, or a lease that ran out). */
+  async hasClaimable(db: Queryable, runId: string): Promise<boolean> {
+    const { rows } = await db.query<{ ok: boolean }>(
+      `select exists (select 1 from send_batches where run_id = $1
+         and (status = 'pending' or (status = 'sending' and lease_until < now()))) as ok`,
+      [runId],
+    );
+    return rows[0]!.ok;
+  },
+
+  async totals(db: Queryable, runId: string): Promise<RunTotals> {
+    const { rows } = await db.query<RunTotals>(
+      `select
+         count(*) filter (where status = 'sent')::int as batches_sent,
+         count(*) filter (where status = 'failed')::int as batches_failed,
+         count(*) filter (where status in ('pending', 'sending'))::int as batches_open,
+         coalesce(sum(event_count) filter (where status = 'sent'), 0)::int as events_sent,
+         coalesce(sum(event_count) filter (where status = 'failed'), 0)::int as events_failed,
+         coalesce(sum(event_count) filter (where status in ('pending', 'sending')), 0)::int as events_open,
+         coalesce(sum(event_count) filter (where part = ''), 0)::int as events_batched
+       from send_batches where run_id = $1`,
+      [runId],
+    );
+    return rows[0]!;
+  },
+
+  /** Leaves in file order: what the summary lists. */
+  async leaves(db: Queryable, runId: string): Promise<BatchRow[]> {
+    const { rows } = await db.query<BatchRow>(
+      `select * from send_batches where run_id = $1 and status <> 'split' order by idx, first_row, part`,
+      [runId],
+    );
+    return rows;
+  },
+
+  async findBatchForUser(db: Queryable, userId: string, uploadId: string, batchId: string): Promise<BatchRow | null> {
+    const { rows } = await db.query<BatchRow>(
+      `select b.* from send_batches b join send_runs r on r.id = b.run_id
+       where b.id = $1 and b.user_id = $2 and r.upload_id = $3`,
+      [batchId, userId, uploadId],
+    );
+    return rows[0] ?? null;
+  },
+
+  /** Event ids (with names) from `ids` already delivered to the pixel before `before`. */
+  async deliveredBefore(db: Queryable, userId: string, pixelId: string, ids: string[], before: Date | null): Promise<Set<string>> {
+    if (!ids.length) return new Set();
+    const { rows } = await db.query<{ n: string; i: string }>(
+      `select event_name as n, event_id as i from delivery_ledger
+       where user_id = $1 and pixel_id = $2 and event_id = any($3::text[]) and ($4::timestamptz is null or delivered_at < $4)`,
+      [userId, pixelId, ids, before],
+    );
+    return new Set(rows.map((r) => ledgerKey(r.n, r.i)));
+  },
+};
+
+export const ledgerKey = (name: string, id: string) => `${name}\u0000${id}`;

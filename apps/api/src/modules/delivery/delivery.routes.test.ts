@@ -1,0 +1,157 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type PgBoss from 'pg-boss';
+import { createTestContext, type TestContext } from '../../../test/context.ts';
+import { Agent, loggedInAgent } from '../../../test/agent.ts';
+import { multipartFile } from '../../../test/multipart.ts';
+import { startFakeGraph, type FakeGraph } from '../../../../../e2e/fake-graph/fake-graph.ts';
+import { runSend } from './delivery.engine.ts';
+import { appDeliverySource } from './delivery.source.ts';
+
+let ctx: TestContext;
+let graph: FakeGraph;
+const queued: { name: string; data: { runId: string } }[] = [];
+const queue = { send: async (name: string, data: { runId: string }) => void queued.push({ name, data }) } as unknown as PgBoss;
+
+beforeAll(async () => {
+  ctx = await createTestContext({ deps: { queue } });
+  graph = await startFakeGraph({ tokens: ['EAAB-good-token-123456'] });
+});
+afterAll(async () => {
+  await graph.close();
+  await ctx.close();
+});
+beforeEach(() => graph.reset());
+
+const when = new Date(Date.now() - 24 * 3600 * 1000).toISOString();
+function csv(rows: number, poison: number[] = []) {
+  const lines = ['Email,Event,When,Source'];
+  for (let i = 0; i < rows; i++) {
+    const row = i + 2;
+    lines.push(`${poison.includes(row) ? '=cmd|evil' : ''}user${row}@example.com,${poison.includes(row) ? 'PoisonRow' : 'Lead'},${when},physical_store`);
+  }
+  return lines.join('\r\n');
+}
+const MAPPING = { Email: 'email', Event: 'event_name', When: 'event_time', Source: 'action_source' };
+
+async function prepared(agent: Agent, content: string) {
+  const up = await agent.request({ method: 'POST', url: '/api/upload', ...multipartFile('leads.csv', content, 'text/csv') });
+  const id = up.json().file.id as string;
+  expect((await agent.patch(`/api/uploads/${id}/status`, { status: 'mapped', mappings: MAPPING, hardcodedValues: {} })).statusCode).toBe(200);
+  await agent.get(`/api/uploads/${id}/validate`);
+  expect((await agent.patch(`/api/uploads/${id}/status`, { status: 'validated' })).statusCode).toBe(200);
+  expect((await agent.get(`/api/uploads/${id}/prepare`)).json().status).toBe('prepared');
+  return id;
+}
+
+async function account(agent: Agent) {
+  const res = await agent.post('/api/meta/accounts', { name: 'Main store', pixelId: '123456789', accessToken: 'EAAB-good-token-123456' });
+  expect(res.statusCode).toBeLessThan(300);
+  return (res.json().account?.id ?? res.json().id) as string;
+}
+
+const work = (runId: string) =>
+  runSend(
+    {
+      db: ctx.db,
+      source: appDeliverySource(ctx.db, ctx.config),
+      fetch,
+      graphUrl: graph.url,
+      apiVersion: 'v25.0',
+      batchSize: 100,
+      concurrency: 2,
+      timeoutMs: 2000,
+      backoff: { maxAttempts: 8, baseMs: 1, capMs: 5 },
+    },
+    runId,
+  );
+
+describe('send, summary, delivered count and failed-rows download', () => {
+  it('sends a prepared file in the background and summarises it', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const id = await prepared(agent, csv(250));
+    const accountId = await account(agent);
+    expect((await agent.get(`/api/uploads/${id}/delivered?accountId=${accountId}`)).json()).toEqual({ alreadyDelivered: 0 });
+
+    const res = await agent.post(`/api/uploads/${id}/send`, { selectedAccountId: accountId, testEventCode: ' TEST42 ' });
+    expect(res.statusCode).toBe(202);
+    const { runId } = res.json();
+    expect(queued.at(-1)).toEqual({ name: 'send-run', data: { runId } });
+    expect((await agent.get(`/api/uploads/${id}`)).json().status).toBe('submitted');
+
+    const running = (await agent.get(`/api/uploads/${id}/summary`)).json();
+    expect(running).toMatchObject({ status: 'running', totalBatches: 0, pixelAccount: { name: 'Main store', pixelId: '123456789' }, testEventCode: 'TEST42' });
+
+    expect(await work(runId)).toBe('completed');
+    const done = (await agent.get(`/api/uploads/${id}/summary`)).json();
+    expect(done).toMatchObject({
+      status: 'completed',
+      totalBatches: 3,
+      totalSent: 250,
+      totalFailed: 0,
+      progress: { totalEvents: 250, eventsSent: 250, eventsRemaining: 0, batchesRemaining: 0 },
+    });
+    expect(done.batches.map((b: { index: number; firstRow: number; lastRow: number; count: number }) => [b.index, b.firstRow, b.lastRow, b.count])).toEqual([
+      [0, 2, 101, 100],
+      [1, 102, 201, 100],
+      [2, 202, 251, 50],
+    ]);
+    expect(graph.requests.every((r) => r.testEventCode === 'TEST42')).toBe(true);
+    expect((await agent.get(`/api/uploads/${id}/delivered?accountId=${accountId}`)).json()).toEqual({ alreadyDelivered: 250 });
+
+    // A second send of the same upload is refused: it is submitted now.
+    const again = await agent.post(`/api/uploads/${id}/send`, { selectedAccountId: accountId });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe('Cannot submit: data not in the right state');
+  });
+
+  it('isolates a bad row, reports it and offers its original CSV row with the reason', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const id = await prepared(agent, csv(120, [50]));
+    const accountId = await account(agent);
+    const { runId } = (await agent.post(`/api/uploads/${id}/send`, { selectedAccountId: accountId })).json();
+    expect(await work(runId)).toBe('completed_with_errors');
+    const s = (await agent.get(`/api/uploads/${id}/summary`)).json();
+    expect(s).toMatchObject({ status: 'completed_with_errors', totalSent: 119, totalFailed: 1 });
+    const failed = s.batches.filter((b: { status: string }) => b.status === 'failed');
+    expect(failed).toHaveLength(1);
+    expect(failed[0]).toMatchObject({ firstRow: 50, lastRow: 50, count: 1, explanation: { metaTitle: 'Invalid parameter' } });
+    expect(JSON.parse(failed[0].errorMessage).error.code).toBe(100);
+
+    const dl = await agent.get(`/api/uploads/${id}/batches/${failed[0].batchId}/download-original`);
+    expect(dl.statusCode).toBe(200);
+    expect(dl.headers['content-disposition']).toBe(`attachment; filename="failed-rows-batch-${failed[0].index}.csv"`);
+    const lines = dl.body.trim().split('\r\n');
+    expect(lines[0]).toBe('Email,Event,When,Source,reason');
+    expect(lines).toHaveLength(2);
+    // Formula-leading cells are neutralised for spreadsheets.
+    expect(lines[1]).toMatch(/^"'=cmd\|evil/);
+    expect(lines[1]).toContain('Meta rejected these rows');
+  });
+
+  it('refuses files that are not prepared, accounts of others, bad bodies, strangers and missing XSRF', async () => {
+    const a = await loggedInAgent(ctx.app, ctx.db);
+    const b = await loggedInAgent(ctx.app, ctx.db);
+    const id = await prepared(a.agent, csv(3));
+    const accountA = await account(a.agent);
+    const accountB = await account(b.agent);
+
+    const missing = await a.agent.post(`/api/uploads/${id}/send`, { testEventCode: '' });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().message).toBe('Please select or save an account first');
+    const foreign = await a.agent.post(`/api/uploads/${id}/send`, { selectedAccountId: accountB });
+    expect(foreign.statusCode).toBe(400);
+    expect(foreign.json().message).toBe('Please select or save an account first');
+    expect((await b.agent.post(`/api/uploads/${id}/send`, { selectedAccountId: accountB })).statusCode).toBe(404);
+    expect((await b.agent.get(`/api/uploads/${id}/summary`)).statusCode).toBe(404);
+    expect((await a.agent.post(`/api/uploads/${id}/send`, { selectedAccountId: accountA }, { xsrf: false })).statusCode).toBe(403);
+    expect((await new Agent(ctx.app).post(`/api/uploads/${id}/send`, { selectedAccountId: accountA })).statusCode).toBe(401);
+    expect((await new Agent(ctx.app).get(`/api/uploads/${id}/summary`)).statusCode).toBe(401);
+    // Not sent yet: no summary.
+    expect((await a.agent.get(`/api/uploads/${id}/summary`)).statusCode).toBe(409);
+
+    const up = await a.agent.request({ method: 'POST', url: '/api/upload', ...multipartFile('raw.csv', csv(2), 'text/csv') });
+    const raw = await a.agent.post(`/api/uploads/${up.json().file.id}/send`, { selectedAccountId: accountA });
+    expect(raw.statusCode).toBe(409);
+    expect(raw.json().message).toBe('Cannot submit: data not in the right state');
+  });
+});

@@ -1,0 +1,140 @@
+import type { BatchSummary, DeliverySummary, SendRequest } from '@backsignal/contracts';
+import { explainMetaError, type Verdict } from '@backsignal/core';
+import type PgBoss from 'pg-boss';
+import type { Config } from '../../config/env.ts';
+import type { Db } from '../../db/db.ts';
+import { AppError, notFound } from '../../errors/app-error.ts';
+import { filesRepo, type UploadRow } from '../files/files.repo.ts';
+import { getAccountWithToken } from '../pixels/pixels.service.ts';
+import { deliveryRepo, ledgerKey, type BatchRow, type RunRow } from './delivery.repo.ts';
+import { preparedEvents } from './delivery.source.ts';
+
+export const SEND_RUN_JOB = 'send-run';
+export const NOT_READY = 'Cannot submit: data not in the right state';
+export const NO_ACCOUNT = 'Please select or save an account first';
+
+async function ownUpload(db: Db, userId: string, id: string): Promise<UploadRow> {
+  const upload = await filesRepo.findForUser(db, userId, id);
+  if (!upload) throw notFound('File not found.');
+  return upload;
+}
+
+/**
+ * Records a run and hands it to the queue; the send itself happens in the worker so the user may close the
+ * window. The prepared → submitted move is the guard against a double click starting two runs.
+ */
+export async function startSend(
+  deps: { db: Db; config: Config; queue?: PgBoss },
+  userId: string,
+  uploadId: string,
+  body: SendRequest,
+): Promise<RunRow> {
+  const { db } = deps;
+  const upload = await ownUpload(db, userId, uploadId);
+  if (upload.status !== 'prepared') throw new AppError('INVALID_STATE', NOT_READY);
+  const account = await getAccountWithToken(db, deps.config, userId, body.selectedAccountId);
+  if (!account) throw new AppError('VALIDATION_FAILED', NO_ACCOUNT, { selectedAccountId: NO_ACCOUNT });
+  if (!deps.queue) throw new AppError('INTERNAL', 'Submission failed');
+  const run = await db.transaction(async (tx) => {
+    if (!(await filesRepo.transition(tx, uploadId, ['prepared'], 'submitted'))) throw new AppError('INVALID_STATE', NOT_READY);
+    return deliveryRepo.createRun(tx, {
+      userId,
+      uploadId,
+      accountId: account.id,
+      pixelId: account.pixelId,
+      accountName: account.name,
+      testEventCode: body.testEventCode?.trim() || null,
+      skipDelivered: body.skipDelivered ?? true,
+    });
+  });
+  await deps.queue.send(SEND_RUN_JOB, { runId: run.id }, { singletonKey: run.id });
+  return run;
+}
+
+function presentBatch(b: BatchRow, index: number): BatchSummary {
+  const failed = b.status === 'failed';
+  return {
+    batchId: b.id,
+    index,
+    status: b.status === 'split' ? 'sent' : b.status,
+    count: b.event_count,
+    firstRow: b.first_row,
+    lastRow: b.last_row,
+    attempts: b.attempts,
+    fbtraceId: b.fbtrace_id,
+    errorMessage: failed ? b.error_raw : null,
+    explanation: failed ? explainMetaError(b.error_raw, (b.verdict as Verdict | null) ?? null) : null,
+  };
+}
+
+export async function summary(db: Db, userId: string, uploadId: string): Promise<DeliverySummary> {
+  const upload = await ownUpload(db, userId, uploadId);
+  const run = await deliveryRepo.latestRunForUpload(db, userId, upload.id);
+  if (!run) throw new AppError('INVALID_STATE', NOT_READY);
+  const [totals, leaves] = await Promise.all([deliveryRepo.totals(db, run.id), deliveryRepo.leaves(db, run.id)]);
+  const batches = leaves.map(presentBatch);
+  return {
+    runId: run.id,
+    status: run.status,
+    totalBatches: batches.length,
+    totalSent: totals.events_sent,
+    totalFailed: totals.events_failed,
+    pixelAccount: { name: run.account_name, pixelId: run.pixel_id },
+    testEventCode: run.test_event_code,
+    batches,
+    progress: {
+      totalEvents: run.total_events,
+      batchesSent: totals.batches_sent,
+      batchesFailed: totals.batches_failed,
+      batchesRemaining: totals.batches_open,
+      eventsSent: totals.events_sent,
+      eventsFailed: totals.events_failed,
+      // Until the whole file is read only the batches cut so far are known.
+      eventsRemaining: run.total_events === null ? null : Math.max(0, run.total_events - totals.events_sent - totals.events_failed),
+      eventsSkipped: run.skipped_events,
+    },
+    stopReason: run.stop_reason,
+    stopExplanation: run.stop_reason ? explainMetaError(run.stop_error, run.stop_reason === 'internal' ? null : run.stop_reason) : null,
+    startedAt: run.started_at?.toISOString() ?? null,
+    finishedAt: run.finished_at?.toISOString() ?? null,
+  };
+}
+
+/** How many of the file's events the account's pixel already received (the /submit skip choice). */
+export async function deliveredBefore(db: Db, config: Config, userId: string, uploadId: string, accountId: string, now: Date): Promise<number> {
+  const upload = await ownUpload(db, userId, uploadId);
+  const account = await getAccountWithToken(db, config, userId, accountId);
+  if (!account) throw notFound('Pixel account not found.');
+  let count = 0;
+  let chunk: { name: string; id: string }[] = [];
+  const flush = async () => {
+    const hits = await deliveryRepo.deliveredBefore(db, userId, account.pixelId, chunk.map((c) => c.id), null);
+    count += chunk.filter((c) => hits.has(ledgerKey(c.name, c.id))).length;
+    chunk = [];
+  };
+  for await (const item of preparedEvents(db, upload, now)) {
+    chunk.push({ name: item.event.event_name, id: item.event.event_id });
+    if (chunk.length >= 1000) await flush();
+  }
+  if (chunk.length) await flush();
+  return count;
+}
+
+/** A batch's original CSV rows plus why it failed, for the failed-rows download. */
+export async function batchRows(db: Db, userId: string, uploadId: string, batchId: string) {
+  const upload = await ownUpload(db, userId, uploadId);
+  const batch = await deliveryRepo.findBatchForUser(db, userId, upload.id, batchId);
+  if (!batch || batch.status === 'split') throw notFound('Batch not found.');
+  const run = (await deliveryRepo.getRun(db, batch.run_id))!;
+  const leaves = await deliveryRepo.leaves(db, run.id);
+  const index = leaves.findIndex((l) => l.id === batch.id);
+  const e = batch.status === 'failed' ? explainMetaError(batch.error_raw, (batch.verdict as Verdict | null) ?? null) : null;
+  const reason = e ? [e.title, e.metaTitle, e.metaMessage].filter(Boolean).join(': ') : '';
+  const wanted = new Set(batch.row_numbers);
+  async function* rows(): AsyncGenerator<string[]> {
+    for await (const item of preparedEvents(db, upload, run.created_at)) {
+      if (wanted.has(item.rowNumber)) yield [...item.values, reason];
+    }
+  }
+  return { fileName: `failed-rows-batch-${index}.csv`, headers: [...upload.headers, 'reason'], rows: rows() };
+}

@@ -1,0 +1,41 @@
+import type { Queryable } from '../../db/db.ts';
+import { filesRepo } from './files.repo.ts';
+
+/**
+ * Bytes per stored chunk. Small enough that one embedded-database write (which runs on the main thread) stays
+ * around 10 ms, so the API keeps answering during an upload; 256 KB chunks took ~40 ms each.
+ */
+export const CHUNK_BYTES = 64 * 1024;
+const CHUNKS_PER_READ = 8;
+
+/** Streams an upload's bytes from the database, a few chunks at a time. */
+export async function* readUploadBytes(db: Queryable, uploadId: string): AsyncGenerator<Uint8Array> {
+  let next = 0;
+  for (;;) {
+    const chunks = await filesRepo.readChunks(db, uploadId, next, CHUNKS_PER_READ);
+    for (const c of chunks) yield c.data;
+    if (chunks.length < CHUNKS_PER_READ) return;
+    next = chunks[chunks.length - 1]!.seq + 1;
+  }
+}
+
+/** Re-cuts an incoming byte stream into CHUNK_BYTES pieces. */
+export async function* rechunk(source: AsyncIterable<Uint8Array>, size = CHUNK_BYTES): AsyncGenerator<Uint8Array> {
+  let buf = new Uint8Array(size);
+  let fill = 0;
+  for await (const part of source) {
+    let offset = 0;
+    while (offset < part.length) {
+      const n = Math.min(size - fill, part.length - offset);
+      buf.set(part.subarray(offset, offset + n), fill);
+      fill += n;
+      offset += n;
+      if (fill === size) {
+        yield buf;
+        buf = new Uint8Array(size);
+        fill = 0;
+      }
+    }
+  }
+  if (fill > 0) yield buf.subarray(0, fill);
+}

@@ -1,0 +1,134 @@
+import type { FileSettings, FileStatus } from '@backsignal/contracts';
+import type { Queryable } from '../../db/db.ts';
+
+export interface UploadRow {
+  id: string;
+  userId: string;
+  fileName: string;
+  status: FileStatus;
+  sizeBytes: number;
+  rowCount: number;
+  encoding: string;
+  delimiter: string;
+  headers: string[];
+  samples: Record<string, string[]>;
+  dateOrders: Record<string, 'MDY' | 'DMY'>;
+  mappings: Record<string, string>;
+  hardcodedValues: Record<string, string>;
+  settings: FileSettings | null;
+  mappingSaved: boolean;
+  cleanFingerprint: string | null;
+  fileVersion: number;
+  createdAt: Date;
+}
+
+const COLS = `id, user_id, file_name, status, size_bytes, row_count, encoding, delimiter, headers, samples, date_orders,
+  mappings, hardcoded_values, settings, mapping_saved, clean_fingerprint, file_version, created_at`;
+
+const json = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
+
+function toRow(r: Record<string, unknown>): UploadRow {
+  return {
+    id: r.id as string,
+    userId: r.user_id as string,
+    fileName: r.file_name as string,
+    status: r.status as FileStatus,
+    sizeBytes: Number(r.size_bytes),
+    rowCount: Number(r.row_count),
+    encoding: r.encoding as string,
+    delimiter: r.delimiter as string,
+    headers: json(r.headers),
+    samples: json(r.samples),
+    dateOrders: json(r.date_orders),
+    mappings: json(r.mappings),
+    hardcodedValues: json(r.hardcoded_values),
+    settings: r.settings ? json(r.settings) : null,
+    mappingSaved: r.mapping_saved as boolean,
+    cleanFingerprint: (r.clean_fingerprint as string | null) ?? null,
+    fileVersion: Number(r.file_version),
+    createdAt: r.created_at as Date,
+  };
+}
+
+export const filesRepo = {
+  async createPending(db: Queryable, f: { id: string; userId: string; fileName: string }) {
+    await db.query('insert into uploads (id, user_id, file_name) values ($1, $2, $3)', [f.id, f.userId, f.fileName]);
+  },
+  async addChunk(db: Queryable, uploadId: string, seq: number, data: Uint8Array) {
+    await db.query('insert into upload_chunks (upload_id, seq, data) values ($1, $2, $3)', [uploadId, seq, data]);
+  },
+  async deleteChunks(db: Queryable, uploadId: string) {
+    await db.query('delete from upload_chunks where upload_id = $1', [uploadId]);
+  },
+  async readChunks(db: Queryable, uploadId: string, fromSeq: number, limit: number): Promise<{ seq: number; data: Uint8Array }[]> {
+    const r = await db.query<{ seq: number; data: Uint8Array }>(
+      'select seq, data from upload_chunks where upload_id = $1 and seq >= $2 order by seq limit $3',
+      [uploadId, fromSeq, limit],
+    );
+    return r.rows;
+  },
+  async complete(
+    db: Queryable,
+    id: string,
+    f: { sizeBytes: number; rowCount: number; encoding: string; delimiter: string; headers: string[]; samples: object; dateOrders: object },
+  ) {
+    await db.query(
+      `update uploads set complete = true, size_bytes = $2, row_count = $3, encoding = $4, delimiter = $5, headers = $6,
+         samples = $7, date_orders = $8, updated_at = now() where id = $1`,
+      [id, f.sizeBytes, f.rowCount, f.encoding, f.delimiter, JSON.stringify(f.headers), JSON.stringify(f.samples), JSON.stringify(f.dateOrders)],
+    );
+  },
+  /** A corrected file replaces the bytes; mappings stay, validation state is reset. */
+  async replaceContent(
+    db: Queryable,
+    id: string,
+    f: { fileName: string; sizeBytes: number; rowCount: number; encoding: string; delimiter: string; headers: string[]; samples: object; dateOrders: object },
+  ) {
+    await db.query(
+      `update uploads set file_name = $2, size_bytes = $3, row_count = $4, encoding = $5, delimiter = $6, headers = $7, samples = $8,
+         date_orders = $9, status = case when status in ('validated', 'prepared') then 'mapped' else status end,
+         clean_fingerprint = null, file_version = file_version + 1, updated_at = now() where id = $1`,
+      [id, f.fileName, f.sizeBytes, f.rowCount, f.encoding, f.delimiter, JSON.stringify(f.headers), JSON.stringify(f.samples), JSON.stringify(f.dateOrders)],
+    );
+  },
+  async delete(db: Queryable, id: string) {
+    await db.query('delete from uploads where id = $1', [id]);
+  },
+  async sweepIncomplete(db: Queryable, before: Date) {
+    await db.query('delete from uploads where not complete and created_at < $1', [before]);
+  },
+  async findForUser(db: Queryable, userId: string, id: string): Promise<UploadRow | undefined> {
+    if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+    const r = await db.query(`select ${COLS} from uploads where id = $1 and user_id = $2 and complete`, [id, userId]);
+    return r.rows[0] ? toRow(r.rows[0]) : undefined;
+  },
+  async listForUser(db: Queryable, userId: string, limit: number, offset: number): Promise<{ rows: UploadRow[]; total: number }> {
+    const [list, count] = await Promise.all([
+      db.query(`select ${COLS} from uploads where user_id = $1 and complete order by created_at desc, id limit $2 offset $3`, [userId, limit, offset]),
+      db.query<{ n: number }>('select count(*)::int as n from uploads where user_id = $1 and complete', [userId]),
+    ]);
+    return { rows: list.rows.map(toRow), total: count.rows[0]!.n };
+  },
+  async saveMapping(
+    db: Queryable,
+    id: string,
+    m: { status: FileStatus; mappings: object; hardcodedValues: object; settings: FileSettings },
+  ) {
+    await db.query(
+      `update uploads set status = $2, mappings = $3, hardcoded_values = $4, settings = $5, mapping_saved = true,
+         clean_fingerprint = null, updated_at = now() where id = $1`,
+      [id, m.status, JSON.stringify(m.mappings), JSON.stringify(m.hardcodedValues), JSON.stringify(m.settings)],
+    );
+  },
+  async setStatus(db: Queryable, id: string, status: FileStatus) {
+    await db.query('update uploads set status = $2, updated_at = now() where id = $1', [id, status]);
+  },
+  /** Moves the status only from one of `from`; answers whether it moved (safe under concurrent requests). */
+  async transition(db: Queryable, id: string, from: FileStatus[], to: FileStatus): Promise<boolean> {
+    const r = await db.query('update uploads set status = $3, updated_at = now() where id = $1 and status = any($2)', [id, from, to]);
+    return r.rowCount > 0;
+  },
+  async setCleanFingerprint(db: Queryable, id: string, fingerprint: string | null) {
+    await db.query('update uploads set clean_fingerprint = $2 where id = $1', [id, fingerprint]);
+  },
+};

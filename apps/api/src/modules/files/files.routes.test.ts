@@ -1,0 +1,248 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../../../test/context.ts';
+import { Agent, loggedInAgent } from '../../../test/agent.ts';
+import { multipartFile } from '../../../test/multipart.ts';
+
+let ctx: TestContext;
+const NOW = new Date('2026-11-22T12:00:00Z');
+beforeAll(async () => {
+  ctx = await createTestContext({ deps: { now: () => NOW }, env: { MAX_UPLOAD_MB: '0.05' } });
+});
+afterAll(() => ctx.close());
+
+const CSV = [
+  'Email,Phone,Event,When,Source,Value,Currency',
+  'ann@example.com,(650)555-1212,Purchase,2026-11-21T10:00:00Z,physical_store,"$1,200.00",usd',
+  'bob@example.com,6505551213,purchase,11/20/2026,In Store,99,USD',
+  'not-an-email,,Lead,2026-11-21T10:00:00Z,physical_store,,',
+].join('\r\n');
+const MAPPING = {
+  Email: 'email', Phone: 'phone', Event: 'event_name', When: 'event_time', Source: 'action_source', Value: 'value', Currency: 'currency',
+};
+
+async function upload(agent: Agent, content: string | Uint8Array = CSV, name = 'leads.csv', type = 'text/csv') {
+  return agent.request({ method: 'POST', url: '/api/upload', ...multipartFile(name, content, type) });
+}
+
+async function mapped(agent: Agent, content: string = CSV) {
+  const id = (await upload(agent, content)).json().file.id as string;
+  const r = await agent.patch(`/api/uploads/${id}/status`, { status: 'mapped', mappings: MAPPING, hardcodedValues: {} });
+  expect(r.statusCode).toBe(200);
+  return id;
+}
+
+describe('upload and list', () => {
+  it('stores a CSV and lists it with its status, newest first, paginated', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const res = await upload(agent);
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({
+      message: 'Uploaded: leads.csv',
+      headers: ['Email', 'Phone', 'Event', 'When', 'Source', 'Value', 'Currency'],
+      file: { fileName: 'leads.csv', status: 'uploaded', rowCount: 3 },
+    });
+    for (let i = 0; i < 11; i++) await upload(agent, CSV, `f${i}.csv`);
+    const page1 = await agent.get('/api/uploads?limit=10&offset=0');
+    expect(page1.json().total).toBe(12);
+    expect(page1.json().uploads).toHaveLength(10);
+    expect(page1.json().uploads[0].fileName).toBe('f10.csv');
+    expect((await agent.get('/api/uploads?limit=10&offset=10')).json().uploads).toHaveLength(2);
+  });
+
+  it.each([
+    ['semicolon', 'email;event_name\na@b.co;Lead\n', ['email', 'event_name']],
+    ['tab', 'email\tevent_name\na@b.co\tLead\n', ['email', 'event_name']],
+    ['pipe', 'email|event_name\na@b.co|Lead\n', ['email', 'event_name']],
+  ])('reads a %s-delimited file', async (_n, text, headers) => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    expect((await upload(agent, text)).json().headers).toEqual(headers);
+  });
+
+  it('reads UTF-16 and Windows-1252 files', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const text = 'name,city\nJosé,Köln\n';
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+    const a = await upload(agent, utf16);
+    expect(a.statusCode).toBe(201);
+    const id = a.json().file.id;
+    expect((await agent.get(`/api/uploads/${id}/headers`)).json().samples).toEqual({ name: ['José'], city: ['Köln'] });
+    const cp1252 = Buffer.from([...Buffer.from('name\nCaf'), 0xe9, 0x0a]);
+    const b = await upload(agent, cp1252);
+    expect((await agent.get(`/api/uploads/${b.json().file.id}/headers`)).json().samples).toEqual({ name: ['Café'] });
+  });
+
+  it('refuses files that are not CSV, empty, header-only or binary, keeping nothing', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const wrongType = await upload(agent, CSV, 'leads.xlsx', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    expect(wrongType.statusCode).toBe(400);
+    expect(wrongType.json().message).toBe('Invalid file type. Please upload a CSV file.');
+    expect((await upload(agent, '')).json().message).toMatch(/The file is empty/);
+    expect((await upload(agent, 'email,phone\n')).json().message).toMatch(/no data rows/);
+    const png = await upload(agent, new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    expect(png.statusCode).toBe(400);
+    expect(png.json().message).toMatch(/PNG image/);
+    expect((await agent.get('/api/uploads')).json().total).toBe(0);
+    const r = await ctx.db.query<{ n: number }>('select count(*)::int as n from uploads u join users x on x.id = u.user_id where x.id = $1', [
+      (await agent.get('/auth/me')).json().user.id,
+    ]);
+    expect(r.rows[0]!.n).toBe(0);
+  });
+
+  it('refuses a file over the size limit with 413 and keeps nothing of it', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const big = 'email\n' + 'someone@example.com\n'.repeat(4000); // ~80 KB > 0.05 MB
+    const res = await upload(agent, big);
+    expect(res.statusCode).toBe(413);
+    expect(res.json().message).toBe('File is too large. Max size is 0.1MB.');
+    const chunks = await ctx.db.query<{ n: number }>('select count(*)::int as n from upload_chunks c join uploads u on u.id = c.upload_id where not u.complete');
+    expect(chunks.rows[0]!.n).toBe(0);
+  });
+
+  it('needs a session, a verified email and the XSRF header', async () => {
+    expect((await new Agent(ctx.app).get('/api/uploads')).statusCode).toBe(401);
+    const unverified = await loggedInAgent(ctx.app, ctx.db, { verified: false });
+    expect((await unverified.agent.get('/api/uploads')).statusCode).toBe(403);
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const res = await agent.request({ method: 'POST', url: '/api/upload', ...multipartFile('a.csv', CSV), xsrf: false });
+    expect(res.statusCode).toBe(403);
+  });
+
+  it('deletes a file with everything derived from it', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const id = (await upload(agent)).json().file.id;
+    expect((await agent.delete(`/api/uploads/${id}`)).json().message).toBe('File deleted!');
+    expect((await agent.get(`/api/uploads/${id}`)).statusCode).toBe(404);
+    const r = await ctx.db.query<{ n: number }>('select count(*)::int as n from upload_chunks where upload_id = $1', [id]);
+    expect(r.rows[0]!.n).toBe(0);
+  });
+});
+
+describe('mapping and status', () => {
+  it('returns headers, samples and no saved mapping at first', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const id = (await upload(agent)).json().file.id;
+    const h = (await agent.get(`/api/uploads/${id}/headers`)).json();
+    expect(h).toMatchObject({ saved: false, mappings: {}, settings: { timeZone: 'UTC', dateOrder: 'MDY', defaultCountry: 'US' } });
+    expect(h.samples.Email).toEqual(['ann@example.com', 'bob@example.com', 'not-an-email']);
+  });
+
+  it('auto-saves as uploaded, refuses mapped while the spec rules fail, and accepts a complete mapping', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const id = (await upload(agent)).json().file.id;
+    const save = await agent.patch(`/api/uploads/${id}/status`, { status: 'uploaded', mappings: { Email: 'email' }, hardcodedValues: {} });
+    expect(save.statusCode).toBe(200);
+    const refused = await agent.patch(`/api/uploads/${id}/status`, { status: 'mapped', mappings: { Email: 'email' }, hardcodedValues: {} });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toBe('Missing required fields: event_name, event_time, action_source');
+    const ok = await agent.patch(`/api/uploads/${id}/status`, {
+      status: 'mapped', mappings: MAPPING, hardcodedValues: {}, settings: { timeZone: 'America/Chicago', dateOrder: 'DMY', defaultCountry: 'us' },
+    });
+    expect(ok.json()).toMatchObject({ status: 'mapped', message: 'File marked as mapped' });
+    const h = (await agent.get(`/api/uploads/${id}/headers`)).json();
+    expect(h).toMatchObject({ saved: true, mappings: MAPPING, settings: { timeZone: 'America/Chicago', defaultCountry: 'US' } });
+    const badZone = await agent.patch(`/api/uploads/${id}/status`, { status: 'uploaded', settings: { timeZone: 'Mars/Base', dateOrder: 'MDY', defaultCountry: 'US' } });
+    expect(badZone.json().message).toBe('Unknown time zone "Mars/Base".');
+  });
+
+  it('refuses validated before a clean validation, and statuses the client may not set', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const id = await mapped(agent);
+    const early = await agent.patch(`/api/uploads/${id}/status`, { status: 'validated' });
+    expect(early.statusCode).toBe(409);
+    expect(early.json().message).toBe('You must fix all errors before continuing.');
+    expect((await agent.patch(`/api/uploads/${id}/status`, { status: 'submitted' })).statusCode).toBe(400);
+    expect((await agent.patch(`/api/uploads/${id}/status`, { status: 'prepared' })).statusCode).toBe(400);
+  });
+});
+
+describe('validation, report, prepare and preview', () => {
+  it('validates with counts, problem rows and match quality', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const id = await mapped(agent);
+    const v = (await agent.get(`/api/uploads/${id}/validate`)).json();
+    expect(v).toMatchObject({ rowsChecked: 3, rowsWithErrors: 1, rowsCorrected: 3 });
+    expect(v.rows).toHaveLength(3);
+    const bad = v.rows.find((r: { rowNumber: number }) => r.rowNumber === 4);
+    expect(bad).toMatchObject({ hasErrors: true, hasCorrections: true });
+    expect(bad.errors[0].message).toMatch(/No usable customer information/);
+    expect(v.quality).toMatchObject({ rows: 2 });
+  });
+
+  it('reports a whole-file error when the mapping names columns the file lacks', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const id = await mapped(agent);
+    const fixed = await agent.request({ method: 'POST', url: `/api/uploads/${id}/fixed`, ...multipartFile('fixed.csv', 'email,when\na@b.co,2026-11-21\n') });
+    expect(fixed.statusCode).toBe(200);
+    expect(fixed.json()).toMatchObject({ headers: ['email', 'when'], message: 'File uploaded. Revalidating...' });
+    const v = (await agent.get(`/api/uploads/${id}/validate`)).json();
+    expect(v.error).toMatch(/^Your file headers don't match your mappings/);
+  });
+
+  it('writes every problem row to report.csv with formula cells neutralised', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const evil = CSV + '\r\n=HYPERLINK("http://x"),+123,Lead,2026-11-21T10:00:00Z,physical_store,,';
+    const id = await mapped(agent, evil);
+    const res = await agent.get(`/api/uploads/${id}/validate/report.csv`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-disposition']).toBe('attachment; filename="report.csv"');
+    const lines = res.body.trim().split('\r\n');
+    expect(lines[0]).toBe('row,field,kind,message,original,corrected');
+    expect(res.body).toContain(`"'=HYPERLINK(""http://x"")"`);
+    expect(res.body).not.toMatch(/(^|,)=HYPERLINK/m);
+    expect(lines.some((l) => l.startsWith('4,user_data,error'))).toBe(true);
+  });
+
+  it('only allows validated after a clean run; a corrected file revalidates clean; prepare and preview follow', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const id = await mapped(agent);
+    await agent.get(`/api/uploads/${id}/validate`);
+    expect((await agent.patch(`/api/uploads/${id}/status`, { status: 'validated' })).statusCode).toBe(409);
+    const clean = CSV.split('\r\n').slice(0, 3).join('\r\n');
+    await agent.request({ method: 'POST', url: `/api/uploads/${id}/fixed`, ...multipartFile('clean.csv', clean) });
+    const v = (await agent.get(`/api/uploads/${id}/validate`)).json();
+    expect(v).toMatchObject({ rowsChecked: 2, rowsWithErrors: 0 });
+    expect((await agent.get(`/api/uploads/${id}/prepare`)).statusCode).toBe(409);
+    expect((await agent.patch(`/api/uploads/${id}/status`, { status: 'validated' })).json().status).toBe('validated');
+    const p = await agent.get(`/api/uploads/${id}/prepare`);
+    expect(p.json()).toEqual({ totalCount: 2, status: 'prepared' });
+    const preview = (await agent.get(`/api/uploads/${id}/preview`)).json();
+    expect(preview.totalCount).toBe(2);
+    expect(preview.previewRows[0]).toMatchObject({
+      event_name: 'Purchase', action_source: 'physical_store', custom_data: { value: 1200, currency: 'USD' },
+      user_data: { ph: ['e323ec626319ca94ee8bff2e4c87cf613be6ea19919ed1364124e16807ab3176'] },
+    });
+    const full = await agent.get(`/api/uploads/${id}/preview/full`);
+    expect(full.headers['content-disposition']).toBe(`attachment; filename="prepared-${id}.json"`);
+    expect(JSON.parse(full.body)).toHaveLength(2);
+    expect(JSON.parse(full.body)[0].event_id).toBe(preview.previewRows[0].event_id);
+  });
+});
+
+describe('isolation between users', () => {
+  it("answers 404 for another user's file on every endpoint, exactly like a missing one", async () => {
+    const a = await loggedInAgent(ctx.app, ctx.db);
+    const b = await loggedInAgent(ctx.app, ctx.db);
+    const id = await mapped(a.agent);
+    const missing = '00000000-0000-4000-8000-000000000000';
+    const calls = (target: string) => [
+      b.agent.get(`/api/uploads/${target}`),
+      b.agent.get(`/api/uploads/${target}/headers`),
+      b.agent.patch(`/api/uploads/${target}/status`, { status: 'uploaded', mappings: {} }),
+      b.agent.get(`/api/uploads/${target}/validate`),
+      b.agent.get(`/api/uploads/${target}/validate/report.csv`),
+      b.agent.get(`/api/uploads/${target}/prepare`),
+      b.agent.get(`/api/uploads/${target}/preview`),
+      b.agent.get(`/api/uploads/${target}/preview/full`),
+      b.agent.delete(`/api/uploads/${target}`),
+      b.agent.request({ method: 'POST', url: `/api/uploads/${target}/fixed`, ...multipartFile('x.csv', CSV) }),
+    ];
+    const theirs = await Promise.all(calls(id));
+    const none = await Promise.all(calls(missing));
+    theirs.forEach((r, i) => {
+      expect(r.statusCode, `call ${i}`).toBe(404);
+      expect({ ...r.json(), requestId: 0 }).toEqual({ ...none[i]!.json(), requestId: 0 });
+    });
+    expect((await b.agent.get('/api/uploads')).json().total).toBe(0);
+    expect((await a.agent.get(`/api/uploads/${id}`)).statusCode).toBe(200);
+  });
+});

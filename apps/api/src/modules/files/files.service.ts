@@ -1,0 +1,106 @@
+import type { FileSettings, StatusUpdate } from '@backsignal/contracts';
+import { DEFAULT_FILE_SETTINGS, headerProblem, isTimeZone, mappingProblem } from '@backsignal/core';
+import type { Db } from '../../db/db.ts';
+import { AppError, notFound } from '../../errors/app-error.ts';
+import { filesRepo, type UploadRow } from './files.repo.ts';
+import { ingest, type IngestResult } from './ingest.ts';
+import { fingerprint, runPipeline } from './pipeline.ts';
+import type { PipelineSummary } from './pipeline-types.ts';
+
+export const SUBMITTED = 'This file is already submitted. Please upload a new file.';
+const NOT_READY = 'File is not ready to be submitted.';
+
+/** The user's own file, or the same 404 as a file that does not exist. */
+export async function ownFile(db: Db, userId: string, id: string): Promise<UploadRow> {
+  const f = await filesRepo.findForUser(db, userId, id);
+  if (!f) throw notFound('File not found.');
+  return f;
+}
+
+function notSubmitted(f: UploadRow) {
+  if (f.status === 'submitted') throw new AppError('INVALID_STATE', SUBMITTED);
+}
+
+export async function createUpload(db: Db, userId: string, fileName: string, stream: AsyncIterable<Uint8Array>, maxBytes: number) {
+  const r = await ingest(db, userId, fileName, stream, maxBytes);
+  await filesRepo.complete(db, r.id, r);
+  return { file: (await filesRepo.findForUser(db, userId, r.id))!, ingest: r };
+}
+
+/** Replaces a file's bytes with a corrected version, keeping its mapping; the old bytes stay until it succeeds. */
+export async function replaceUpload(db: Db, userId: string, id: string, fileName: string, stream: AsyncIterable<Uint8Array>, maxBytes: number) {
+  const f = await ownFile(db, userId, id);
+  notSubmitted(f);
+  const r: IngestResult = await ingest(db, userId, fileName, stream, maxBytes);
+  await db.transaction(async (tx) => {
+    await filesRepo.deleteChunks(tx, id);
+    await tx.query('update upload_chunks set upload_id = $1 where upload_id = $2', [id, r.id]);
+    await filesRepo.replaceContent(tx, id, { fileName, ...r });
+    await filesRepo.delete(tx, r.id);
+  });
+  return { file: (await filesRepo.findForUser(db, userId, id))!, ingest: r };
+}
+
+function checkSettings(s: FileSettings): FileSettings {
+  if (!isTimeZone(s.timeZone)) throw new AppError('VALIDATION_FAILED', `Unknown time zone "${s.timeZone}".`);
+  return { ...s, defaultCountry: s.defaultCountry.toUpperCase() };
+}
+
+/**
+ * The server's half of spec §4: auto-save and 'mapped' store the mapping ('mapped' only when the spec's rules
+ * pass), 'validated' only after a clean validation of exactly this file and mapping. Submitted files are final.
+ */
+export async function updateStatus(db: Db, userId: string, id: string, body: StatusUpdate): Promise<UploadRow> {
+  const f = await ownFile(db, userId, id);
+  notSubmitted(f);
+  if (body.status === 'validated') {
+    if (!['mapped', 'validated', 'prepared'].includes(f.status) || f.cleanFingerprint !== fingerprint(f)) {
+      throw new AppError('INVALID_STATE', 'You must fix all errors before continuing.');
+    }
+    if (f.status === 'mapped') await filesRepo.setStatus(db, id, 'validated');
+    return (await filesRepo.findForUser(db, userId, id))!;
+  }
+  const mappings = body.mappings ?? f.mappings;
+  const hardcodedValues = body.hardcodedValues ?? f.hardcodedValues;
+  const settings = checkSettings(body.settings ?? f.settings ?? DEFAULT_FILE_SETTINGS);
+  if (body.status === 'mapped') {
+    const problem = mappingProblem({ mappings, hardcoded: hardcodedValues }) ?? headerProblem({ headers: f.headers, mappings });
+    if (problem) throw new AppError('VALIDATION_FAILED', problem);
+  }
+  await filesRepo.saveMapping(db, id, { status: body.status, mappings, hardcodedValues, settings });
+  return (await filesRepo.findForUser(db, userId, id))!;
+}
+
+/** Validates the whole file; a clean run records the fingerprint that allows 'validated'. */
+export async function validateFile(db: Db, userId: string, id: string, now: Date): Promise<PipelineSummary> {
+  const f = await ownFile(db, userId, id);
+  notSubmitted(f);
+  const summary = await runPipeline(db, f, { mode: 'validate', now });
+  const clean = !summary.error && summary.rowsWithErrors === 0 && summary.rowsChecked > 0;
+  await filesRepo.setCleanFingerprint(db, id, clean ? fingerprint(f) : null);
+  return summary;
+}
+
+/** Spec §4: prepare moves validated → prepared (and is idempotent on prepared). */
+export async function prepareFile(db: Db, userId: string, id: string, now: Date) {
+  const f = await ownFile(db, userId, id);
+  if (f.status !== 'validated' && f.status !== 'prepared') throw new AppError('INVALID_STATE', NOT_READY);
+  const summary = await runPipeline(db, f, { mode: 'validate', now, previewLimit: 0 });
+  if (summary.error || summary.rowsWithErrors > 0) {
+    // Time passed since validation (events aged out of Meta's window): back to validation.
+    await filesRepo.transition(db, id, ['validated', 'prepared'], 'mapped');
+    throw new AppError('INVALID_STATE', summary.error ?? `${summary.rowsWithErrors} rows no longer pass validation. Please validate the file again.`);
+  }
+  await filesRepo.transition(db, id, ['validated'], 'prepared');
+  return { totalCount: summary.rowsChecked, status: 'prepared' as const };
+}
+
+export async function previewFile(db: Db, userId: string, id: string, now: Date, limit: number) {
+  const f = await ownFile(db, userId, id);
+  if (f.status !== 'validated' && f.status !== 'prepared') throw new AppError('INVALID_STATE', NOT_READY);
+  const previewRows: unknown[] = [];
+  const summary = await runPipeline(db, f, { mode: 'events', now, previewLimit: 0 }, (items) => {
+    for (const it of items) if (previewRows.length < limit) previewRows.push(it.event);
+  });
+  return { previewRows, totalCount: summary.validEvents };
+}

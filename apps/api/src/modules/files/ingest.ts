@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import { createCsvReader, detectDateOrder, type CsvIssue } from '@backsignal/core';
+import type { Db } from '../../db/db.ts';
+import { AppError } from '../../errors/app-error.ts';
+import { rechunk } from './file-store.ts';
+import { filesRepo } from './files.repo.ts';
+
+const SAMPLE_VALUES = 3;
+const DATE_ORDER_ROWS = 5000;
+
+export interface IngestResult {
+  id: string;
+  headers: string[];
+  issues: CsvIssue[];
+  sizeBytes: number;
+  rowCount: number;
+  encoding: string;
+  delimiter: string;
+  samples: Record<string, string[]>;
+  dateOrders: Record<string, 'MDY' | 'DMY'>;
+}
+
+export const tooLarge = (maxBytes: number) =>
+  new AppError('PAYLOAD_TOO_LARGE', `File is too large. Max size is ${Number((maxBytes / 1024 / 1024).toFixed(1))}MB.`);
+
+/**
+ * Streams an upload into the database in chunks while reading it as CSV: the size limit is enforced as bytes
+ * arrive, and a file that is too large, unreadable or not a CSV leaves nothing behind. The bytes go under a
+ * fresh hidden upload row; the caller makes it visible (or moves the bytes to the file being corrected).
+ */
+export async function ingest(db: Db, userId: string, fileName: string, stream: AsyncIterable<Uint8Array>, maxBytes: number): Promise<IngestResult> {
+  const id = randomUUID();
+  await filesRepo.createPending(db, { id, userId, fileName });
+  const reader = createCsvReader();
+  let headers: string[] | null = null;
+  let encoding = 'utf-8';
+  let delimiter = ',';
+  const issues: CsvIssue[] = [];
+  const samples: Record<string, string[]> = {};
+  const dateSamples: string[][] = [];
+  let rowCount = 0;
+  let size = 0;
+  let seq = 0;
+  let fatal: string | null = null;
+
+  const take = (items: ReturnType<typeof reader.push>) => {
+    for (const item of items) {
+      if (item.kind === 'fatal') fatal = item.message;
+      else if (item.kind === 'header') {
+        headers = item.info.headers;
+        encoding = item.info.encoding;
+        delimiter = item.info.delimiter;
+        issues.push(...item.info.issues);
+        for (const h of headers) samples[h] = [];
+        headers.forEach(() => dateSamples.push([]));
+      } else if (item.kind === 'issue') {
+        if (issues.length < 100) issues.push(item.issue);
+      } else {
+        rowCount++;
+        item.values.forEach((v, i) => {
+          const list = samples[headers![i]!]!;
+          if (list.length < SAMPLE_VALUES && v.trim()) list.push(v.slice(0, 200));
+          if (rowCount <= DATE_ORDER_ROWS && v) dateSamples[i]!.push(v);
+        });
+      }
+    }
+  };
+
+  try {
+    for await (const chunk of rechunk(stream)) {
+      size += chunk.length;
+      if (size > maxBytes) throw tooLarge(maxBytes);
+      if (!fatal) take(reader.push(chunk));
+      if (fatal) throw new AppError('VALIDATION_FAILED', fatal);
+      await filesRepo.addChunk(db, id, seq++, chunk);
+      // Let waiting requests run between chunks.
+      await new Promise((r) => setImmediate(r));
+    }
+    take(reader.end());
+    if (fatal) throw new AppError('VALIDATION_FAILED', fatal);
+    if (!headers) throw new AppError('VALIDATION_FAILED', 'Uploaded file did not contain valid headers.');
+  } catch (err) {
+    await filesRepo.delete(db, id);
+    throw err;
+  }
+  const dateOrders: Record<string, 'MDY' | 'DMY'> = {};
+  (headers as string[]).forEach((h, i) => {
+    const order = detectDateOrder(dateSamples[i]!);
+    if (order) dateOrders[h] = order;
+  });
+  return { id, headers: headers as string[], issues, sizeBytes: size, rowCount, encoding, delimiter, samples, dateOrders };
+}

@@ -1,0 +1,31 @@
+import type { CsvIssue, MatchQuality, RowResult, ServerEvent, ValidationContext } from '@backsignal/core';
+
+export type PipelineMode = 'validate' | 'report' | 'events';
+
+export interface PipelineInput {
+  mode: PipelineMode;
+  ctx: Omit<ValidationContext, 'headers'>;
+  previewLimit: number;
+}
+
+export interface PipelineSummary {
+  rowsChecked: number;
+  rowsWithErrors: number;
+  rowsCorrected: number;
+  rowsWithWarnings: number;
+  validEvents: number;
+  preview: RowResult[];
+  fileIssues: CsvIssue[];
+  quality: MatchQuality | null;
+  /** Whole-file failure: unreadable file, or headers that do not match the mapping. */
+  error?: string;
+}
+
+/** A prepared event with the CSV row it came from (delivery keeps the row for failed-batch downloads). */
+export interface PreparedEvent {
+  rowNumber: number;
+  values: string[];
+  event: ServerEvent;
+}
+
+export type PipelineMessage = { type: 'items'; items: unknown[]; stopped: boolean } | { type: 'done'; summary: PipelineSummary };

@@ -1,0 +1,72 @@
+import { hash } from 'node:crypto';
+import { DEFAULT_FILE_SETTINGS, type FileSettings, type RowResult } from '@backsignal/core';
+import type { Queryable } from '../../db/db.ts';
+import { startTsWorker } from '../../lib/ts-worker.ts';
+import { readUploadBytes } from './file-store.ts';
+import type { UploadRow } from './files.repo.ts';
+import type { PipelineInput, PipelineMessage, PipelineMode, PipelineSummary, PreparedEvent } from './pipeline-types.ts';
+
+const WORKER_URL = new URL('./pipeline.worker.ts', import.meta.url);
+
+/** The file's settings, with the day/month order the event_time column itself decided at upload. */
+export function effectiveSettings(upload: UploadRow): FileSettings {
+  const settings = { ...DEFAULT_FILE_SETTINGS, ...(upload.settings ?? {}) };
+  const timeColumn = Object.keys(upload.mappings).find((c) => upload.mappings[c] === 'event_time');
+  const detected = timeColumn ? upload.dateOrders[timeColumn] : undefined;
+  return detected ? { ...settings, dateOrder: detected } : settings;
+}
+
+/** Identifies the file content plus everything that shapes validation; 'validated' must match a clean run. */
+export function fingerprint(upload: UploadRow): string {
+  return hash('sha256', JSON.stringify([upload.fileVersion, upload.mappings, upload.hardcodedValues, upload.settings]), 'hex');
+}
+
+type ItemOf<M extends PipelineMode> = M extends 'events' ? PreparedEvent : M extends 'report' ? RowResult : never;
+
+/**
+ * Streams an upload through core in a worker thread. `onItems` receives rows as they are produced (problem
+ * rows for 'report', prepared events for 'events') and may be async: the next chunk is sent only after it
+ * returns, so memory stays flat whatever the file size.
+ */
+export async function runPipeline<M extends PipelineMode>(
+  db: Queryable,
+  upload: UploadRow,
+  opts: { mode: M; now: Date; previewLimit?: number },
+  onItems?: (items: ItemOf<M>[]) => Promise<void> | void,
+): Promise<PipelineSummary> {
+  const input: PipelineInput = {
+    mode: opts.mode,
+    previewLimit: opts.previewLimit ?? 10,
+    ctx: { mappings: upload.mappings, hardcoded: upload.hardcodedValues, settings: effectiveSettings(upload), now: Math.floor(opts.now.getTime() / 1000) },
+  };
+  const worker = startTsWorker(WORKER_URL, input);
+  let pending: { resolve: (m: PipelineMessage) => void; reject: (e: unknown) => void } | null = null;
+  const queue: PipelineMessage[] = [];
+  let failure: unknown = null;
+  worker.on('message', (m: PipelineMessage) => (pending ? (pending.resolve(m), (pending = null)) : queue.push(m)));
+  worker.on('error', (err) => {
+    failure = err;
+    pending?.reject(err);
+  });
+  const next = () =>
+    queue.length ? Promise.resolve(queue.shift()!) : failure ? Promise.reject(failure) : new Promise<PipelineMessage>((resolve, reject) => (pending = { resolve, reject }));
+
+  try {
+    for await (const chunk of readUploadBytes(db, upload.id)) {
+      worker.postMessage({ type: 'chunk', data: chunk });
+      const m = await next();
+      if (m.type === 'items') {
+        if (m.items.length && onItems) await onItems(m.items as ItemOf<M>[]);
+        if (m.stopped) break;
+      }
+    }
+    worker.postMessage({ type: 'end' });
+    for (;;) {
+      const m = await next();
+      if (m.type === 'done') return m.summary;
+      if (m.items.length && onItems) await onItems(m.items as ItemOf<M>[]);
+    }
+  } finally {
+    void worker.terminate();
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * Runs the CSV → validation → event pipeline off the main thread, so a large file never blocks the API's
+ * event loop. The main thread feeds stored chunks one at a time and waits for each answer (backpressure).
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import {
+  buildEvent,
+  createCsvReader,
+  createMatchQualityTracker,
+  createRowValidator,
+  headerProblem,
+  type CsvIssue,
+  type RowResult,
+  type ValidationContext,
+} from '@backsignal/core';
+import type { PipelineInput, PipelineMessage, PipelineSummary } from './pipeline-types.ts';
+
+const input = workerData as PipelineInput;
+const port = parentPort!;
+const reader = createCsvReader();
+const quality = createMatchQualityTracker();
+const summary: PipelineSummary = { rowsChecked: 0, rowsWithErrors: 0, rowsCorrected: 0, rowsWithWarnings: 0, preview: [], fileIssues: [], quality: null, validEvents: 0 };
+let validate: ((values: readonly string[], rowNumber: number) => RowResult) | null = null;
+let stopped = false;
+
+function handle(items: ReturnType<typeof reader.push>, out: unknown[]) {
+  for (const item of items) {
+    if (stopped) return;
+    switch (item.kind) {
+      case 'fatal':
+        summary.error = item.message;
+        stopped = true;
+        return;
+      case 'issue':
+        if (summary.fileIssues.length < 50) summary.fileIssues.push(item.issue as CsvIssue);
+        break;
+      case 'header': {
+        const ctx: ValidationContext = { ...input.ctx, headers: item.info.headers };
+        const problem = headerProblem(ctx);
+        if (problem) {
+          summary.error = problem;
+          stopped = true;
+          return;
+        }
+        validate = createRowValidator(ctx);
+        break;
+      }
+      case 'row': {
+        const r = validate!(item.values, item.rowNumber);
+        summary.rowsChecked++;
+        const bad = r.errors.length > 0;
+        if (bad) summary.rowsWithErrors++;
+        if (r.corrections.length) summary.rowsCorrected++;
+        if (r.warnings.length) summary.rowsWithWarnings++;
+        if (!bad) quality.add(r);
+        const problem = bad || r.corrections.length > 0 || r.warnings.length > 0;
+        if (problem && summary.preview.length < input.previewLimit) summary.preview.push(r);
+        if (input.mode === 'report' && problem) out.push(r);
+        if (input.mode === 'events' && !bad) {
+          summary.validEvents++;
+          out.push({ rowNumber: item.rowNumber, values: item.values, event: buildEvent(r) });
+        }
+        break;
+      }
+    }
+  }
+}
+
+port.on('message', (msg: { type: 'chunk'; data: Uint8Array } | { type: 'end' }) => {
+  const out: unknown[] = [];
+  if (msg.type === 'chunk') {
+    if (!stopped) handle(reader.push(msg.data), out);
+    port.postMessage({ type: 'items', items: out, stopped } satisfies PipelineMessage);
+    return;
+  }
+  if (!stopped) handle(reader.end(), out);
+  summary.quality = summary.rowsChecked ? quality.result() : null;
+  port.postMessage({ type: 'items', items: out, stopped: true } satisfies PipelineMessage);
+  port.postMessage({ type: 'done', summary } satisfies PipelineMessage);
+});

@@ -1,0 +1,41 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { AnalyticsBatch, AuditRequest, AutomationWaitlistRequest, ContactRequest } from '@backsignal/contracts';
+import type { ResolvedDeps } from '../../app.ts';
+import { issueDevToken } from '../../integrations/captcha/captcha.ts';
+import { AppError } from '../../errors/app-error.ts';
+import { formsRepo } from './forms.repo.ts';
+import * as forms from './forms.service.ts';
+
+/**
+ * Public forms (spec §7). Waitlist, audit and analytics carry no credentials, so they have no session to
+ * protect and skip XSRF; contact may come from a logged-in user and then carries the XSRF header.
+ */
+export const formRoutes =
+  (deps: ResolvedDeps): FastifyPluginAsync =>
+  async (instance) => {
+    const app = instance.withTypeProvider<ZodTypeProvider>();
+    const noXsrf = { xsrf: false, rateLimit: { max: 30, timeWindow: '1 minute' } };
+
+    app.get('/api/captcha/dev', { config: { rateLimit: { max: 60, timeWindow: '1 minute' } } }, async (request, reply) => {
+      if (deps.config.captcha.secret || deps.config.isProduction) throw new AppError('NOT_FOUND', 'Not found');
+      return reply.header('cache-control', 'no-store').send({ token: issueDevToken(deps.config, deps.now().getTime()) });
+    });
+
+    app.post('/api/contact', { schema: { body: ContactRequest }, config: { rateLimit: { max: 30, timeWindow: '1 minute' } } }, async (request) =>
+      forms.submitContact(deps, request.body, request.session?.user ?? null, request.ip),
+    );
+
+    app.post('/api/automation-waitlist', { schema: { body: AutomationWaitlistRequest }, config: noXsrf }, async (request) =>
+      forms.joinAutomationWaitlist(deps, request.body, request.ip),
+    );
+
+    app.post('/api/audit', { schema: { body: AuditRequest }, config: noXsrf }, async (request) =>
+      forms.requestAudit(deps, request.body as Parameters<typeof forms.requestAudit>[1], request.ip),
+    );
+
+    app.post('/api/analytics', { schema: { body: AnalyticsBatch }, config: { xsrf: false, rateLimit: { max: 120, timeWindow: '1 minute' } } }, async (request, reply) => {
+      await formsRepo.insertAnalytics(deps.db, request.session?.user.id ?? null, request.body.events);
+      return reply.status(204).send();
+    });
+  };

@@ -1,0 +1,45 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AccountCreate, AccountUpdate } from '@backsignal/contracts';
+import type { ResolvedDeps } from '../../app.ts';
+import { currentUser, requireVerifiedUser } from '../../plugins/session.ts';
+import * as pixels from './pixels.service.ts';
+import { pixelsRepo } from './pixels.repo.ts';
+
+const Id = z.object({ id: z.string().max(64) });
+
+export const pixelRoutes =
+  (deps: ResolvedDeps): FastifyPluginAsync =>
+  async (instance) => {
+    const app = instance.withTypeProvider<ZodTypeProvider>();
+    const { db, config } = deps;
+    app.addHook('preHandler', requireVerifiedUser);
+
+    app.get('/api/meta/accounts', async (request) => (await pixelsRepo.list(db, currentUser(request).id)).map(pixels.presentAccount));
+
+    app.post('/api/meta/accounts', { schema: { body: AccountCreate } }, async (request, reply) => {
+      const account = await pixels.createAccount(db, config, currentUser(request).id, request.body);
+      return reply.status(201).send({ ...account, message: 'Account saved' });
+    });
+
+    app.patch('/api/meta/accounts/:id', { schema: { params: Id, body: AccountUpdate } }, async (request) => ({
+      ...(await pixels.updateAccount(db, config, currentUser(request).id, request.params.id, request.body)),
+      message: 'Account saved',
+    }));
+
+    // Showing the token is an explicit request; no-store keeps it out of caches.
+    app.get('/api/meta/accounts/:id/token', { schema: { params: Id } }, async (request, reply) => {
+      const accessToken = await pixels.revealToken(db, config, currentUser(request).id, request.params.id);
+      return reply.header('cache-control', 'no-store').send({ accessToken });
+    });
+
+    app.post('/api/meta/accounts/:id/test', { schema: { params: Id }, config: { rateLimit: { max: 20, timeWindow: '1 minute' } } }, async (request) =>
+      pixels.testConnection(db, config, deps.fetch, currentUser(request).id, request.params.id),
+    );
+
+    app.delete('/api/meta/accounts/:id', { schema: { params: Id } }, async (request) => {
+      await pixels.deleteAccount(db, currentUser(request).id, request.params.id);
+      return { message: 'Account deleted' };
+    });
+  };

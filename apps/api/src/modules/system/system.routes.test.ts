@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../../../test/context.ts';
+import { Agent } from '../../../test/agent.ts';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext();
+});
+afterAll(() => ctx.close());
+
+describe('system routes', () => {
+  it('answers health with security headers', async () => {
+    const res = await ctx.app.inject({ url: '/api/health' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ ok: true });
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).toContain("base-uri 'none'");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['x-frame-options']).toBe('DENY');
+  });
+
+  it('serves public config with no secrets', async () => {
+    const res = await ctx.app.inject({ url: '/api/config' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ captchaMode: 'dev', maxUploadMb: 10 });
+    expect(res.body).not.toContain(ctx.config.sessionSecret);
+  });
+
+  it('serves sitemap.xml with every public page and robots.txt keeping crawlers out of the app', async () => {
+    const map = await ctx.app.inject({ url: '/sitemap.xml' });
+    expect(map.headers['content-type']).toContain('application/xml');
+    expect(map.body).toContain('<loc>http://localhost:3000/audit</loc>');
+    expect(map.body).toContain('<loc>http://localhost:3000/</loc>');
+    const robots = await ctx.app.inject({ url: '/robots.txt' });
+    expect(robots.body).toContain('Disallow: /dashboard');
+    expect(robots.body).toContain('Sitemap: http://localhost:3000/sitemap.xml');
+  });
+
+  it('answers unknown API paths with the JSON error shape', async () => {
+    const res = await ctx.app.inject({ url: '/api/nope' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ code: 'NOT_FOUND', message: 'Not found' });
+  });
+
+  it('issues an XSRF cookie and refuses an unsafe request without the header', async () => {
+    const agent = new Agent(ctx.app);
+    await agent.get('/api/config');
+    expect(agent.cookies.get('XSRF-TOKEN')).toMatch(/^[\w-]+\.[\w-]+$/);
+    const res = await agent.post('/api/health', {}, { xsrf: false });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().code).toBe('XSRF_INVALID');
+  });
+
+  it('refuses a forged XSRF token that matches its own cookie', async () => {
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/health',
+      headers: { cookie: 'XSRF-TOKEN=abc.def', 'x-xsrf-token': 'abc.def' },
+    });
+    expect(res.statusCode).toBe(403);
+  });
+});
+
+describe('serving the built web app', () => {
+  it('serves prerendered pages, the shell for app routes, and 404 for missing assets', async () => {
+    const { mkdtempSync, mkdirSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const dist = mkdtempSync(join(tmpdir(), 'bs-dist-'));
+    writeFileSync(join(dist, 'index.html'), '<div id="root"><!--app-html--></div>');
+    mkdirSync(join(dist, 'prerendered', 'audit'), { recursive: true });
+    writeFileSync(join(dist, 'prerendered', 'index.html'), '<h1>home</h1>');
+    writeFileSync(join(dist, 'prerendered', 'audit', 'index.html'), '<h1>audit</h1>');
+    const web = await createTestContext({ deps: { webDist: dist } });
+    try {
+      expect((await web.app.inject({ url: '/' })).body).toContain('home');
+      expect((await web.app.inject({ url: '/audit' })).body).toContain('audit');
+      const shell = await web.app.inject({ url: '/dashboard' });
+      expect(shell.statusCode).toBe(200);
+      expect(shell.body).toContain('app-html');
+      expect((await web.app.inject({ url: '/assets/old-123.js' })).statusCode).toBe(404);
+      expect((await web.app.inject({ url: '/api/nope' })).json().code).toBe('NOT_FOUND');
+    } finally {
+      await web.close();
+    }
+  });
+});

@@ -1,0 +1,54 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { TemplateCreate, TemplateUpdate, type TemplateDetail } from '@backsignal/contracts';
+import type { ResolvedDeps } from '../../app.ts';
+import { AppError, notFound } from '../../errors/app-error.ts';
+import { currentUser, requireVerifiedUser } from '../../plugins/session.ts';
+import { templatesRepo } from './templates.repo.ts';
+
+const Id = z.object({ id: z.string().max(64) });
+const TAKEN = 'You already have a template with this name. Choose another name.';
+const missing = () => notFound('Template not found.');
+
+/** Saved mapping templates (spec §7): data access is all there is, so routes call the repository directly. */
+export const templateRoutes =
+  ({ db }: ResolvedDeps): FastifyPluginAsync =>
+  async (instance) => {
+    const app = instance.withTypeProvider<ZodTypeProvider>();
+    app.addHook('preHandler', requireVerifiedUser);
+
+    app.get('/api/mappings', async (request) => templatesRepo.list(db, currentUser(request).id));
+
+    app.get('/api/mappings/:id', { schema: { params: Id } }, async (request): Promise<TemplateDetail> => {
+      const t = await templatesRepo.find(db, currentUser(request).id, request.params.id);
+      if (!t) throw missing();
+      return t;
+    });
+
+    app.post('/api/mappings', { schema: { body: TemplateCreate } }, async (request, reply) => {
+      const id = randomUUID();
+      const ok = await templatesRepo.insert(db, { id, userId: currentUser(request).id, ...request.body });
+      if (!ok) throw new AppError('CONFLICT', TAKEN);
+      return reply.status(201).send({ id, name: request.body.name, message: 'Mapping saved as new!' });
+    });
+
+    app.patch('/api/mappings/:id', { schema: { params: Id, body: TemplateUpdate } }, async (request) => {
+      const userId = currentUser(request).id;
+      const body = request.body;
+      if ('name' in body) {
+        const r = await templatesRepo.rename(db, userId, request.params.id, body.name);
+        if (r === 'missing') throw missing();
+        if (r === 'taken') throw new AppError('CONFLICT', TAKEN);
+        return { message: 'Mapping renamed!' };
+      }
+      if (!(await templatesRepo.updateContent(db, userId, request.params.id, body.mappings, body.hardcoded))) throw missing();
+      return { message: 'Template updated!' };
+    });
+
+    app.delete('/api/mappings/:id', { schema: { params: Id } }, async (request) => {
+      if (!(await templatesRepo.delete(db, currentUser(request).id, request.params.id))) throw missing();
+      return { message: 'Mapping deleted!' };
+    });
+  };

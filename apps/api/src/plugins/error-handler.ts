@@ -1,0 +1,48 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { ErrorBody } from '@backsignal/contracts';
+import { AppError } from '../errors/app-error.ts';
+
+/**
+ * The one place errors become HTTP. Known errors keep their code and message; anything else is logged with
+ * the request id and answered as a generic 500 (no stack, SQL or library names).
+ */
+export function registerErrorHandler(
+  app: FastifyInstance,
+  /** Answers unknown GET paths outside the API (the SPA's history fallback); returns false to decline. */
+  webFallback?: (request: FastifyRequest, reply: FastifyReply) => boolean,
+): void {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    const send = (status: number, body: ErrorBody) => reply.status(status).send({ ...body, requestId: request.id });
+
+    if (err instanceof AppError) {
+      return send(err.status, { code: err.code, message: err.message, fields: err.fields });
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const fields: Record<string, string> = {};
+      for (const issue of err.validation) {
+        const path = issue.instancePath.replace(/^\//, '').replace(/\//g, '.') || 'body';
+        fields[path] ??= issue.message ?? 'Invalid value.';
+      }
+      const first = err.validation[0]?.message ?? 'Invalid request.';
+      return send(400, { code: 'VALIDATION_FAILED', message: first, fields });
+    }
+    const status = err.statusCode ?? 500;
+    if (status === 413 || err.code === 'FST_REQ_FILE_TOO_LARGE') {
+      return send(413, { code: 'PAYLOAD_TOO_LARGE', message: 'File is too large.' });
+    }
+    if (status === 415) return send(415, { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Unsupported content type.' });
+    if (status === 429) return send(429, { code: 'RATE_LIMITED', message: 'Too many requests. Please try again later.' });
+    if (status >= 400 && status < 500) {
+      // Fastify's own client errors (bad JSON, empty body): a plain message without internals.
+      return send(400, { code: 'VALIDATION_FAILED', message: 'The request could not be read.' });
+    }
+    request.log.error({ err }, 'unhandled error');
+    return send(500, { code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    if (webFallback?.(request, reply)) return;
+    reply.status(404).send({ code: 'NOT_FOUND', message: 'Not found', requestId: request.id } satisfies ErrorBody);
+  });
+}

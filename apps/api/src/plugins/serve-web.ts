@@ -1,0 +1,36 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fastifyStatic from '@fastify/static';
+
+const API_PREFIXES = ['/api/', '/auth/'];
+
+/** Serves the built SPA's files; hashed assets are immutable, HTML is revalidated so a deploy shows at once. */
+export async function serveWeb(app: FastifyInstance, dist: string): Promise<void> {
+  await app.register(fastifyStatic, {
+    root: dist,
+    // '/' and every page route go through webFallback, which picks the prerendered page or the shell.
+    index: false,
+    wildcard: false,
+    setHeaders: (res, file) => {
+      res.header('cache-control', file.endsWith('.html') ? 'no-cache' : 'public, max-age=31536000, immutable');
+    },
+  });
+}
+
+/**
+ * Browser routes without a file: a prerendered public page (dist/prerendered/<path>/index.html) when there is
+ * one, else the SPA shell index.html (history routing). API paths decline and keep their JSON 404.
+ */
+export function webFallback(dist: string) {
+  return (request: FastifyRequest, reply: FastifyReply): boolean => {
+    const path = (request.url.split('?')[0] ?? '/').replace(/\/+$/, '');
+    if (request.method !== 'GET' || API_PREFIXES.some((p) => (path + '/').startsWith(p))) return false;
+    // A missing asset (an old hashed bundle after a deploy) must 404, not come back as HTML.
+    if (path.startsWith('/assets/') || /\.[a-z0-9]{2,5}$/i.test(path)) return false;
+    const candidate = join('prerendered', path, 'index.html');
+    const page = !path.includes('..') && existsSync(join(dist, candidate)) ? candidate : 'index.html';
+    void reply.code(200).type('text/html').header('cache-control', 'no-cache').sendFile(page);
+    return true;
+  };
+}

@@ -1,0 +1,24 @@
+import { join } from 'node:path';
+import type { Config } from './config/env.ts';
+import type { Db } from './db/db.ts';
+import { openDatabase } from './db/open.ts';
+import { migrate } from './db/migrate.ts';
+import { outboxMailer, smtpMailer, type Mailer } from './integrations/mailer.ts';
+
+export interface Runtime {
+  db: Db;
+  mailer: Mailer;
+}
+
+/** Opens the database, applies migrations and picks the mailer: shared by the server and the worker. */
+export async function openRuntime(config: Config, log: { info: (obj: object, msg: string) => void }): Promise<Runtime> {
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const applied = await migrate(db);
+  if (applied.length) log.info({ applied }, 'migrations applied');
+  const mailer = config.smtpUrl
+    ? smtpMailer(config.smtpUrl, config.mailFrom)
+    : outboxMailer(join(config.dataDir, 'outbox'), config.mailFrom, {
+        info: (obj: object, msg?: string) => log.info(obj, msg ?? ''),
+      } as never);
+  return { db, mailer };
+}

@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { buildApp, type AppDeps } from '../src/app.ts';
+import { loadConfig, type Config } from '../src/config/env.ts';
+import type { Db } from '../src/db/db.ts';
+import { migrate } from '../src/db/migrate.ts';
+import { openPglite } from '../src/db/pglite.ts';
+import { openPostgres } from '../src/db/postgres.ts';
+import { memoryMailer } from '../src/integrations/mailer.ts';
+
+/**
+ * A fresh, migrated database per test file: in-memory PGlite always, or a new database on the PostgreSQL
+ * server named by TEST_DATABASE_URL (dropped again on close).
+ */
+export async function openTestDb(): Promise<{ db: Db; url?: string; drop: () => Promise<void> }> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) {
+    const template = inject('pgliteTemplate');
+    const db = template ? await openPglite(undefined, new Blob([readFileSync(template)])) : await openPglite();
+    await migrate(db);
+    return { db, drop: () => db.close() };
+  }
+  const name = `bs_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const db = await openPostgres(url.toString(), 5);
+  await migrate(db);
+  return {
+    db,
+    url: url.toString(),
+    drop: async () => {
+      await db.close();
+      const a = new pg.Client({ connectionString: serverUrl });
+      await a.connect();
+      await a.query(`drop database if exists ${name} with (force)`);
+      await a.end();
+    },
+  };
+}
+
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: '/tmp/backsignal-test',
+    SESSION_SECRET: 'test-session-secret-that-is-long-enough-123',
+    TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+    APP_URL: 'http://localhost:3000',
+    ...overrides,
+  });
+}
+
+export type TestContext = Awaited<ReturnType<typeof createTestContext>>;
+
+export async function createTestContext(opts: { env?: Record<string, string>; deps?: Partial<AppDeps> } = {}) {
+  const { db, url, drop } = await openTestDb();
+  const config = testConfig(opts.env);
+  const mailer = memoryMailer();
+  const app = await buildApp({ config, db, mailer, ...opts.deps });
+  await app.ready();
+  return {
+    app,
+    db,
+    dbUrl: url,
+    config,
+    mailer,
+    close: async () => {
+      await app.close();
+      await drop();
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { toast, ToastContainer } from 'react-toastify';
+import { FLASH_KEY, SessionProvider } from '../lib/session.tsx';
+
+export function Providers({ children }: { children: ReactNode }) {
+  const [client] = useState(
+    () => new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } }),
+  );
+  // A message left by a page that reloaded the app (logout, account deletion).
+  useEffect(() => {
+    const flash = sessionStorage.getItem(FLASH_KEY);
+    if (flash) {
+      sessionStorage.removeItem(FLASH_KEY);
+      toast.success(flash);
+    }
+  }, []);
+  // Spec §9: Alt+T focuses the notifications.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.altKey && e.key.toLowerCase() === 't') {
+        document.querySelector<HTMLElement>('.Toastify__toast')?.focus();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+  return (
+    <QueryClientProvider client={client}>
+      <SessionProvider>{children}</SessionProvider>
+      <ToastContainer position="top-right" autoClose={5000} newestOnTop closeOnClick pauseOnHover role="status" />
+    </QueryClientProvider>
+  );
+}

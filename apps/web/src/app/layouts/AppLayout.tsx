@@ -1,0 +1,58 @@
+import { NavLink, Outlet } from 'react-router';
+import { api } from '../../lib/api.ts';
+import { useSession } from '../../lib/session.tsx';
+import { Logo } from './Logo.tsx';
+import { PublicLayout, SiteFooter } from './PublicLayout.tsx';
+
+const nav = 'rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100 hover:text-slate-900';
+
+export function AppHeader() {
+  const session = useSession();
+  const logout = async () => {
+    try {
+      await api('/auth/logout', { method: 'POST' });
+    } catch (err) {
+      console.error('Logout failed', err);
+    }
+    session.signedOut();
+  };
+  return (
+    <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/90 backdrop-blur">
+      <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-2 px-4 py-3">
+        <Logo to="/dashboard" />
+        <nav aria-label="Account" className="flex items-center gap-1">
+          <NavLink to="/settings" className={nav}>
+            Account
+          </NavLink>
+          <NavLink to="/contact" className={nav}>
+            Contact Us
+          </NavLink>
+          <button type="button" onClick={logout} className={nav}>
+            Logout
+          </button>
+        </nav>
+      </div>
+    </header>
+  );
+}
+
+export function AppLayout() {
+  return (
+    <div className="flex min-h-screen flex-col">
+      <a href="#main" className="sr-only z-50 rounded bg-white px-3 py-2 font-semibold text-brand-700 focus:not-sr-only focus:absolute focus:left-2 focus:top-2">
+        Skip to content
+      </a>
+      <AppHeader />
+      <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-8">
+        <Outlet />
+      </main>
+      <SiteFooter />
+    </div>
+  );
+}
+
+/** Public pages that switch to the app chrome for a logged-in user (/contact, /lead-ai). */
+export function AdaptiveLayout() {
+  const { status } = useSession();
+  return status === 'loggedIn' ? <AppLayout /> : <PublicLayout />;
+}

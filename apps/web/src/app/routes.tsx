@@ -1,0 +1,93 @@
+import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
+import { Outlet, type RouteObject } from 'react-router';
+import { AdaptiveLayout, AppLayout } from './layouts/AppLayout.tsx';
+import { PublicLayout } from './layouts/PublicLayout.tsx';
+import { GuestOnly, RequireUnverified, RequireVerified } from './guards.tsx';
+import { NotFoundPage } from './NotFoundPage.tsx';
+import { ScrollToTop } from './ScrollToTop.tsx';
+import { Providers } from './Providers.tsx';
+import { Spinner } from '../components/ui/Spinner.tsx';
+import { LandingPage } from '../marketing/LandingPage.tsx';
+import { IndustryPage } from '../marketing/IndustryPage.tsx';
+import { INDUSTRY_PAGES } from '../marketing/industry-copy.ts';
+import { AboutPage, PrivacyPage, ServicesPage, TermsPage } from '../marketing/InfoPages.tsx';
+import { ContactPage } from '../marketing/forms/ContactPage.tsx';
+import { AutomationPage } from '../marketing/forms/AutomationPage.tsx';
+import { AuditPage } from '../marketing/forms/AuditPage.tsx';
+import { AuditResultsPage } from '../marketing/forms/AuditResultsPage.tsx';
+import { LeadAiPage } from '../marketing/forms/LeadAiPage.tsx';
+
+/** App screens load on demand: public pages never download the app's code. */
+function page(load: () => Promise<Record<string, ComponentType>>, name: string) {
+  const Component = lazy(async () => ({ default: (await load())[name]! }));
+  return (
+    <Suspense fallback={<Spinner />}>
+      <Component />
+    </Suspense>
+  );
+}
+const account = () => import('../features/account/index.ts');
+const workflow = () => import('../features/workflow/screens.ts');
+const summary = () => import('../features/summary/SummaryPage.tsx');
+
+function Root() {
+  return (
+    <Providers>
+      <ScrollToTop />
+      <Outlet />
+    </Providers>
+  );
+}
+
+const guest = (element: ReactNode) => <GuestOnly>{element}</GuestOnly>;
+const verified = (element: ReactNode) => <RequireVerified>{element}</RequireVerified>;
+
+
+/** The route table of spec §2. */
+export const routes: RouteObject[] = [
+  {
+    element: <Root />,
+    children: [
+      {
+        element: <PublicLayout />,
+        children: [
+          { path: '/', element: <LandingPage /> },
+          ...Object.values(INDUSTRY_PAGES).map((copy) => ({ path: copy.path, element: <IndustryPage copy={copy} /> })),
+          { path: '/about-us', element: <AboutPage /> },
+          { path: '/services', element: <ServicesPage /> },
+          { path: '/terms-of-service', element: <TermsPage /> },
+          { path: '/privacy-policy', element: <PrivacyPage /> },
+          { path: '/automation', element: <AutomationPage /> },
+          { path: '/audit', element: <AuditPage /> },
+          { path: '/audit-results', element: <AuditResultsPage /> },
+          { path: '/signup', element: guest(page(account, 'SignupPage')) },
+          { path: '/login', element: guest(page(account, 'LoginPage')) },
+          { path: '/forgot-password', element: guest(page(account, 'ForgotPasswordPage')) },
+          { path: '/reset-password', element: guest(page(account, 'ResetPasswordPage')) },
+          { path: '/verify', element: page(account, 'VerifyEmailPage') },
+          { path: '*', element: <NotFoundPage /> },
+        ],
+      },
+      {
+        element: <AppLayout />,
+        children: [
+          { path: '/verify-notice', element: <RequireUnverified>{page(account, 'VerifyNoticePage')}</RequireUnverified> },
+          { path: '/settings', element: verified(page(account, 'SettingsPage')) },
+          { path: '/dashboard', element: verified(page(workflow, 'DashboardPage')) },
+          { path: '/map-columns', element: verified(page(workflow, 'MapColumnsPage')) },
+          { path: '/verify-data', element: verified(page(workflow, 'VerifyDataPage')) },
+          { path: '/submit', element: verified(page(workflow, 'SubmitPage')) },
+          { path: '/pixel-accounts', element: verified(page(workflow, 'PixelAccountsPage')) },
+          { path: '/summary', element: verified(page(summary, 'SummaryPage')) },
+        ],
+      },
+      {
+        element: <AdaptiveLayout />,
+        children: [
+          { path: '/contact', element: <ContactPage /> },
+          { path: '/lead-ai', element: <LeadAiPage /> },
+        ],
+      },
+    ],
+  },
+];

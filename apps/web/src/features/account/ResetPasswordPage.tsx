@@ -1,0 +1,66 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { toast } from 'react-toastify';
+import { passwordProblem } from '@backsignal/contracts';
+import { Button } from '../../components/ui/Button.tsx';
+import { useFormAction } from '../../lib/use-form-action.ts';
+import { usePageMeta } from '../../lib/page-meta.ts';
+import { accountApi } from './account-api.ts';
+import { AuthCard, FormError } from './AuthCard.tsx';
+import { PasswordField } from './PasswordField.tsx';
+
+export function ResetPasswordPage() {
+  usePageMeta({ title: 'Choose a new password | Backsignal' });
+  const [params] = useSearchParams();
+  const token = params.get('token');
+  const navigate = useNavigate();
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const { busy, error, fail, run } = useFormAction('Something went wrong');
+  const problem = password ? passwordProblem(password) : null;
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!token) return fail('Invalid or missing token.');
+    if (password !== confirm) return fail('Passwords do not match.');
+    if (passwordProblem(password)) return fail('Please resolve the password error before submitting.');
+    await run(async () => {
+      const { message } = await accountApi.resetPassword({ token, password });
+      toast.success(message || 'Password has been reset.');
+      navigate('/login', { replace: true });
+    });
+  };
+
+  return (
+    <AuthCard
+      title="Choose a new password"
+      subtitle="After the reset you will be logged out everywhere; log in again with the new password."
+      footer={
+        <Link to="/login" className="font-semibold text-brand-700 hover:underline">
+          Back to log in
+        </Link>
+      }
+    >
+      {!token ? (
+        <FormError message="Invalid or missing token." />
+      ) : (
+        <form onSubmit={submit} className="space-y-4" noValidate>
+          <FormError message={error} />
+          <PasswordField label="New password" name="password" autoComplete="new-password" required value={password} onChange={(e) => setPassword(e.target.value)} error={problem ?? undefined} />
+          <PasswordField
+            label="Confirm new password"
+            name="confirm"
+            autoComplete="new-password"
+            required
+            value={confirm}
+            onChange={(e) => setConfirm(e.target.value)}
+            error={confirm && confirm !== password ? 'Passwords do not match.' : undefined}
+          />
+          <Button type="submit" className="w-full" disabled={busy}>
+            {busy ? 'Saving...' : 'Reset password'}
+          </Button>
+        </form>
+      )}
+    </AuthCard>
+  );
+}

@@ -1,0 +1,81 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { toast } from 'react-toastify';
+import { passwordProblem, ROLES } from '@backsignal/contracts';
+import { Button } from '../../components/ui/Button.tsx';
+import { SelectField, TextField } from '../../components/ui/Field.tsx';
+import { useFormAction } from '../../lib/use-form-action.ts';
+import { usePageMeta } from '../../lib/page-meta.ts';
+import { useSession } from '../../lib/session.tsx';
+import { track } from '../../lib/track.ts';
+import { accountApi } from './account-api.ts';
+import { AuthCard, FormError } from './AuthCard.tsx';
+import { PasswordField } from './PasswordField.tsx';
+
+export function SignupPage() {
+  usePageMeta({ title: 'Create your account | Backsignal', description: 'Create a free Backsignal account.' });
+  const session = useSession();
+  const navigate = useNavigate();
+  const [form, setForm] = useState({ email: '', firstName: '', lastName: '', password: '', company: '', role: '' });
+  const { busy, error, fail, run } = useFormAction('Signup failed', true);
+  const pwProblem = form.password ? passwordProblem(form.password) : null;
+  const set = (k: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: e.target.value }));
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (passwordProblem(form.password)) return fail('Please resolve the password error before submitting.');
+    await run(async () => {
+      const { user, message } = await accountApi.signup(form);
+      toast.success(message || 'Sign up was successful. Welcome!');
+      track('sign_up');
+      session.signedIn(user);
+      navigate(user.emailVerified ? '/dashboard' : '/verify-notice');
+    });
+  };
+
+  return (
+    <AuthCard
+      title="Create your account"
+      subtitle="Free during open beta. Send your first offline conversions to Meta in minutes."
+      footer={
+        <>
+          Already have an account?{' '}
+          <Link to="/login" className="font-semibold text-brand-700 hover:underline">
+            Log in
+          </Link>
+        </>
+      }
+    >
+      <form onSubmit={submit} className="space-y-4" noValidate>
+        <FormError message={error} />
+        <div className="grid gap-4 sm:grid-cols-2">
+          <TextField label="First name" name="firstName" autoComplete="given-name" required value={form.firstName} onChange={set('firstName')} />
+          <TextField label="Last name" name="lastName" autoComplete="family-name" value={form.lastName} onChange={set('lastName')} />
+        </div>
+        <TextField label="Email" name="email" type="email" autoComplete="email" required value={form.email} onChange={set('email')} />
+        <PasswordField
+          label="Password"
+          name="password"
+          autoComplete="new-password"
+          required
+          value={form.password}
+          onChange={set('password')}
+          error={pwProblem ?? undefined}
+          hint="At least 8 characters with a number, an uppercase letter and a special character."
+        />
+        <TextField label="Company (optional)" name="company" autoComplete="organization" value={form.company} onChange={set('company')} />
+        <SelectField label="Role (optional)" name="role" value={form.role} onChange={set('role')}>
+          <option value="">Select your role</option>
+          {ROLES.map((r) => (
+            <option key={r} value={r}>
+              {r}
+            </option>
+          ))}
+        </SelectField>
+        <Button type="submit" className="w-full" disabled={busy}>
+          {busy ? 'Creating account...' : 'Sign up'}
+        </Button>
+      </form>
+    </AuthCard>
+  );
+}

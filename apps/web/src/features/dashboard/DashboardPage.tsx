@@ -1,0 +1,173 @@
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { toast } from 'react-toastify';
+import type { UploadSummary } from '@backsignal/contracts';
+import { Button, buttonClass } from '../../components/ui/Button.tsx';
+import { Card } from '../../components/ui/Card.tsx';
+import { Dialog } from '../../components/ui/Dialog.tsx';
+import { FileDrop, uploadProblem } from '../../components/ui/FileDrop.tsx';
+import { Spinner } from '../../components/ui/Spinner.tsx';
+import { errorMessage } from '../../lib/errors.ts';
+import { usePageMeta } from '../../lib/page-meta.ts';
+import { usePublicConfig } from '../../lib/public-config.ts';
+import { useSession } from '../../lib/session.tsx';
+import { track } from '../../lib/track.ts';
+import { routeForStatus, STATUS_BADGE, workflowApi } from '../workflow/workflow-api.ts';
+
+const BETA_FLAG = 'backsignal:beta-welcome-seen';
+
+export function DashboardPage() {
+  usePageMeta({ title: 'Dashboard | Backsignal' });
+  const { user } = useSession();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { maxUploadMb } = usePublicConfig();
+  const [page, setPage] = useState(1);
+  const [toDelete, setToDelete] = useState<UploadSummary | null>(null);
+  const [betaOpen, setBetaOpen] = useState(() => !localStorage.getItem(BETA_FLAG));
+
+  const list = useQuery({ queryKey: ['uploads', page], queryFn: () => workflowApi.list(page), placeholderData: keepPreviousData });
+  if (list.isError) console.error(list.error);
+
+  const upload = useMutation({
+    mutationFn: (file: File) => workflowApi.upload(file),
+    onSuccess: (res) => {
+      toast.success(`Uploaded: ${res.file.fileName}`);
+      track('file_upload', { rows: res.file.rowCount });
+      void queryClient.invalidateQueries({ queryKey: ['uploads'] });
+      navigate(`/map-columns?fileId=${res.file.id}`);
+    },
+    onError: (err) => {
+      const msg = errorMessage(err, 'Upload failed');
+      track('file_upload_failed', { reason: msg });
+      toast.error(msg);
+    },
+  });
+
+  const remove = useMutation({
+    mutationFn: (id: string) => workflowApi.remove(id),
+    onSuccess: () => {
+      toast.success('File deleted!');
+      setToDelete(null);
+      void queryClient.invalidateQueries({ queryKey: ['uploads'] });
+    },
+    onError: () => toast.error('Failed to delete file.'),
+  });
+
+  const onFile = (file: File | undefined) => {
+    const problem = uploadProblem(file, maxUploadMb);
+    if (problem) {
+      track('file_upload_validation_failed', { reason: problem, size: file?.size });
+      return toast.error(problem);
+    }
+    upload.mutate(file!);
+  };
+
+  const total = list.data?.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / 10));
+
+  return (
+    <section className="space-y-8">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Welcome, {user?.firstName}!</h1>
+          <p className="mt-1 text-sm text-slate-600">Upload a CSV of offline conversions to send them to Meta.</p>
+        </div>
+        <Link to="/pixel-accounts" className={buttonClass('secondary')}>
+          Manage Pixel Accounts
+        </Link>
+      </div>
+
+      <FileDrop onFile={onFile} disabled={upload.isPending}>
+        <svg aria-hidden viewBox="0 0 24 24" className="h-10 w-10 text-brand-600" fill="none" stroke="currentColor" strokeWidth="1.5">
+          <path strokeLinecap="round" strokeLinejoin="round" d="M12 16V4m0 0-4 4m4-4 4 4M4 16v2a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-2" />
+        </svg>
+        <p className="mt-3 text-base font-semibold text-slate-900">{upload.isPending ? 'Uploading...' : 'Drop your CSV here, or click to choose a file'}</p>
+        <p className="mt-1 text-sm text-slate-500">One .csv file up to {maxUploadMb} MB: leads, sales or CRM exports.</p>
+      </FileDrop>
+
+      <Card className="p-0">
+        <div className="flex items-center justify-between border-b border-slate-200 px-6 py-4">
+          <h2 className="text-base font-semibold text-slate-900">Uploaded files</h2>
+          <span className="text-sm text-slate-500">{total} total</span>
+        </div>
+        {list.isPending ? (
+          <Spinner />
+        ) : list.isError ? (
+          <p role="alert" className="px-6 py-10 text-center text-sm text-red-700">
+            Failed to load uploaded files
+          </p>
+        ) : total === 0 ? (
+          <p className="px-6 py-10 text-center text-sm text-slate-500">No files yet. Upload your first CSV above.</p>
+        ) : (
+          <ul className="divide-y divide-slate-100">
+            {list.data.uploads.map((f) => (
+              <li key={f.id} className="flex flex-wrap items-center gap-3 px-6 py-3">
+                <Link to={routeForStatus(f.status, f.id)} className="min-w-0 flex-1 truncate font-medium text-brand-700 hover:underline">
+                  {f.fileName}
+                </Link>
+                <span className="text-xs text-slate-500">
+                  {f.rowCount.toLocaleString()} rows · {new Date(f.createdAt).toLocaleDateString()}
+                </span>
+                <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${STATUS_BADGE[f.status] ?? STATUS_BADGE.uploaded}`}>{f.status}</span>
+                <Button variant="ghost" className="px-2 py-1 text-red-700" onClick={() => setToDelete(f)} aria-label={`Delete ${f.fileName}`}>
+                  Delete
+                </Button>
+              </li>
+            ))}
+          </ul>
+        )}
+        {pages > 1 && (
+          <nav aria-label="Pagination" className="flex items-center justify-between border-t border-slate-200 px-6 py-3 text-sm">
+            <Button variant="secondary" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
+              Previous
+            </Button>
+            <span>
+              Page {page} of {pages}
+            </span>
+            <Button variant="secondary" disabled={page >= pages} onClick={() => setPage((p) => p + 1)}>
+              Next
+            </Button>
+          </nav>
+        )}
+      </Card>
+
+      <Dialog open={!!toDelete} onClose={() => setToDelete(null)} title="Delete this file?">
+        <p>
+          <strong>{toDelete?.fileName}</strong> and everything prepared from it will be deleted.
+        </p>
+        <div className="mt-6 flex justify-end gap-3">
+          <Button variant="secondary" onClick={() => setToDelete(null)}>
+            Cancel
+          </Button>
+          <Button variant="danger" disabled={remove.isPending} onClick={() => toDelete && remove.mutate(toDelete.id)}>
+            Delete file
+          </Button>
+        </div>
+      </Dialog>
+
+      <Dialog
+        open={betaOpen}
+        onClose={() => {
+          localStorage.setItem(BETA_FLAG, '1');
+          setBetaOpen(false);
+        }}
+        title="Welcome to the Backsignal beta"
+      >
+        <p>Backsignal is free during the open beta. Upload a CSV, map its columns, and we check, fix and hash every row before it goes to Meta.</p>
+        <p className="mt-2">Tell us what works and what doesn't: the Contact Us link is always at the top.</p>
+        <div className="mt-6 flex justify-end">
+          <Button
+            onClick={() => {
+              localStorage.setItem(BETA_FLAG, '1');
+              setBetaOpen(false);
+            }}
+          >
+            Let's go
+          </Button>
+        </div>
+      </Dialog>
+    </section>
+  );
+}

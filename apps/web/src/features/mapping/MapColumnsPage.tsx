@@ -1,0 +1,312 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { toast } from 'react-toastify';
+import type { FileSettings, HeadersResponse } from '@backsignal/contracts';
+import { FIELD_BY_KEY, FIELD_GROUPS, FIELDS, mappingProblem, pruneMappings, REQUIRED_FIELDS } from '@backsignal/core/browser';
+import { StepIndicator } from '../../components/StepIndicator.tsx';
+import { Button } from '../../components/ui/Button.tsx';
+import { Card } from '../../components/ui/Card.tsx';
+import { SelectField, TextField } from '../../components/ui/Field.tsx';
+import { Spinner } from '../../components/ui/Spinner.tsx';
+import { errorMessage } from '../../lib/errors.ts';
+import { usePageMeta } from '../../lib/page-meta.ts';
+import { track } from '../../lib/track.ts';
+import { workflowApi } from '../workflow/workflow-api.ts';
+import { MappingActions } from './MappingActions.tsx';
+import { addField, applySuggestions, clearAll, clearSuggestions, fromSaved, removeField, toggleMode, toPayload, updateRow, type MappedRow } from './mapping-state.ts';
+
+const TIME_ZONES = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : ['UTC'];
+const COUNTRIES = ['US', 'CA', 'GB', 'AU', 'NZ', 'IE', 'DE', 'FR', 'ES', 'IT', 'NL', 'BE', 'SE', 'DK', 'NO', 'FI', 'PL', 'PT', 'CH', 'AT', 'MX', 'BR', 'AR', 'CO', 'CL', 'IN', 'SG', 'AE', 'ZA', 'PH', 'JP'];
+const countryName = new Intl.DisplayNames(['en'], { type: 'region' });
+
+export function MapColumnsPage() {
+  usePageMeta({ title: 'Map fields | Backsignal' });
+  const [params] = useSearchParams();
+  const fileId = params.get('fileId') ?? '';
+  const navigate = useNavigate();
+  const loaded = useQuery({
+    queryKey: ['mapping', fileId],
+    queryFn: async () => {
+      const file = await workflowApi.file(fileId);
+      if (file.status === 'submitted') throw Object.assign(new Error('submitted'), { submitted: true });
+      return { file, headers: await workflowApi.headers(fileId) };
+    },
+    enabled: !!fileId,
+    retry: false,
+    gcTime: 0,
+  });
+
+  useEffect(() => {
+    if (!fileId) navigate('/dashboard', { replace: true });
+    if (loaded.isError) {
+      toast.error((loaded.error as { submitted?: boolean }).submitted ? 'This file is already submitted. Please upload a new file.' : 'Failed to fetch uploaded file.');
+      navigate('/dashboard', { replace: true });
+    }
+  }, [fileId, loaded.isError, loaded.error, navigate]);
+
+  return (
+    <>
+      <StepIndicator step={2} />
+      {loaded.data ? <MappingEditor fileId={fileId} fileName={loaded.data.file.fileName} data={loaded.data.headers} /> : <Spinner />}
+    </>
+  );
+}
+
+function initialRows(data: HeadersResponse): { rows: MappedRow[]; removed: string[] } {
+  if (!data.saved) return { rows: applySuggestions(clearAll(), data.headers), removed: [] };
+  const { mappings, removed } = pruneMappings(data.headers, data.mappings);
+  return { rows: fromSaved(mappings, data.hardcodedValues), removed };
+}
+
+function MappingEditor({ fileId, fileName, data }: { fileId: string; fileName: string; data: HeadersResponse }) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [start] = useState(() => initialRows(data));
+  const [rows, setRows] = useState<MappedRow[]>(start.rows);
+  const [settings, setSettings] = useState<FileSettings>(data.settings);
+  const [search, setSearch] = useState('');
+  const [busy, setBusy] = useState(false);
+  const first = useRef(true);
+
+  useEffect(() => {
+    if (start.removed.length) toast.warn('Some mappings were removed because their corresponding headers are no longer in the uploaded file.');
+  }, [start.removed.length]);
+
+  const payload = useMemo(() => toPayload(rows), [rows]);
+  const problem = mappingProblem({ mappings: payload.mappings, hardcoded: payload.hardcodedValues, mappedFields: rows.map((r) => r.field) });
+
+  // A late auto-save ('uploaded') landing after Continue's 'mapped' would undo it and block validation's next step.
+  const autosave = useRef<{ timer?: ReturnType<typeof setTimeout>; inflight?: Promise<unknown> }>({});
+  // Spec §4: auto-save 600 ms after any change, as status 'uploaded'; failures only reach the console.
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      if (data.saved && !start.removed.length) return;
+    }
+    const t = setTimeout(() => {
+      autosave.current.inflight = workflowApi.setStatus(fileId, { status: 'uploaded', ...payload, settings }).catch((err) => console.error('Auto-save failed', err));
+    }, 600);
+    autosave.current.timer = t;
+    return () => clearTimeout(t);
+  }, [payload, settings, fileId, data.saved, start.removed.length]);
+
+  const used = new Map(rows.filter((r) => r.mode === 'column' && r.column).map((r) => [r.column, r.field]));
+  const mappedKeys = new Set(rows.map((r) => r.field));
+  const term = search.trim().toLowerCase();
+  const mappable = FIELDS.filter((f) => !mappedKeys.has(f.key) && (!term || `${f.key} ${f.label} ${f.description}`.toLowerCase().includes(term)));
+
+  const continueToValidation = async () => {
+    if (problem) return toast.error(problem);
+    setBusy(true);
+    clearTimeout(autosave.current.timer);
+    try {
+      await autosave.current.inflight;
+      await workflowApi.setStatus(fileId, { status: 'mapped', ...payload, settings });
+      void queryClient.invalidateQueries({ queryKey: ['uploads'] });
+      track('mapping_continued', { fields: rows.length });
+      navigate(`/verify-data?fileId=${fileId}`);
+    } catch (err) {
+      toast.error(errorMessage(err, 'Failed to save mappings.'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="mt-6 space-y-6">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Map your columns</h1>
+          <p className="mt-1 text-sm text-slate-600">
+            Tell us which column of <strong>{fileName}</strong> holds each Meta parameter, or type a fixed value for every row.
+          </p>
+        </div>
+        <MappingActions
+          rows={rows}
+          onApplySuggestions={() => setRows((r) => applySuggestions(r, data.headers))}
+          onClearSuggestions={() => setRows(clearSuggestions)}
+          onClearAll={() => setRows(clearAll())}
+          onApplyTemplate={(m, h) => setRows(fromSaved(pruneMappings(data.headers, m).mappings, h))}
+        />
+      </div>
+
+      {/* grid-cols-1 is minmax(0,1fr): without it the selects' long option texts widen the track past a phone screen. */}
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-5">
+        <Card className="self-start lg:col-span-3">
+          <h2 className="text-base font-semibold text-slate-900">Mapped Fields</h2>
+          <ul className="mt-4 max-h-[500px] space-y-3 overflow-y-auto pr-1">
+            {rows.map((row) => (
+              <MappedFieldRow key={row.field} row={row} headers={data.headers} samples={data.samples} used={used} onChange={setRows} />
+            ))}
+          </ul>
+        </Card>
+
+        <div className="space-y-6 lg:col-span-2">
+          <Card>
+            <h2 className="text-base font-semibold text-slate-900">Mappable Fields</h2>
+            <div className="mt-3">
+              <TextField label="Search fields" type="search" placeholder="e.g. zip, value, order" value={search} onChange={(e) => setSearch(e.target.value)} />
+            </div>
+            <div className="mt-3 max-h-[400px] space-y-4 overflow-y-auto pr-1">
+              {FIELD_GROUPS.map((g) => {
+                const fields = mappable.filter((f) => f.group === g.group);
+                if (!fields.length) return null;
+                return (
+                  <div key={g.group}>
+                    <div className="flex items-center justify-between">
+                      <h3 className="text-xs font-semibold uppercase tracking-wide text-slate-500">{g.label}</h3>
+                      <a href={g.docsUrl} target="_blank" rel="noopener noreferrer" className="text-xs font-medium text-brand-700 hover:underline">
+                        Meta docs ↗
+                      </a>
+                    </div>
+                    <ul className="mt-1 divide-y divide-slate-100">
+                      {fields.map((f) => (
+                        <li key={f.key} className="flex items-center justify-between gap-2 py-1.5">
+                          <span className="min-w-0 text-sm">
+                            <span className="font-medium text-slate-800">{f.key}</span>
+                            <span className="block truncate text-xs text-slate-500" title={f.description}>
+                              {f.description}
+                            </span>
+                          </span>
+                          <Button variant="ghost" className="shrink-0 px-2 py-1 text-xs text-brand-700" onClick={() => setRows((r) => addField(r, f.key))} aria-label={`Add ${f.key} to Mapped Fields`}>
+                            Add to Mapped Fields
+                          </Button>
+                        </li>
+                      ))}
+                    </ul>
+                  </div>
+                );
+              })}
+              {!mappable.length && <p className="text-sm text-slate-500">No fields match “{search}”.</p>}
+            </div>
+          </Card>
+
+          <Card>
+            <h2 className="text-base font-semibold text-slate-900">File settings</h2>
+            <p className="mt-1 text-xs text-slate-500">How to read values the file leaves ambiguous.</p>
+            <div className="mt-3 space-y-3">
+              <SelectField label="Time zone for dates without one" value={settings.timeZone} onChange={(e) => setSettings((s) => ({ ...s, timeZone: e.target.value }))}>
+                {TIME_ZONES.includes(settings.timeZone) ? null : <option value={settings.timeZone}>{settings.timeZone}</option>}
+                {TIME_ZONES.map((z) => (
+                  <option key={z}>{z}</option>
+                ))}
+              </SelectField>
+              <SelectField label="Dates like 03/04/2026 mean" value={settings.dateOrder} onChange={(e) => setSettings((s) => ({ ...s, dateOrder: e.target.value as 'MDY' | 'DMY' }))}>
+                <option value="MDY">March 4 (month first)</option>
+                <option value="DMY">3 April (day first)</option>
+              </SelectField>
+              <SelectField
+                label="Country code for phones without one"
+                value={settings.defaultCountry}
+                onChange={(e) => setSettings((s) => ({ ...s, defaultCountry: e.target.value }))}
+              >
+                {(COUNTRIES.includes(settings.defaultCountry) ? COUNTRIES : [settings.defaultCountry, ...COUNTRIES]).map((c) => (
+                  <option key={c} value={c}>
+                    {countryName.of(c)} ({c})
+                  </option>
+                ))}
+              </SelectField>
+            </div>
+          </Card>
+        </div>
+      </div>
+
+      <div className="sticky bottom-0 z-10 -mx-4 flex flex-wrap items-center justify-between gap-3 border-t border-slate-200 bg-white/95 px-4 py-3 backdrop-blur">
+        <p role="status" className={`text-sm ${problem ? 'text-amber-700' : 'text-emerald-700'}`}>
+          {problem ?? 'All set: every mapped field has a source.'}
+        </p>
+        <Button onClick={continueToValidation} disabled={!!problem || busy}>
+          {busy ? 'Saving...' : 'Continue to Validation'}
+        </Button>
+      </div>
+    </section>
+  );
+}
+
+function MappedFieldRow({
+  row,
+  headers,
+  samples,
+  used,
+  onChange,
+}: {
+  row: MappedRow;
+  headers: string[];
+  samples: Record<string, string[]>;
+  used: Map<string, string>;
+  onChange: (f: (rows: MappedRow[]) => MappedRow[]) => void;
+}) {
+  const def = FIELD_BY_KEY.get(row.field);
+  const required = (REQUIRED_FIELDS as readonly string[]).includes(row.field);
+  const sample = row.mode === 'column' && row.column ? samples[row.column]?.[0] : undefined;
+  const id = `map-${row.field}`;
+  return (
+    <li className="rounded-xl border border-slate-200 p-3">
+      <div className="flex flex-wrap items-center gap-2">
+        <label htmlFor={id} className="font-medium text-slate-900">
+          {row.field}
+        </label>
+        {required && <span className="rounded-full bg-red-50 px-2 py-0.5 text-xs font-semibold text-red-700 ring-1 ring-inset ring-red-200">Required</span>}
+        {row.auto && <span className="rounded-full bg-brand-50 px-2 py-0.5 text-xs font-semibold text-brand-700 ring-1 ring-inset ring-brand-100">Auto-Mapped</span>}
+        <span className="ml-auto flex gap-1">
+          <Button variant="ghost" className="px-2 py-1 text-xs" onClick={() => onChange((r) => toggleMode(r, row.field))}>
+            {row.mode === 'column' ? 'Use hardcoded value instead' : 'Select CSV column instead'}
+          </Button>
+          {!required && (
+            <Button variant="ghost" className="px-2 py-1 text-xs text-red-700" onClick={() => onChange((r) => removeField(r, row.field))} aria-label={`Remove ${row.field}`}>
+              Remove
+            </Button>
+          )}
+        </span>
+      </div>
+      {def && <p className="mt-0.5 text-xs text-slate-500">{def.description}</p>}
+      <div className="mt-2">
+        {row.mode === 'column' ? (
+          <select
+            id={id}
+            value={row.column}
+            onChange={(e) => onChange((r) => updateRow(r, row.field, { column: e.target.value }))}
+            className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm"
+          >
+            <option value="">Select a CSV column</option>
+            {headers.map((h) => {
+              const inUse = used.has(h) && used.get(h) !== row.field;
+              return (
+                <option key={h} value={h} disabled={inUse}>
+                  {h}
+                  {inUse ? ' (in use)' : ''}
+                </option>
+              );
+            })}
+          </select>
+        ) : def?.allowedValues ? (
+          <select
+            id={id}
+            value={row.value}
+            onChange={(e) => onChange((r) => updateRow(r, row.field, { value: e.target.value }))}
+            className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm"
+          >
+            <option value="">Select a value</option>
+            {def.allowedValues.map((v) => (
+              <option key={v}>{v}</option>
+            ))}
+          </select>
+        ) : (
+          <input
+            id={id}
+            value={row.value}
+            placeholder="Value for every row"
+            onChange={(e) => onChange((r) => updateRow(r, row.field, { value: e.target.value }))}
+            className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm"
+          />
+        )}
+        {sample !== undefined && (
+          <p className="mt-1 truncate text-xs text-slate-500">
+            e.g. <span className="font-mono text-slate-700">{sample}</span>
+          </p>
+        )}
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,178 @@
+import { useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { toast } from 'react-toastify';
+import type { HardcodedValues, Mappings } from '@backsignal/core/browser';
+import { Button } from '../../components/ui/Button.tsx';
+import { errorMessage } from '../../lib/errors.ts';
+import { workflowApi } from '../workflow/workflow-api.ts';
+import { toPayload, type MappedRow } from './mapping-state.ts';
+
+const TEMPLATES_CACHE = 'backsignal:templates';
+
+/** The 'Mapping Actions' menu: suggestions, clearing, and saved templates (spec §2, §8 messages). */
+export function MappingActions(props: {
+  rows: MappedRow[];
+  onApplySuggestions: () => void;
+  onClearSuggestions: () => void;
+  onClearAll: () => void;
+  onApplyTemplate: (mappings: Mappings, hardcoded: HardcodedValues) => void;
+}) {
+  const [open, setOpen] = useState(false);
+  const [selected, setSelected] = useState('');
+  const [name, setName] = useState('');
+  const queryClient = useQueryClient();
+  const templates = useQuery({
+    queryKey: ['templates'],
+    queryFn: async () => {
+      const list = await workflowApi.templates();
+      localStorage.setItem(TEMPLATES_CACHE, JSON.stringify(list));
+      return list;
+    },
+    initialData: () => JSON.parse(localStorage.getItem(TEMPLATES_CACHE) ?? 'null') ?? undefined,
+    initialDataUpdatedAt: 0,
+    enabled: open,
+  });
+  if (templates.isError) console.error('Failed to load saved templates', templates.error);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['templates'] });
+  const act = (f: () => void) => () => {
+    f();
+    setOpen(false);
+  };
+
+  const run = async (work: () => Promise<unknown>, ok: string, fail: (err: unknown) => string) => {
+    try {
+      await work();
+      toast.success(ok);
+      await refresh();
+    } catch (err) {
+      toast.error(fail(err));
+    }
+  };
+  const payload = toPayload(props.rows);
+  const nameOk = name.trim().length > 0 && name.trim().length <= 20;
+
+  return (
+    <div
+      className="relative"
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && open) {
+          e.stopPropagation();
+          setOpen(false);
+        }
+      }}
+    >
+      <Button variant="secondary" aria-expanded={open} aria-haspopup="true" onClick={() => setOpen((o) => !o)}>
+        Mapping Actions ▾
+      </Button>
+      {open && (
+        <div className="absolute left-0 z-30 mt-2 w-[min(20rem,calc(100vw-2rem))] space-y-3 sm:left-auto sm:right-0 rounded-xl border border-slate-200 bg-white p-4 shadow-xl">
+          <div className="grid gap-1">
+            <Button variant="ghost" className="justify-start" onClick={act(props.onApplySuggestions)}>
+              Apply Suggestions
+            </Button>
+            <Button variant="ghost" className="justify-start" onClick={act(props.onClearSuggestions)}>
+              Clear Suggestions
+            </Button>
+            <Button variant="ghost" className="justify-start text-red-700" onClick={act(props.onClearAll)}>
+              Clear All Mappings
+            </Button>
+          </div>
+          <div className="border-t border-slate-200 pt-3">
+            <label htmlFor="template-select" className="text-xs font-semibold uppercase tracking-wide text-slate-500">
+              Saved templates
+            </label>
+            {templates.isError && <p className="mt-1 text-xs text-red-700">Failed to load saved templates</p>}
+            <select id="template-select" value={selected} onChange={(e) => setSelected(e.target.value)} className="mt-1 block w-full rounded-lg border border-slate-300 px-2 py-1.5 text-sm">
+              <option value="">{templates.data?.length ? 'Choose a template' : 'No saved templates yet'}</option>
+              {templates.data?.map((t: { id: string; name: string }) => (
+                <option key={t.id} value={t.id}>
+                  {t.name}
+                </option>
+              ))}
+            </select>
+            <div className="mt-2 flex flex-wrap gap-1">
+              <Button
+                variant="secondary"
+                className="px-2 py-1 text-xs"
+                disabled={!selected}
+                onClick={async () => {
+                  try {
+                    const t = await workflowApi.template(selected);
+                    props.onApplyTemplate(t.mappings, t.hardcoded);
+                    toast.success('Template applied!');
+                    setOpen(false);
+                  } catch (err) {
+                    toast.error(`Failed to apply template: ${errorMessage(err, err instanceof Error ? err.message : 'unknown error')}`);
+                  }
+                }}
+              >
+                Apply
+              </Button>
+              <Button
+                variant="secondary"
+                className="px-2 py-1 text-xs"
+                disabled={!selected}
+                onClick={() => run(() => workflowApi.updateTemplate(selected, { mappings: payload.mappings, hardcoded: payload.hardcodedValues }), 'Template updated!', () => 'Failed to update template')}
+              >
+                Update with current
+              </Button>
+              <Button
+                variant="secondary"
+                className="px-2 py-1 text-xs"
+                disabled={!selected || !nameOk}
+                onClick={() => run(() => workflowApi.updateTemplate(selected, { name: name.trim() }), 'Mapping renamed!', () => 'Failed to rename template')}
+              >
+                Rename to name below
+              </Button>
+              <Button
+                variant="ghost"
+                className="px-2 py-1 text-xs text-red-700"
+                disabled={!selected}
+                onClick={() =>
+                  run(
+                    async () => {
+                      await workflowApi.deleteTemplate(selected);
+                      setSelected('');
+                    },
+                    'Mapping deleted!',
+                    () => 'Failed to delete template',
+                  )
+                }
+              >
+                Delete
+              </Button>
+            </div>
+          </div>
+          <div className="border-t border-slate-200 pt-3">
+            <label htmlFor="template-name" className="text-xs font-semibold uppercase tracking-wide text-slate-500">
+              Template name (max 20 characters)
+            </label>
+            <div className="mt-1 flex gap-2">
+              <input
+                id="template-name"
+                maxLength={20}
+                value={name}
+                onChange={(e) => setName(e.target.value)}
+                className="min-w-0 flex-1 rounded-lg border border-slate-300 px-2 py-1.5 text-sm"
+                placeholder="e.g. CRM export"
+              />
+              <Button
+                className="px-3 py-1 text-xs"
+                disabled={!nameOk}
+                onClick={() =>
+                  run(
+                    () => workflowApi.createTemplate({ name: name.trim(), mappings: payload.mappings, hardcoded: payload.hardcodedValues }),
+                    'Mapping saved as new!',
+                    (err) => errorMessage(err, 'Failed to save new mapping'),
+                  )
+                }
+              >
+                Save as new
+              </Button>
+            </div>
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}

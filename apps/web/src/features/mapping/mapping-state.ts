@@ -1,0 +1,71 @@
+import { REQUIRED_FIELDS, suggestMappings, type HardcodedValues, type Mappings } from '@backsignal/core/browser';
+
+export interface MappedRow {
+  field: string;
+  mode: 'column' | 'hardcoded';
+  column: string;
+  value: string;
+  auto: boolean;
+}
+
+const blank = (field: string, auto = false): MappedRow => ({ field, mode: 'column', column: '', value: '', auto });
+const withRequired = (rows: MappedRow[]) => [
+  ...REQUIRED_FIELDS.filter((f) => !rows.some((r) => r.field === f)).map((f) => blank(f)),
+  ...rows,
+];
+/** Required fields first, in their spec order; the rest as the user added them. */
+const ordered = (rows: MappedRow[]) => {
+  const req = REQUIRED_FIELDS as readonly string[];
+  return [...rows.filter((r) => req.includes(r.field)).sort((a, b) => req.indexOf(a.field) - req.indexOf(b.field)), ...rows.filter((r) => !req.includes(r.field))];
+};
+
+/** Mapped Fields from a saved mapping (spec §3: column → field, plus hardcoded values by field). */
+export function fromSaved(mappings: Mappings, hardcoded: HardcodedValues): MappedRow[] {
+  const rows: MappedRow[] = Object.entries(mappings).map(([column, field]) => ({ field, mode: 'column', column, value: '', auto: false }));
+  for (const [field, value] of Object.entries(hardcoded)) {
+    if (!rows.some((r) => r.field === field)) rows.push({ field, mode: 'hardcoded', column: '', value, auto: false });
+  }
+  return ordered(withRequired(rows));
+}
+
+/** Merges the suggestions into the list, flagged auto-mapped; fields and columns already used are left alone. */
+export function applySuggestions(rows: MappedRow[], headers: readonly string[]): MappedRow[] {
+  const { reverse } = suggestMappings(headers);
+  const used = new Set(rows.filter((r) => r.mode === 'column' && r.column).map((r) => r.column));
+  const next = rows.map((r) => ({ ...r }));
+  for (const [field, column] of Object.entries(reverse)) {
+    if (used.has(column)) continue;
+    const existing = next.find((r) => r.field === field);
+    if (existing) {
+      if (existing.mode === 'column' && !existing.column) Object.assign(existing, { column, auto: true });
+      else continue;
+    } else next.push({ field, mode: 'column', column, value: '', auto: true });
+    used.add(column);
+  }
+  return ordered(withRequired(next));
+}
+
+/** Removes only auto-mapped entries; required fields stay, emptied. */
+export const clearSuggestions = (rows: MappedRow[]) =>
+  ordered(withRequired(rows.filter((r) => !r.auto).concat(rows.filter((r) => r.auto && (REQUIRED_FIELDS as readonly string[]).includes(r.field)).map((r) => blank(r.field)))));
+
+export const clearAll = (): MappedRow[] => ordered(withRequired([]));
+
+export function toPayload(rows: MappedRow[]): { mappings: Mappings; hardcodedValues: HardcodedValues } {
+  const mappings: Mappings = {};
+  const hardcodedValues: HardcodedValues = {};
+  for (const r of rows) {
+    if (r.mode === 'column' && r.column) mappings[r.column] = r.field;
+    if (r.mode === 'hardcoded' && r.value.trim()) hardcodedValues[r.field] = r.value;
+  }
+  return { mappings, hardcodedValues };
+}
+
+export const addField = (rows: MappedRow[], field: string) => (rows.some((r) => r.field === field) ? rows : [...rows, blank(field)]);
+export const removeField = (rows: MappedRow[], field: string) =>
+  (REQUIRED_FIELDS as readonly string[]).includes(field) ? rows : rows.filter((r) => r.field !== field);
+export const updateRow = (rows: MappedRow[], field: string, patch: Partial<MappedRow>) =>
+  rows.map((r) => (r.field === field ? { ...r, ...patch, auto: patch.column !== undefined || patch.value !== undefined ? false : r.auto } : r));
+/** Switching mode clears the other mode's value (spec §3). */
+export const toggleMode = (rows: MappedRow[], field: string) =>
+  rows.map((r) => (r.field === field ? { ...r, mode: r.mode === 'column' ? ('hardcoded' as const) : ('column' as const), column: '', value: '', auto: false } : r));

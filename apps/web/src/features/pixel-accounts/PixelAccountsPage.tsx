@@ -1,0 +1,171 @@
+import { useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { toast } from 'react-toastify';
+import type { PixelAccount } from '@backsignal/contracts';
+import { Button } from '../../components/ui/Button.tsx';
+import { Card } from '../../components/ui/Card.tsx';
+import { Dialog } from '../../components/ui/Dialog.tsx';
+import { TextField } from '../../components/ui/Field.tsx';
+import { Spinner } from '../../components/ui/Spinner.tsx';
+import { errorMessage } from '../../lib/errors.ts';
+import { usePageMeta } from '../../lib/page-meta.ts';
+import { workflowApi } from '../workflow/workflow-api.ts';
+
+export function PixelAccountsPage() {
+  usePageMeta({ title: 'Pixel accounts | Backsignal' });
+  const queryClient = useQueryClient();
+  const accounts = useQuery({ queryKey: ['accounts'], queryFn: workflowApi.accounts });
+  const [draft, setDraft] = useState({ name: '', pixelId: '', accessToken: '' });
+  const create = useMutation({
+    mutationFn: () => workflowApi.createAccount(draft),
+    onSuccess: () => {
+      toast.success('Account saved');
+      setDraft({ name: '', pixelId: '', accessToken: '' });
+      void queryClient.invalidateQueries({ queryKey: ['accounts'] });
+    },
+    onError: (err) => toast.error(errorMessage(err, 'Failed to create pixel account.')),
+  });
+
+  return (
+    <section className="space-y-6">
+      <div>
+        <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Pixel accounts</h1>
+        <p className="mt-1 text-sm text-slate-600">
+          A pixel (dataset) ID and a Conversions API access token from Events Manager → Settings. Tokens are encrypted at rest and never shown unless you ask.
+        </p>
+      </div>
+      <Card>
+        <h2 className="text-base font-semibold text-slate-900">Add a pixel account</h2>
+        <form
+          className="mt-4 grid grid-cols-1 gap-4 md:grid-cols-3"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (!draft.pixelId.trim() || !draft.accessToken.trim()) return void toast.error('Pixel ID and Access Token are required.');
+            create.mutate();
+          }}
+        >
+          <TextField label="Label (optional)" value={draft.name} onChange={(e) => setDraft((d) => ({ ...d, name: e.target.value }))} placeholder="Main store" />
+          <TextField label="Pixel ID" inputMode="numeric" value={draft.pixelId} onChange={(e) => setDraft((d) => ({ ...d, pixelId: e.target.value }))} />
+          <TextField label="API access token" type="password" autoComplete="off" value={draft.accessToken} onChange={(e) => setDraft((d) => ({ ...d, accessToken: e.target.value }))} />
+          <div className="md:col-span-3">
+            <Button type="submit" disabled={create.isPending}>
+              {create.isPending ? 'Saving...' : 'Save account'}
+            </Button>
+          </div>
+        </form>
+      </Card>
+      {accounts.isPending ? (
+        <Spinner />
+      ) : accounts.isError ? (
+        <p role="alert" className="text-sm text-red-700">
+          Failed to load pixel accounts.
+        </p>
+      ) : accounts.data.length === 0 ? (
+        <p className="text-sm text-slate-500">No pixel accounts yet.</p>
+      ) : (
+        <ul className="space-y-4">
+          {accounts.data.map((a) => (
+            <AccountCard key={a.id} account={a} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function AccountCard({ account }: { account: PixelAccount }) {
+  const queryClient = useQueryClient();
+  const [name, setName] = useState(account.name);
+  const [pixelId, setPixelId] = useState(account.pixelId);
+  const [token, setToken] = useState<string | null>(null);
+  const [confirm, setConfirm] = useState(false);
+  const [test, setTest] = useState<{ ok: boolean; message: string } | null>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['accounts'] });
+
+  const toggleToken = async () => {
+    if (token !== null) return setToken(null);
+    try {
+      setToken((await workflowApi.revealToken(account.id)).accessToken);
+    } catch (err) {
+      toast.error(errorMessage(err, 'Failed to load pixel accounts.'));
+    }
+  };
+  const save = async () => {
+    try {
+      await workflowApi.updateAccount(account.id, { name, pixelId, ...(token !== null && token.trim() ? { accessToken: token } : {}) });
+      toast.success('Account saved');
+      await refresh();
+    } catch (err) {
+      toast.error(errorMessage(err, 'Failed to save changes'));
+    }
+  };
+  const remove = async () => {
+    try {
+      await workflowApi.deleteAccount(account.id);
+      setConfirm(false);
+      await refresh();
+    } catch {
+      toast.error('Failed to delete account.');
+    }
+  };
+  const runTest = async () => {
+    setTest({ ok: true, message: 'Testing...' });
+    try {
+      setTest(await workflowApi.testAccount(account.id));
+      await refresh();
+    } catch (err) {
+      setTest({ ok: false, message: errorMessage(err, 'Could not test the connection.') });
+    }
+  };
+
+  return (
+    <li>
+      <Card className="space-y-4">
+        {account.status === 'reconnect_needed' && (
+          <p className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-800 ring-1 ring-inset ring-amber-200">Reconnect needed: Meta refused this token. Paste a new one and save.</p>
+        )}
+        <div className="grid grid-cols-1 gap-4 md:grid-cols-3">
+          <TextField label="Label" value={name} onChange={(e) => setName(e.target.value)} />
+          <TextField label="Pixel ID" value={pixelId} onChange={(e) => setPixelId(e.target.value)} />
+          <div className="relative">
+            <TextField
+              label="Access token"
+              value={token ?? account.accessToken}
+              readOnly={token === null}
+              onChange={(e) => setToken(e.target.value)}
+              className="pr-16 font-mono"
+            />
+            <button type="button" onClick={toggleToken} className="absolute right-2 top-7 rounded px-2 py-1 text-xs font-medium text-slate-600 hover:bg-slate-100">
+              {token === null ? 'Show' : 'Hide'}
+            </button>
+          </div>
+        </div>
+        <div className="flex flex-wrap items-center gap-3">
+          <Button onClick={save}>Save</Button>
+          <Button variant="secondary" onClick={runTest}>
+            Test connection
+          </Button>
+          <Button variant="ghost" className="text-red-700" onClick={() => setConfirm(true)}>
+            Delete
+          </Button>
+          {test && (
+            <p role="status" className={`text-sm ${test.ok ? 'text-emerald-700' : 'text-red-700'}`}>
+              {test.message}
+            </p>
+          )}
+        </div>
+      </Card>
+      <Dialog open={confirm} onClose={() => setConfirm(false)} title="Delete this pixel account?">
+        <p>The saved token is deleted. Send history stays.</p>
+        <div className="mt-6 flex justify-end gap-3">
+          <Button variant="secondary" onClick={() => setConfirm(false)}>
+            Cancel
+          </Button>
+          <Button variant="danger" onClick={remove}>
+            Delete account
+          </Button>
+        </div>
+      </Dialog>
+    </li>
+  );
+}

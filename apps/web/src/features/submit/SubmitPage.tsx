@@ -1,0 +1,196 @@
+import { useEffect, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { toast } from 'react-toastify';
+import { StepIndicator } from '../../components/StepIndicator.tsx';
+import { Button, buttonClass } from '../../components/ui/Button.tsx';
+import { Card } from '../../components/ui/Card.tsx';
+import { SelectField, TextField } from '../../components/ui/Field.tsx';
+import { Spinner } from '../../components/ui/Spinner.tsx';
+import { download } from '../../lib/api.ts';
+import { errorMessage } from '../../lib/errors.ts';
+import { usePageMeta } from '../../lib/page-meta.ts';
+import { track } from '../../lib/track.ts';
+import { atLeast, workflowApi } from '../workflow/workflow-api.ts';
+import { DeliveredBefore } from './DeliveredBefore.tsx';
+
+const NEW = '__new__';
+
+export function SubmitPage() {
+  usePageMeta({ title: 'Send to Meta | Backsignal' });
+  const [params] = useSearchParams();
+  const fileId = params.get('fileId') ?? '';
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [accountId, setAccountId] = useState('');
+  const [testEventCode, setTestEventCode] = useState(params.get('testEventCode') ?? '');
+  const [skipDelivered, setSkipDelivered] = useState(true);
+  const [draft, setDraft] = useState({ name: '', pixelId: '', accessToken: '' });
+  const [saving, setSaving] = useState(false);
+
+  const prepared = useQuery({
+    queryKey: ['prepare', fileId],
+    queryFn: async () => {
+      let file;
+      try {
+        file = await workflowApi.file(fileId);
+      } catch (err) {
+        throw Object.assign(new Error('Unable to check file status.'), { cause: err, goto: '/dashboard' });
+      }
+      if (file.status !== 'validated' && file.status !== 'prepared') throw Object.assign(new Error('File is not ready to be submitted.'), { goto: '/dashboard' });
+      try {
+        const { totalCount } = await atLeast(1000, workflowApi.prepare(fileId));
+        return { file, totalCount };
+      } catch (err) {
+        throw Object.assign(new Error(errorMessage(err, 'Failed to prepare data')), { goto: `/verify-data?fileId=${fileId}` });
+      }
+    },
+    enabled: !!fileId,
+    retry: false,
+    gcTime: 0,
+  });
+  const preview = useQuery({ queryKey: ['preview', fileId], queryFn: () => workflowApi.preview(fileId), enabled: prepared.isSuccess, retry: false });
+  const accounts = useQuery({ queryKey: ['accounts'], queryFn: workflowApi.accounts });
+
+  useEffect(() => {
+    if (!fileId) navigate('/dashboard', { replace: true });
+    if (prepared.isError) {
+      const e = prepared.error as Error & { goto?: string };
+      toast.error(e.message);
+      navigate(e.goto ?? '/dashboard', { replace: true });
+    }
+  }, [fileId, prepared.isError, prepared.error, navigate]);
+  useEffect(() => {
+    if (preview.isError) toast.error('Failed to load preview');
+    if (accounts.isError) toast.error("Couldn't load saved accounts");
+  }, [preview.isError, accounts.isError]);
+  useEffect(() => {
+    if (!accountId && accounts.data?.length) setAccountId(accounts.data[0]!.id);
+  }, [accounts.data, accountId]);
+
+  const saveAccount = async () => {
+    if (!draft.pixelId.trim() || !draft.accessToken.trim()) return toast.error('Pixel ID and Access Token are required.');
+    setSaving(true);
+    try {
+      const account = await workflowApi.createAccount(draft);
+      toast.success('Account saved');
+      await queryClient.invalidateQueries({ queryKey: ['accounts'] });
+      setAccountId(account.id);
+      setDraft({ name: '', pixelId: '', accessToken: '' });
+    } catch (err) {
+      toast.error(errorMessage(err, 'Failed to save account'));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const send = () => {
+    if (!accountId || accountId === NEW) return toast.error('Please select or save an account first');
+    track('submission_started', { events: prepared.data?.totalCount ?? 0, test: !!testEventCode.trim() });
+    navigate(`/summary?fileId=${fileId}`, { state: { selectedAccountId: accountId, testEventCode: testEventCode.trim(), skipDelivered } });
+  };
+
+  if (!prepared.data) {
+    return (
+      <>
+        <StepIndicator step={4} />
+        <Spinner label="Preparing your events..." />
+      </>
+    );
+  }
+  const total = prepared.data.totalCount;
+  const shown = preview.data?.previewRows ?? [];
+  const account = accounts.data?.find((a) => a.id === accountId);
+
+  return (
+    <>
+      <StepIndicator step={4} />
+      <section className="mt-6 space-y-6">
+        <div>
+          <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Send to Meta</h1>
+          <p className="mt-1 text-sm text-slate-600">{prepared.data.file.fileName}</p>
+        </div>
+
+        <Card className="border-emerald-200 bg-emerald-50/40">
+          <h2 className="text-lg font-semibold text-slate-900">Data Prepared</h2>
+          <p className="mt-1 text-3xl font-semibold text-emerald-700">{total.toLocaleString()} events</p>
+          <ul className="mt-3 flex flex-wrap gap-2 text-sm">
+            {['Normalized', 'Hashed (SHA-256)', 'Formatted for the Conversions API'].map((n) => (
+              <li key={n} className="rounded-full bg-white px-3 py-1 font-medium text-emerald-800 ring-1 ring-inset ring-emerald-200">
+                ✓ {n}
+              </li>
+            ))}
+          </ul>
+        </Card>
+
+        <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
+          <Card className="space-y-4">
+            <h2 className="text-base font-semibold text-slate-900">Pixel account</h2>
+            <SelectField label="Send to" value={accountId} onChange={(e) => setAccountId(e.target.value)}>
+              {!accounts.data?.length && <option value="">No saved accounts yet</option>}
+              {accounts.data?.map((a) => (
+                <option key={a.id} value={a.id}>
+                  {a.name || 'Pixel'} · {a.pixelId}
+                  {a.status === 'reconnect_needed' ? ' (reconnect needed)' : ''}
+                </option>
+              ))}
+              <option value={NEW}>+ Save a new account</option>
+            </SelectField>
+            {account?.status === 'reconnect_needed' && (
+              <p className="text-sm text-amber-700">Meta refused this account's token last time. Update the token on the Pixel Accounts page before sending.</p>
+            )}
+            {(accountId === NEW || !accounts.data?.length) && (
+              <div className="space-y-3 rounded-xl bg-slate-50 p-4">
+                <TextField label="Label (optional)" value={draft.name} onChange={(e) => setDraft((d) => ({ ...d, name: e.target.value }))} />
+                <TextField label="Pixel ID" inputMode="numeric" value={draft.pixelId} onChange={(e) => setDraft((d) => ({ ...d, pixelId: e.target.value }))} />
+                <TextField label="API access token" type="password" autoComplete="off" value={draft.accessToken} onChange={(e) => setDraft((d) => ({ ...d, accessToken: e.target.value }))} />
+                <Button onClick={saveAccount} disabled={saving}>
+                  {saving ? 'Saving...' : 'Save account'}
+                </Button>
+              </div>
+            )}
+            {account && <DeliveredBefore fileId={fileId} accountId={account.id} skip={skipDelivered} onSkipChange={setSkipDelivered} />}
+          </Card>
+
+          <Card className="space-y-3">
+            <h2 className="text-base font-semibold text-slate-900">Test event code (optional)</h2>
+            <TextField label="Test event code" placeholder="TEST12345" value={testEventCode} onChange={(e) => setTestEventCode(e.target.value)} hint="From Events Manager → Test events. Leave empty to send live events." />
+            <p className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-800 ring-1 ring-inset ring-amber-200">
+              Heads up: Meta processes test events for real. They show in Test Events, but they also count towards your pixel's data. Use a separate test pixel if you only want to try things out.
+            </p>
+          </Card>
+        </div>
+
+        <details className="rounded-2xl border border-slate-200 bg-white shadow-sm">
+          <summary className="cursor-pointer px-6 py-4 text-base font-semibold text-slate-900">
+            {preview.isPending ? 'Data preview' : `Data preview: first ${shown.length} events`}
+          </summary>
+          <div className="border-t border-slate-200 px-6 py-4">
+            {preview.isPending ? (
+              <Spinner />
+            ) : (
+              <>
+                <pre className="max-h-[480px] overflow-auto rounded-lg bg-slate-900 p-4 text-xs text-slate-100">{JSON.stringify(shown, null, 2)}</pre>
+                {total > shown.length && <p className="mt-2 text-sm text-slate-600">…and {(total - shown.length).toLocaleString()} more events</p>}
+                <Button
+                  variant="secondary"
+                  className="mt-3"
+                  onClick={() => download(`/api/uploads/${fileId}/preview/full`, `prepared-${fileId}.json`).catch(() => toast.error('Failed to download full preview'))}
+                >
+                  Download Full Preview
+                </Button>
+              </>
+            )}
+          </div>
+        </details>
+
+        <div className="flex flex-wrap justify-between gap-3 border-t border-slate-200 pt-4">
+          <Link to={`/verify-data?fileId=${fileId}`} className={buttonClass('secondary')}>
+            Back to Validation
+          </Link>
+          <Button onClick={send}>Send {total.toLocaleString()} events to Meta</Button>
+        </div>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,43 @@
+import type { DeliverySummary } from '@backsignal/contracts';
+
+/** Batches and events sent, failed and remaining; the bar fills as outcomes are committed on the server. */
+export function Progress({ summary }: { summary: DeliverySummary }) {
+  const p = summary.progress;
+  const done = p.eventsSent + p.eventsFailed;
+  const total = p.totalEvents ?? done + (p.eventsRemaining ?? 0);
+  const pct = total > 0 ? Math.min(100, Math.round((done / total) * 100)) : summary.status === 'running' ? 0 : 100;
+  const remaining = p.eventsRemaining === null ? '…' : p.eventsRemaining.toLocaleString();
+  return (
+    <div className="mt-5">
+      <div
+        className="h-2 w-full overflow-hidden rounded-full bg-slate-100"
+        role="progressbar"
+        aria-label="Events processed"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={pct}
+      >
+        <div className={`h-full rounded-full ${p.eventsFailed ? 'bg-amber-500' : 'bg-brand-600'} transition-all`} style={{ width: `${pct}%` }} />
+      </div>
+      <dl className="mt-4 grid grid-cols-3 gap-2 text-center text-sm sm:gap-3">
+        <Stat label="Sent" events={p.eventsSent.toLocaleString()} batches={p.batchesSent} tone="text-green-700" />
+        <Stat label="Failed" events={p.eventsFailed.toLocaleString()} batches={p.batchesFailed} tone={p.eventsFailed ? 'text-red-700' : 'text-slate-900'} />
+        <Stat label="Remaining" events={remaining} batches={p.batchesRemaining} tone="text-slate-900" />
+      </dl>
+    </div>
+  );
+}
+
+function Stat({ label, events, batches, tone }: { label: string; events: string; batches: number; tone: string }) {
+  return (
+    <div className="rounded-xl bg-slate-50 px-2 py-3">
+      <dt className="text-[11px] font-medium uppercase text-slate-500 sm:text-xs sm:tracking-wide">{label}</dt>
+      <dd className={`mt-1 text-lg font-semibold ${tone}`}>
+        {events} <span className="text-xs font-normal text-slate-500">events</span>
+      </dd>
+      <dd className="text-xs text-slate-500">
+        {batches} {batches === 1 ? 'batch' : 'batches'}
+      </dd>
+    </div>
+  );
+}

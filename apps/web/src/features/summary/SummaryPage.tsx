@@ -1,0 +1,208 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { toast } from 'react-toastify';
+import type { DeliverySummary } from '@backsignal/contracts';
+import { StepIndicator } from '../../components/StepIndicator.tsx';
+import { buttonClass } from '../../components/ui/Button.tsx';
+import { Card } from '../../components/ui/Card.tsx';
+import { Spinner } from '../../components/ui/Spinner.tsx';
+import { errorMessage } from '../../lib/errors.ts';
+import { usePageMeta } from '../../lib/page-meta.ts';
+import { track } from '../../lib/track.ts';
+import { BatchList } from './BatchList.tsx';
+import { Progress } from './Progress.tsx';
+import { POLL_MS, summaryApi } from './summary-api.ts';
+
+interface SendState {
+  selectedAccountId?: string;
+  testEventCode?: string;
+  skipDelivered?: boolean;
+}
+
+const NOT_READY = 'Cannot submit: data not in the right state';
+
+/**
+ * /summary?fileId (spec §2, §4): a prepared file is sent (once) with the choices made on /submit; a submitted
+ * file shows its run, live while it is still sending. The send runs on the server, so closing the window is fine.
+ */
+export function SummaryPage() {
+  usePageMeta({ title: 'Summary | Backsignal' });
+  const [params] = useSearchParams();
+  const fileId = params.get('fileId') ?? '';
+  const navigate = useNavigate();
+  const state = useLocation().state as SendState | null;
+  const [failure, setFailure] = useState<string | null>(null);
+  const [sent, setSent] = useState(false);
+  const sending = useRef(false);
+  const wasRunning = useRef(false);
+
+  const file = useQuery({ queryKey: ['summary-file', fileId], queryFn: () => summaryApi.file(fileId), enabled: !!fileId, retry: false, gcTime: 0 });
+
+  useEffect(() => {
+    if (!fileId) {
+      navigate('/dashboard', { replace: true });
+      return;
+    }
+    if (file.isError) {
+      toast.error(errorMessage(file.error, 'Failed to fetch uploaded file.'));
+      navigate('/dashboard', { replace: true });
+      return;
+    }
+    const status = file.data?.status;
+    if (!status || status === 'submitted' || sending.current) return;
+    if (status !== 'prepared') {
+      toast.error(NOT_READY);
+      navigate('/dashboard', { replace: true });
+      return;
+    }
+    if (!state?.selectedAccountId) {
+      toast.error('Please select or save an account first');
+      navigate(`/submit?fileId=${fileId}`, { replace: true });
+      return;
+    }
+    // A ref, not state: React may run this effect twice, and a second POST must never go out.
+    sending.current = true;
+    summaryApi
+      .send(fileId, { selectedAccountId: state.selectedAccountId, testEventCode: state.testEventCode || null, skipDelivered: state.skipDelivered ?? true })
+      .then(() => {
+        // Drop the send choices from history: reloading this page must not try to send again.
+        navigate(`/summary?fileId=${fileId}`, { replace: true, state: null });
+        setSent(true);
+      })
+      .catch((err: unknown) => {
+        toast.error('Submission failed');
+        setFailure(errorMessage(err, 'Submission failed'));
+      });
+  }, [fileId, file.isError, file.error, file.data?.status, state, navigate]);
+
+  const ready = file.data?.status === 'submitted' || sent;
+  const summary = useQuery({
+    queryKey: ['summary', fileId],
+    queryFn: () => summaryApi.summary(fileId),
+    enabled: ready,
+    refetchInterval: (q) => (q.state.data?.status === 'running' || q.state.error ? POLL_MS : false),
+    retry: 2,
+  });
+
+  const status = summary.data?.status;
+  useEffect(() => {
+    if (status === 'running') wasRunning.current = true;
+    else if (status && wasRunning.current) {
+      wasRunning.current = false;
+      toast.success('Submission complete!');
+      track('submission_completed', { status });
+    }
+  }, [status]);
+
+  if (failure) return <ErrorPage message={failure} />;
+  if (summary.isError && !summary.data) return <ErrorPage message={errorMessage(summary.error, 'Submission failed')} />;
+
+  return (
+    <div className="mx-auto max-w-4xl px-4 pb-16 sm:px-6">
+      <StepIndicator step={5} />
+      {!summary.data ? (
+        <Card className="mt-8">
+          <Spinner label="Sending…" />
+        </Card>
+      ) : summary.data.status === 'running' ? (
+        <Running summary={summary.data} />
+      ) : (
+        <Result summary={summary.data} fileId={fileId} />
+      )}
+    </div>
+  );
+}
+
+function Running({ summary }: { summary: DeliverySummary }) {
+  return (
+    <Card className="mt-8" aria-live="polite">
+      <div className="flex items-center gap-3">
+        <span className="h-5 w-5 animate-spin rounded-full border-2 border-slate-300 border-t-brand-600" aria-hidden />
+        <h1 className="text-xl font-semibold text-slate-900">Sending…</h1>
+      </div>
+      <p className="mt-2 text-sm text-slate-600">
+        This may take a minute. You can close this window: the send continues on our servers, and this page shows the result when you come back.
+      </p>
+      <Progress summary={summary} />
+      <AccountLine summary={summary} />
+    </Card>
+  );
+}
+
+function Result({ summary, fileId }: { summary: DeliverySummary; fileId: string }) {
+  const ok = summary.status === 'completed';
+  return (
+    <>
+      <Card className="mt-8">
+        <div className="flex items-start gap-3">
+          <span
+            aria-hidden
+            className={`mt-0.5 flex h-8 w-8 shrink-0 items-center justify-center rounded-full text-lg font-bold ${ok ? 'bg-green-100 text-green-700' : 'bg-amber-100 text-amber-700'}`}
+          >
+            {ok ? '✓' : '!'}
+          </span>
+          <div className="min-w-0">
+            <h1 className="text-xl font-semibold text-slate-900">{ok ? 'Submission Successful' : 'Completed with Errors'}</h1>
+            <p className="mt-1 text-sm text-slate-600">
+              {summary.totalSent.toLocaleString()} events sent
+              {summary.totalFailed ? `, ${summary.totalFailed.toLocaleString()} failed` : ''}
+              {summary.progress.eventsSkipped ? `, ${summary.progress.eventsSkipped.toLocaleString()} skipped (already delivered to this pixel)` : ''}.
+            </p>
+          </div>
+        </div>
+        {summary.status === 'stopped' && summary.stopExplanation && (
+          <div role="alert" className="mt-4 rounded-xl bg-red-50 p-4 text-sm ring-1 ring-inset ring-red-200">
+            <p className="font-semibold text-red-900">Sending stopped: {summary.stopExplanation.title}</p>
+            <p className="mt-1 text-red-800">{summary.stopExplanation.explanation}</p>
+            <p className="mt-1 text-red-800">
+              <span className="font-medium">How to fix it:</span> {summary.stopExplanation.fix}
+            </p>
+            {summary.progress.eventsRemaining ? (
+              <p className="mt-1 text-red-800">{summary.progress.eventsRemaining.toLocaleString()} events were not sent.</p>
+            ) : null}
+          </div>
+        )}
+        <Progress summary={summary} />
+        <AccountLine summary={summary} />
+      </Card>
+      <BatchList summary={summary} fileId={fileId} />
+      <div className="mt-6 flex justify-end">
+        <Link to="/dashboard" className={buttonClass('primary')}>
+          Back to Dashboard
+        </Link>
+      </div>
+    </>
+  );
+}
+
+function AccountLine({ summary }: { summary: DeliverySummary }) {
+  return (
+    <dl className="mt-4 grid gap-2 text-sm sm:grid-cols-2">
+      <div>
+        <dt className="text-slate-500">Pixel account</dt>
+        <dd className="font-medium text-slate-900">
+          {summary.pixelAccount.name || 'Unnamed account'} <span className="font-normal text-slate-500">({summary.pixelAccount.pixelId})</span>
+        </dd>
+      </div>
+      <div>
+        <dt className="text-slate-500">Test event code</dt>
+        <dd className="font-medium text-slate-900">{summary.testEventCode ?? 'None (live events)'}</dd>
+      </div>
+    </dl>
+  );
+}
+
+function ErrorPage({ message }: { message: string }) {
+  return (
+    <div className="mx-auto max-w-xl px-4 py-16">
+      <Card role="alert">
+        <h1 className="text-xl font-semibold text-slate-900">Error</h1>
+        <p className="mt-2 text-sm text-slate-700">{message}</p>
+        <Link to="/dashboard" className={buttonClass('primary', 'mt-6')}>
+          Back to Dashboard
+        </Link>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,13 @@
+import type { DeliverySummary, SendRequest, SendResponse, UploadSummary } from '@backsignal/contracts';
+import { api, download } from '../../lib/api.ts';
+
+export const summaryApi = {
+  file: (id: string) => api<UploadSummary>(`/api/uploads/${id}`),
+  send: (id: string, body: SendRequest) => api<SendResponse>(`/api/uploads/${id}/send`, { method: 'POST', body }),
+  summary: (id: string) => api<DeliverySummary>(`/api/uploads/${id}/summary`),
+  downloadFailed: (id: string, batchId: string, index: number) =>
+    download(`/api/uploads/${id}/batches/${batchId}/download-original`, `failed-rows-batch-${index}.csv`),
+};
+
+/** While a run is sending the page polls; finished runs are not polled. */
+export const POLL_MS = 1500;

@@ -1,0 +1,235 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { toast } from 'react-toastify';
+import type { ValidationResponse, ValidationRow } from '@backsignal/contracts';
+import { StepIndicator } from '../../components/StepIndicator.tsx';
+import { Button, buttonClass } from '../../components/ui/Button.tsx';
+import { Card } from '../../components/ui/Card.tsx';
+import { FileDrop } from '../../components/ui/FileDrop.tsx';
+import { Spinner } from '../../components/ui/Spinner.tsx';
+import { download } from '../../lib/api.ts';
+import { errorMessage } from '../../lib/errors.ts';
+import { usePageMeta } from '../../lib/page-meta.ts';
+import { track } from '../../lib/track.ts';
+import { atLeast, workflowApi } from '../workflow/workflow-api.ts';
+
+const HEADER_MISMATCH = "Your file headers don't match your mappings. Please reupload a CSV file with the correct headers or return to the mappings page to fix the mappings.";
+
+export function VerifyDataPage() {
+  usePageMeta({ title: 'Validate data | Backsignal' });
+  const [params] = useSearchParams();
+  const fileId = params.get('fileId') ?? '';
+  const navigate = useNavigate();
+  const [result, setResult] = useState<ValidationResponse | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [busy, setBusy] = useState(false);
+
+  const run = useCallback(async () => {
+    setLoading(true);
+    try {
+      const file = await workflowApi.file(fileId);
+      if (file.status === 'submitted') {
+        toast.error('This file is already submitted. Please upload a new file.');
+        return navigate('/dashboard', { replace: true });
+      }
+      setResult(await atLeast(3000, workflowApi.validate(fileId)));
+    } catch (err) {
+      toast.error(errorMessage(err, 'Failed to validate uploaded data'));
+      setResult(null);
+    } finally {
+      setLoading(false);
+    }
+  }, [fileId, navigate]);
+
+  useEffect(() => {
+    if (!fileId) navigate('/dashboard', { replace: true });
+    else void run();
+  }, [fileId, navigate, run]);
+
+  const uploadFixed = async (file: File | undefined) => {
+    if (!file || !file.name.toLowerCase().endsWith('.csv')) return toast.error('Please upload a valid .csv file.');
+    try {
+      const res = await workflowApi.uploadFixed(fileId, file);
+      if (!res.headers?.length) return toast.error('Uploaded file did not contain valid headers.');
+      toast.success('File uploaded. Revalidating...');
+      await run();
+    } catch (err) {
+      toast.error(errorMessage(err, 'Failed to upload file.'));
+    }
+  };
+
+  const proceed = async () => {
+    if (!result || result.rowsWithErrors > 0) return toast.error('You must fix all errors before continuing.');
+    setBusy(true);
+    try {
+      await workflowApi.setStatus(fileId, { status: 'validated' });
+      toast.success('File marked as validated');
+      track('validation_completed', { rows: result.rowsChecked, corrected: result.rowsCorrected });
+      navigate(`/submit?fileId=${fileId}`);
+    } catch (err) {
+      toast.error(errorMessage(err, 'Failed to update file status'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const wholeFileError = result?.error;
+  const clean = result && !wholeFileError && result.rowsWithErrors === 0;
+
+  return (
+    <>
+      <StepIndicator step={3} />
+      <section className="mt-6 space-y-6">
+        <div>
+          <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Validate your data</h1>
+          <p className="mt-1 text-sm text-slate-600">We check every row against Meta's rules and fix what can be fixed safely.</p>
+        </div>
+
+        {loading ? (
+          <Card>
+            <Spinner label="Checking every row..." />
+          </Card>
+        ) : wholeFileError ? (
+          <Card className="border-red-200">
+            <h2 className="text-lg font-semibold text-red-800">Validation Error</h2>
+            <p className="mt-2 text-sm text-slate-700">{wholeFileError.startsWith("Your file headers don't match") ? HEADER_MISMATCH : wholeFileError}</p>
+            <div className="mt-4 flex flex-wrap gap-3">
+              <Link to={`/map-columns?fileId=${fileId}`} className={buttonClass('secondary')}>
+                Return to Mapping
+              </Link>
+            </div>
+            <div className="mt-4">
+              <CorrectedUpload onFile={uploadFixed} />
+            </div>
+          </Card>
+        ) : result ? (
+          <>
+            <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
+              <Stat label="Rows checked" value={result.rowsChecked} />
+              <Stat label="Rows with errors" value={result.rowsWithErrors} tone={result.rowsWithErrors ? 'bad' : 'good'} />
+              <Stat label="Rows auto-corrected" value={result.rowsCorrected} tone="info" />
+            </div>
+            {clean && (
+              <p role="status" className="rounded-xl bg-emerald-50 px-4 py-3 font-medium text-emerald-800 ring-1 ring-inset ring-emerald-200">
+                Looks great! Your data is clean and ready to submit
+              </p>
+            )}
+            {result.quality && <QualityCard quality={result.quality} />}
+            <div className="flex flex-wrap gap-3">
+              <Button
+                variant="secondary"
+                onClick={() => download(`/api/uploads/${fileId}/validate/report.csv`, 'report.csv').catch(() => toast.error('Could not generate report.'))}
+              >
+                Download Report
+              </Button>
+            </div>
+            {result.rows.length > 0 && <ProblemRows rows={result.rows} />}
+            <CorrectedUpload onFile={uploadFixed} />
+          </>
+        ) : (
+          <Card>
+            <p className="text-sm text-slate-700">Validation could not run.</p>
+            <Button className="mt-3" onClick={() => void run()}>
+              Try again
+            </Button>
+          </Card>
+        )}
+
+        <div className="flex flex-wrap justify-between gap-3 border-t border-slate-200 pt-4">
+          <Link to={`/map-columns?fileId=${fileId}`} className={buttonClass('secondary')}>
+            Back to Mapping
+          </Link>
+          <Button onClick={proceed} disabled={loading || busy || !clean}>
+            Continue to Submission
+          </Button>
+        </div>
+      </section>
+    </>
+  );
+}
+
+function Stat({ label, value, tone = 'neutral' }: { label: string; value: number; tone?: 'good' | 'bad' | 'info' | 'neutral' }) {
+  const color = { good: 'text-emerald-700', bad: 'text-red-700', info: 'text-brand-700', neutral: 'text-slate-900' }[tone];
+  return (
+    <Card className="p-4">
+      <p className="text-sm text-slate-600">{label}</p>
+      <p className={`mt-1 text-3xl font-semibold ${color}`}>{value.toLocaleString()}</p>
+    </Card>
+  );
+}
+
+function QualityCard({ quality }: { quality: NonNullable<ValidationResponse['quality']> }) {
+  const pct = (k: string) => (quality.rows ? Math.round(((quality.identifiers[k] ?? 0) / quality.rows) * 100) : 0);
+  return (
+    <Card>
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h2 className="text-base font-semibold text-slate-900">Match quality estimate</h2>
+        <p className="text-sm">
+          <span className="text-2xl font-semibold text-slate-900">{quality.score}</span>
+          <span className="text-slate-500"> / 10 · {quality.label}</span>
+        </p>
+      </div>
+      <dl className="mt-3 grid grid-cols-2 gap-2 text-sm sm:grid-cols-4">
+        {['email', 'phone', 'first_name', 'last_name', 'zip', 'city', 'external_id', 'db'].map((k) => (
+          <div key={k} className="rounded-lg bg-slate-50 px-3 py-2">
+            <dt className="text-xs text-slate-500">{k}</dt>
+            <dd className="font-semibold text-slate-900">{pct(k)}%</dd>
+          </div>
+        ))}
+      </dl>
+      {quality.advice.length > 0 && (
+        <ul className="mt-3 list-disc space-y-1 pl-5 text-sm text-slate-600">
+          {quality.advice.map((a) => (
+            <li key={a}>{a}</li>
+          ))}
+        </ul>
+      )}
+    </Card>
+  );
+}
+
+function ProblemRows({ rows }: { rows: ValidationRow[] }) {
+  return (
+    <details open className="rounded-2xl border border-slate-200 bg-white shadow-sm">
+      <summary className="cursor-pointer px-6 py-4 text-base font-semibold text-slate-900">Rows to review ({rows.length} shown)</summary>
+      <ul className="divide-y divide-slate-100 border-t border-slate-200">
+        {rows.map((r) => (
+          <li key={r.rowNumber} className="px-6 py-4">
+            <p className="text-sm font-semibold text-slate-900">
+              {/* rowNumber is already the CSV line (header = 1), what the spec's "row number + 1" shows. */}
+              Row {r.rowNumber}{' '}
+              {r.hasErrors ? <span className="text-red-700">· has errors</span> : <span className="text-brand-700">· corrected</span>}
+            </p>
+            <ul className="mt-2 space-y-1 text-sm">
+              {r.errors.map((e, i) => (
+                <li key={`e${i}`} className="text-red-700">
+                  <span className="font-mono text-xs">{e.field}</span>: {e.message}
+                </li>
+              ))}
+              {r.corrections.map((c, i) => (
+                <li key={`c${i}`} className="text-slate-700">
+                  <span className="font-mono text-xs">{c.field}</span>: {c.message}
+                </li>
+              ))}
+              {r.warnings.map((w, i) => (
+                <li key={`w${i}`} className="text-amber-700">
+                  <span className="font-mono text-xs">{w.field}</span>: {w.message}
+                </li>
+              ))}
+            </ul>
+            <pre className="mt-2 overflow-x-auto rounded-lg bg-slate-50 p-2 text-xs text-slate-700">{JSON.stringify(r.effectiveRow, null, 2)}</pre>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+function CorrectedUpload({ onFile }: { onFile: (f: File | undefined) => void }) {
+  return (
+    <FileDrop onFile={onFile}>
+      <p className="font-semibold text-slate-900">Upload a corrected CSV</p>
+      <p className="mt-1 text-sm text-slate-500">Click or drag and drop. Your mapping is kept and the file is checked again.</p>
+    </FileDrop>
+  );
+}

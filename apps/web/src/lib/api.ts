@@ -1,0 +1,84 @@
+import type { ErrorBody } from '@backsignal/contracts';
+
+/** An API failure carrying the server's stable code and user-facing message. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly fields?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+function readCookie(name: string): string | undefined {
+  const hit = document.cookie.split('; ').find((c) => c.startsWith(`${name}=`));
+  return hit ? decodeURIComponent(hit.slice(name.length + 1)) : undefined;
+}
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export interface RequestOptions {
+  method?: string;
+  body?: unknown;
+  signal?: AbortSignal;
+  /** false for the credential-less public forms (spec §6). */
+  credentials?: boolean;
+}
+
+async function send(path: string, opts: RequestOptions): Promise<Response> {
+  const method = opts.method ?? 'GET';
+  const headers: Record<string, string> = { accept: 'application/json' };
+  const xsrf = readCookie('XSRF-TOKEN');
+  if (UNSAFE.has(method) && xsrf && opts.credentials !== false) headers['x-xsrf-token'] = xsrf;
+  let body: BodyInit | undefined;
+  if (opts.body instanceof FormData) body = opts.body;
+  else if (opts.body !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(opts.body);
+  }
+  return fetch(path, {
+    method,
+    headers,
+    body,
+    signal: opts.signal,
+    credentials: opts.credentials === false ? 'omit' : 'same-origin',
+  });
+}
+
+async function toError(res: Response): Promise<ApiError> {
+  const data = (await res.json().catch(() => null)) as Partial<ErrorBody> | null;
+  return new ApiError(res.status, data?.code ?? 'HTTP_' + res.status, data?.message ?? '', data?.fields);
+}
+
+/**
+ * JSON request to the API with the session cookie and the XSRF header. A stale XSRF token (session expired
+ * in another tab) is refreshed by the server's 403 response, so the call is retried once.
+ */
+export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T> {
+  let res = await send(path, opts);
+  if (res.status === 403 && UNSAFE.has(opts.method ?? 'GET')) {
+    const err = await toError(res.clone());
+    if (err.code === 'XSRF_INVALID') res = await send(path, opts);
+  }
+  if (!res.ok) throw await toError(res);
+  if (res.status === 204) return undefined as T;
+  const type = res.headers.get('content-type') ?? '';
+  return (type.includes('application/json') ? await res.json() : await res.text()) as T;
+}
+
+/** Downloads a file from the API and saves it under the given name. */
+export async function download(path: string, fileName: string): Promise<void> {
+  const res = await send(path, {});
+  if (!res.ok) throw await toError(res);
+  const url = URL.createObjectURL(await res.blob());
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = fileName;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

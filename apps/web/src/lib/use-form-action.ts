@@ -1,0 +1,28 @@
+import { useState } from 'react';
+import { toast } from 'react-toastify';
+import { errorMessage } from './errors.ts';
+
+/**
+ * The submit cycle every account form shares: a busy flag, an inline error, and a toast on failure with the
+ * spec §8 message (server message, else the fallback).
+ */
+export function useFormAction(fallback: string, useClientMessage = false) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const fail = (message: string) => {
+    setError(message);
+    toast.error(message);
+  };
+  const run = async (work: () => Promise<void>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await work();
+    } catch (err) {
+      fail(errorMessage(err, fallback, useClientMessage));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, fail, run };
+}

@@ -1,0 +1,69 @@
+import { useEffect, useRef, useState } from 'react';
+import { api } from '../../lib/api.ts';
+import { usePublicConfig } from '../../lib/public-config.ts';
+
+declare global {
+  interface Window {
+    turnstile?: { render(el: HTMLElement, opts: { sitekey: string; callback: (t: string) => void; 'expired-callback': () => void }): string; reset(id?: string): void };
+  }
+}
+
+/**
+ * Cloudflare Turnstile when keys are configured, else the development captcha (a checkbox that fetches a
+ * signed single-use token the server verifies the same way). `resetKey` changes force a fresh token.
+ */
+export function Captcha({ onToken, resetKey }: { onToken: (token: string) => void; resetKey: number }) {
+  const { captchaMode, captchaSiteKey } = usePublicConfig();
+  const box = useRef<HTMLDivElement>(null);
+  const [checked, setChecked] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    setChecked(false);
+    onToken('');
+    if (captchaMode !== 'turnstile' || !captchaSiteKey || !box.current) return;
+    const el = box.current;
+    const render = () => {
+      el.innerHTML = '';
+      window.turnstile?.render(el, { sitekey: captchaSiteKey, callback: onToken, 'expired-callback': () => onToken('') });
+    };
+    if (window.turnstile) render();
+    else {
+      const s = document.createElement('script');
+      s.src = 'https://challenges.cloudflare.com/turnstile/v0/api.js';
+      s.async = true;
+      s.onload = render;
+      document.head.appendChild(s);
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- re-render only when the form asks for a reset
+  }, [resetKey, captchaMode, captchaSiteKey]);
+
+  if (captchaMode === 'off') return null;
+  if (captchaMode === 'turnstile') return <div ref={box} />;
+  return (
+    <div className="inline-flex items-center gap-3 rounded-lg border border-slate-300 bg-slate-50 px-4 py-3">
+      <input
+        id={`captcha-${resetKey}`}
+        type="checkbox"
+        className="h-5 w-5"
+        checked={checked}
+        onChange={async (e) => {
+          if (!e.target.checked) return;
+          setChecked(true);
+          try {
+            const { token } = await api<{ token: string }>('/api/captcha/dev');
+            setError(null);
+            onToken(token);
+          } catch {
+            setChecked(false);
+            setError('The captcha could not load. Try again.');
+          }
+        }}
+      />
+      <label htmlFor={`captcha-${resetKey}`} className="text-sm text-slate-700">
+        I'm not a robot <span className="text-xs text-slate-600">(development captcha)</span>
+      </label>
+      {error && <span className="text-xs text-red-700">{error}</span>}
+    </div>
+  );
+}

@@ -1,0 +1,68 @@
+import { PUBLIC_PAGES } from '@backsignal/contracts/public';
+import { useState, type FormEvent } from 'react';
+import { toast } from 'react-toastify';
+import { CONTACT_REASONS } from '@backsignal/contracts/public';
+import { Button } from '../../components/ui/Button.tsx';
+import { SelectField, TextAreaField, TextField } from '../../components/ui/Field.tsx';
+import { api } from '../../lib/api.ts';
+import { errorMessage } from '../../lib/errors.ts';
+import { usePageMeta } from '../../lib/page-meta.ts';
+import { useSession } from '../../lib/session.tsx';
+import { Captcha } from './Captcha.tsx';
+
+export function ContactPage() {
+  usePageMeta(PUBLIC_PAGES['/contact']!);
+  const { user } = useSession();
+  const empty = { name: '', email: '', reason: '', message: '' };
+  const [form, setForm] = useState(empty);
+  const [token, setToken] = useState('');
+  const [resetKey, setResetKey] = useState(0);
+  const [busy, setBusy] = useState(false);
+  const set = (k: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: e.target.value }));
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!form.message.trim() || !form.reason || (!user && (!form.name.trim() || !form.email.trim()))) return void toast.error('Please fill in all required fields.');
+    if (!token) return void toast.error('Please complete the captcha.');
+    setBusy(true);
+    try {
+      const body = { reason: form.reason, message: form.message, captchaToken: token, ...(user ? {} : { name: form.name, email: form.email }) };
+      const res = await api<{ message?: string }>('/api/contact', { method: 'POST', body });
+      toast.success(res.message ?? 'Request submitted successfully!');
+      setForm(empty);
+      setResetKey((k) => k + 1);
+    } catch (err) {
+      toast.error(errorMessage(err, 'Failed to send message.'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="mx-auto max-w-2xl px-4 py-16">
+      <h1 className="text-3xl font-bold tracking-tight text-slate-900">Contact us</h1>
+      <p className="mt-2 text-slate-600">We answer within one business day.</p>
+      <form onSubmit={submit} className="mt-8 space-y-4 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm" noValidate>
+        {!user && (
+          <div className="grid gap-4 sm:grid-cols-2">
+            <TextField label="Name" name="name" autoComplete="name" required value={form.name} onChange={set('name')} />
+            <TextField label="Email" name="email" type="email" autoComplete="email" required value={form.email} onChange={set('email')} />
+          </div>
+        )}
+        <SelectField label="Reason" name="reason" required value={form.reason} onChange={set('reason')}>
+          <option value="">Choose a reason</option>
+          {CONTACT_REASONS.map((r) => (
+            <option key={r.value} value={r.value}>
+              {r.label}
+            </option>
+          ))}
+        </SelectField>
+        <TextAreaField label="Message" name="message" rows={6} required value={form.message} onChange={set('message')} />
+        <Captcha onToken={setToken} resetKey={resetKey} />
+        <Button type="submit" disabled={busy}>
+          {busy ? 'Submitting...' : 'Send message'}
+        </Button>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,46 @@
+import { defineConfig } from '@playwright/test';
+
+const PORT = Number(process.env.E2E_PORT ?? 3100);
+export const DATA_DIR = process.env.E2E_DATA_DIR ?? '/tmp/backsignal-e2e';
+
+/** Real Chromium from Debian (never a downloaded browser) against the built app on an embedded database. */
+export default defineConfig({
+  testDir: './tests',
+  // One artifacts folder per server port, so parallel runs on one machine do not wipe each other's.
+  outputDir: `test-results/${PORT}`,
+  fullyParallel: false,
+  workers: 1,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  retries: process.env.CI ? 1 : 0,
+  reporter: [['list']],
+  use: {
+    baseURL: `http://localhost:${PORT}`,
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  webServer: {
+    command: `rm -rf ${DATA_DIR} && node --import tsx ../apps/api/src/server.ts`,
+    url: `http://localhost:${PORT}/api/health`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    env: {
+      PORT: String(PORT),
+      DATA_DIR,
+      APP_URL: `http://localhost:${PORT}`,
+      LOG_LEVEL: 'warn',
+      META_GRAPH_URL: process.env.E2E_META_GRAPH_URL ?? 'http://127.0.0.1:3199',
+    },
+  },
+});

@@ -1,0 +1,120 @@
+import { readFileSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import { signUpAndVerify } from '../helpers/auth.ts';
+import { startFakeGraph, type FakeGraph } from '../fake-graph/fake-graph.ts';
+
+// The app under test sends to META_GRAPH_URL; this journey runs the fake Graph API on that address itself,
+// so it can slow it down and read what arrived.
+const GRAPH_URL = new URL(process.env.E2E_META_GRAPH_URL ?? 'http://127.0.0.1:3199');
+let graph: FakeGraph;
+test.beforeAll(async () => {
+  graph = await startFakeGraph({ port: Number(GRAPH_URL.port) });
+});
+test.afterAll(async () => graph.close());
+test.beforeEach(() => {
+  graph.reset();
+  graph.setDelay(0);
+});
+
+const shot = async (page: Page, name: string) => page.screenshot({ path: `screenshots/delivery-${name}.png`, fullPage: true });
+
+function csv(rows: number, poisonRows: number[] = []) {
+  const when = new Date(Date.now() - 86_400_000).toISOString().slice(0, 19) + 'Z';
+  const lines = ['Email,Event,When,Source'];
+  for (let row = 2; row < rows + 2; row++) {
+    lines.push(`buyer${row}@example.com,${poisonRows.includes(row) ? 'PoisonRow' : 'Lead'},${when},physical_store`);
+  }
+  return lines.join('\r\n') + '\r\n';
+}
+
+/** Uploads, maps, validates and prepares a file through the API as the logged-in browser user. */
+async function preparedFile(page: Page, content: string, name: string): Promise<string> {
+  const xsrf = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
+  const headers = { 'x-xsrf-token': xsrf };
+  const up = await page.request.post('/api/upload', { headers, multipart: { file: { name, mimeType: 'text/csv', buffer: Buffer.from(content) } } });
+  expect(up.ok()).toBe(true);
+  const id = (await up.json()).file.id as string;
+  const mappings = { Email: 'email', Event: 'event_name', When: 'event_time', Source: 'action_source' };
+  expect((await page.request.patch(`/api/uploads/${id}/status`, { headers, data: { status: 'mapped', mappings, hardcodedValues: {} } })).ok()).toBe(true);
+  const check = await page.request.get(`/api/uploads/${id}/validate`);
+  expect(check.ok()).toBe(true);
+  const validated = await page.request.patch(`/api/uploads/${id}/status`, { headers, data: { status: 'validated' } });
+  expect(validated.ok(), `${await validated.text()} after ${(await check.text()).slice(0, 300)}`).toBe(true);
+  expect((await page.request.post('/api/meta/accounts', { headers, data: { name: 'Flagship store', pixelId: '424242424242', accessToken: 'EAAB-e2e-token-5555' } })).ok()).toBe(true);
+  return id;
+}
+
+async function sendFromSubmit(page: Page, fileId: string, testCode = '') {
+  await page.goto(`/submit?fileId=${fileId}`);
+  await expect(page.getByText('Data Prepared')).toBeVisible({ timeout: 20_000 });
+  await page.getByLabel('Send to').selectOption({ label: 'Flagship store · 424242424242' });
+  if (testCode) await page.getByLabel('Test event code').fill(testCode);
+  await page.getByRole('button', { name: /Send .* events to Meta/ }).click();
+  await expect(page).toHaveURL(/\/summary\?fileId=/);
+}
+
+test('a clean send ends in Submission Successful with batch details', async ({ page }) => {
+  test.setTimeout(120_000);
+  await signUpAndVerify(page);
+  const fileId = await preparedFile(page, csv(230), 'clean.csv');
+  await sendFromSubmit(page, fileId, 'TEST777');
+  await expect(page.getByRole('heading', { name: 'Submission Successful' })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText('Submission complete!')).toBeVisible();
+  await expect(page.getByText('230 events sent.')).toBeVisible();
+  await expect(page.getByText('TEST777')).toBeVisible();
+  await expect(page.getByText('Step 5 of 5')).toBeVisible();
+  await page.getByText('Sent batches (3)').click();
+  await expect(page.getByText('Rows 202–231')).toBeVisible();
+  expect(graph.stats().eventsAccepted).toBe(230);
+  expect(graph.requests.every((r) => r.testEventCode === 'TEST777')).toBe(true);
+  await shot(page, 'success');
+  await page.setViewportSize({ width: 375, height: 800 });
+  await shot(page, 'phone-success');
+  await page.getByRole('link', { name: 'Back to Dashboard' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+});
+
+test('a batch Meta rejects is isolated: Completed with Errors, the reason, and the failed rows', async ({ page }) => {
+  test.setTimeout(120_000);
+  await signUpAndVerify(page);
+  const fileId = await preparedFile(page, csv(150, [77]), 'with-bad-row.csv');
+  await sendFromSubmit(page, fileId);
+  await expect(page.getByRole('heading', { name: 'Completed with Errors' })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText('149 events sent, 1 failed.')).toBeVisible();
+  await expect(page.getByText('Batch 2 · Row 77 · 1 event')).toBeVisible();
+  await expect(page.getByText('Meta rejected these rows')).toBeVisible();
+  await expect(page.getByText(/Meta says:.*Invalid parameter/)).toBeVisible();
+  await shot(page, 'errors');
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download failed rows of batch 2' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe('failed-rows-batch-1.csv');
+  const text = readFileSync((await file.path())!, 'utf8');
+  expect(text.split('\r\n')[0]).toBe('Email,Event,When,Source,reason');
+  expect(text).toContain('buyer77@example.com,PoisonRow');
+  await page.setViewportSize({ width: 375, height: 800 });
+  await shot(page, 'phone-errors');
+});
+
+test('closing /summary mid-send does not stop it; reopening shows progress and then the result', async ({ page, context }) => {
+  test.setTimeout(120_000);
+  await signUpAndVerify(page);
+  const fileId = await preparedFile(page, csv(1200), 'big.csv');
+  graph.setDelay(1500);
+  await sendFromSubmit(page, fileId);
+  await expect(page.getByRole('heading', { name: 'Sending…' })).toBeVisible();
+  await expect(page.getByText(/You can close this window: the send continues/)).toBeVisible();
+  await expect(page.getByRole('progressbar', { name: 'Events processed' })).toBeVisible();
+  await shot(page, 'sending');
+  await page.close();
+
+  const again = await context.newPage();
+  await again.goto(`/summary?fileId=${fileId}`);
+  await expect(again.getByRole('heading', { name: 'Sending…' })).toBeVisible();
+  await again.setViewportSize({ width: 375, height: 800 });
+  await shot(again, 'phone-sending');
+  await expect(again.getByRole('heading', { name: 'Submission Successful' })).toBeVisible({ timeout: 60_000 });
+  await expect(again.getByText('1,200 events sent.')).toBeVisible();
+  // Every event arrived exactly once although the window was closed in the middle.
+  expect(graph.stats()).toMatchObject({ eventsAccepted: 1200, distinctEvents: 1200 });
+});

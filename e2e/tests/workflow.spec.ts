@@ -1,0 +1,137 @@
+import { expect, test, type Page } from '@playwright/test';
+import { signUpAndVerify } from '../helpers/auth.ts';
+import { messyCsv } from '../helpers/csv.ts';
+
+const shot = async (page: Page, name: string) => {
+  await page.screenshot({ path: `screenshots/workflow-${name}.png`, fullPage: true });
+};
+const file = (name: string, text: string) => ({ name, mimeType: 'text/csv', buffer: Buffer.from(text) });
+
+test('upload, map with suggestions and a template, validate, fix, and reach a ready send', async ({ page }) => {
+  test.setTimeout(120_000);
+  await signUpAndVerify(page, { firstName: 'Morgan' });
+  await page.getByRole('button', { name: "Let's go" }).click();
+  await expect(page.getByText('No files yet. Upload your first CSV above.')).toBeVisible();
+  await shot(page, 'dashboard-empty');
+
+  await page.getByTestId('file-input').setInputFiles(file('crm-export.csv', messyCsv({ withBadRow: true })));
+  await expect(page).toHaveURL(/\/map-columns\?fileId=/);
+  await expect(page.getByText('Step 2 of 5')).toBeVisible();
+  await expect(page.getByLabel('email', { exact: true })).toHaveValue('Email');
+  await expect(page.getByText('Auto-Mapped').first()).toBeVisible();
+  // action_source, event_name and event_time come from their own columns.
+  await expect(page.getByLabel('event_time', { exact: true })).toHaveValue('event_time');
+  await shot(page, 'map-columns');
+
+  // Save the mapping as a template, clear everything, and bring it back from the template.
+  await page.getByRole('button', { name: 'Mapping Actions ▾' }).click();
+  await page.getByLabel('Template name (max 20 characters)').fill('CRM export');
+  await page.getByRole('button', { name: 'Save as new' }).click();
+  await expect(page.getByText('Mapping saved as new!')).toBeVisible();
+  await page.getByRole('button', { name: 'Clear All Mappings' }).click();
+  await expect(page.getByText('Missing required fields: event_name, event_time, action_source')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Continue to Validation' })).toBeDisabled();
+  await page.getByRole('button', { name: 'Mapping Actions ▾' }).click();
+  await page.getByLabel('Saved templates').selectOption({ label: 'CRM export' });
+  await page.getByRole('button', { name: 'Apply', exact: true }).click();
+  await expect(page.getByText('Template applied!')).toBeVisible();
+  await expect(page.getByLabel('email', { exact: true })).toHaveValue('Email');
+
+  await page.getByRole('button', { name: 'Continue to Validation' }).click();
+  await expect(page).toHaveURL(/\/verify-data\?fileId=/);
+  await expect(page.getByText('Rows with errors')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText(/^Row 5 · has errors/)).toBeVisible();
+  await expect(page.getByText(/No usable customer information/)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Continue to Submission' })).toBeDisabled();
+  await shot(page, 'verify-errors');
+
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download Report' }).click();
+  expect((await download).suggestedFilename()).toBe('report.csv');
+
+  await page.locator('[data-testid="file-input"]').last().setInputFiles(file('crm-export-fixed.csv', messyCsv({ withBadRow: false })));
+  await expect(page.getByText('Looks great! Your data is clean and ready to submit')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText('Match quality estimate')).toBeVisible();
+  await shot(page, 'verify-clean');
+  // /submit bounces back here when prepare fails; surface the server's answer instead of a bare URL mismatch.
+  const prepared = page.waitForResponse((r) => r.url().includes('/prepare'));
+  await page.getByRole('button', { name: 'Continue to Submission' }).click();
+  const prepareRes = await prepared;
+  expect(prepareRes.status(), await prepareRes.text()).toBe(200);
+
+  await expect(page).toHaveURL(/\/submit\?fileId=/);
+  await expect(page.getByText('Data Prepared')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText('3 events', { exact: true })).toBeVisible();
+  await page.getByRole('button', { name: /Send 3 events to Meta/ }).click();
+  await expect(page.getByText('Please select or save an account first')).toBeVisible();
+  await page.getByLabel('Pixel ID').fill('123456789012');
+  await page.getByLabel('API access token').fill('EAAB-test-token-1234');
+  await page.getByRole('button', { name: 'Save account' }).click();
+  await expect(page.getByText('Account saved')).toBeVisible();
+  await page.getByText(/Data preview: first 3 events/).click();
+  await expect(page.getByText('"event_name": "Purchase"').first()).toBeVisible();
+  await shot(page, 'submit');
+
+  await page.goto('/dashboard');
+  await expect(page.getByRole('link', { name: 'crm-export-fixed.csv' })).toBeVisible();
+  await expect(page.getByText('prepared', { exact: true })).toBeVisible();
+  await shot(page, 'dashboard-list');
+});
+
+test('pixel accounts: add, show and hide the token, rename, delete', async ({ page }) => {
+  await signUpAndVerify(page);
+  await page.getByRole('button', { name: "Let's go" }).click();
+  await page.getByRole('link', { name: 'Manage Pixel Accounts' }).click();
+  await page.getByRole('button', { name: 'Save account' }).click();
+  await expect(page.getByText('Pixel ID and Access Token are required.')).toBeVisible();
+  await page.getByLabel('Label (optional)').fill('Main store');
+  await page.getByLabel('Pixel ID').first().fill('555666777888');
+  await page.getByLabel('API access token').fill('EAAB-secret-9876');
+  await page.getByRole('button', { name: 'Save account' }).click();
+  await expect(page.getByLabel('Access token', { exact: true })).toHaveValue('••••••••9876');
+  await page.getByRole('button', { name: 'Show' }).click();
+  await expect(page.getByLabel('Access token', { exact: true })).toHaveValue('EAAB-secret-9876');
+  await page.getByRole('button', { name: 'Hide' }).click();
+  await page.getByLabel('Label', { exact: true }).fill('Flagship');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByText('Account saved').first()).toBeVisible();
+  await shot(page, 'pixel-accounts');
+  await page.getByRole('button', { name: 'Delete' }).click();
+  await page.getByRole('button', { name: 'Delete account' }).click();
+  await expect(page.getByText('No pixel accounts yet.')).toBeVisible();
+});
+
+test('workflow screens fit a phone', async ({ page }) => {
+  await signUpAndVerify(page);
+  await page.getByRole('button', { name: "Let's go" }).click();
+  await page.getByTestId('file-input').setInputFiles(file('phone.csv', messyCsv({ withBadRow: false })));
+  await expect(page).toHaveURL(/\/map-columns/);
+  await page.setViewportSize({ width: 375, height: 800 });
+  const fits = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1);
+  await shot(page, 'phone-map-columns');
+  expect(await fits()).toBe(true);
+  await page.getByRole('button', { name: 'Mapping Actions ▾' }).click();
+  const menu = page.getByRole('button', { name: 'Clear All Mappings' });
+  const box = await menu.boundingBox();
+  expect(box && box.x >= 0 && box.x + box.width <= 375).toBe(true);
+  await page.screenshot({ path: 'screenshots/workflow-phone-mapping-actions.png' });
+  await page.keyboard.press('Escape');
+  await expect(menu).toBeHidden();
+  await page.getByRole('button', { name: 'Continue to Validation' }).click();
+  await expect(page.getByText('Looks great!')).toBeVisible({ timeout: 20_000 });
+  await shot(page, 'phone-verify');
+  expect(await fits()).toBe(true);
+  await page.getByRole('button', { name: 'Continue to Submission' }).click();
+  await expect(page.getByText('Data Prepared')).toBeVisible({ timeout: 20_000 });
+  await page.getByText(/Data preview: first \d+ events/).click();
+  await shot(page, 'phone-submit');
+  expect(await fits()).toBe(true);
+  await page.goto('/pixel-accounts');
+  await expect(page.getByText('No pixel accounts yet.')).toBeVisible();
+  await shot(page, 'phone-pixel-accounts');
+  expect(await fits()).toBe(true);
+  await page.goto('/dashboard');
+  await expect(page.getByRole('link', { name: 'phone.csv' })).toBeVisible();
+  await shot(page, 'phone-dashboard');
+  expect(await fits()).toBe(true);
+});

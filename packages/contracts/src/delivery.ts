@@ -1,0 +1,77 @@
+import { z } from 'zod';
+
+/** POST /api/uploads/:id/send */
+export const SendRequest = z.object({
+  selectedAccountId: z.string({ message: 'Please select or save an account first' }).uuid('Please select or save an account first'),
+  testEventCode: z.string().trim().max(100).nullish(),
+  /** Leave out events this pixel already received (default). */
+  skipDelivered: z.boolean().optional(),
+});
+export type SendRequest = z.infer<typeof SendRequest>;
+
+export const RUN_STATUSES = ['running', 'completed', 'completed_with_errors', 'stopped'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+export const SendResponse = z.object({ runId: z.string(), status: z.enum(RUN_STATUSES) });
+export type SendResponse = z.infer<typeof SendResponse>;
+
+/** Our plain-language reading of a Meta error, plus Meta's own words (spec §8). */
+export const ErrorExplanation = z.object({
+  title: z.string(),
+  explanation: z.string(),
+  fix: z.string(),
+  metaTitle: z.string().nullable(),
+  metaMessage: z.string(),
+});
+export type ErrorExplanation = z.infer<typeof ErrorExplanation>;
+
+/** Spec §3 Batch, plus the CSV rows it carried and the explanation of its error. */
+export const BatchSummary = z.object({
+  batchId: z.string(),
+  index: z.number().int(),
+  status: z.enum(['sent', 'failed', 'pending', 'sending']),
+  count: z.number().int(),
+  firstRow: z.number().int(),
+  lastRow: z.number().int(),
+  attempts: z.number().int(),
+  fbtraceId: z.string().nullable(),
+  /** Meta's answer as JSON text (spec §3), null when the batch did not fail. */
+  errorMessage: z.string().nullable(),
+  explanation: ErrorExplanation.nullable(),
+});
+export type BatchSummary = z.infer<typeof BatchSummary>;
+
+export const DeliveryProgress = z.object({
+  totalEvents: z.number().int().nullable(),
+  batchesSent: z.number().int(),
+  batchesFailed: z.number().int(),
+  batchesRemaining: z.number().int(),
+  eventsSent: z.number().int(),
+  eventsFailed: z.number().int(),
+  eventsRemaining: z.number().int().nullable(),
+  eventsSkipped: z.number().int(),
+});
+export type DeliveryProgress = z.infer<typeof DeliveryProgress>;
+
+/** GET /api/uploads/:id/summary: spec §3 Summary with live progress. */
+export const DeliverySummary = z.object({
+  runId: z.string(),
+  status: z.enum(RUN_STATUSES),
+  totalBatches: z.number().int(),
+  totalSent: z.number().int(),
+  totalFailed: z.number().int(),
+  pixelAccount: z.object({ name: z.string(), pixelId: z.string() }),
+  testEventCode: z.string().nullable(),
+  batches: z.array(BatchSummary),
+  progress: DeliveryProgress,
+  stopReason: z.enum(['token', 'permission', 'pixel', 'internal']).nullable(),
+  stopExplanation: ErrorExplanation.nullable(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+});
+export type DeliverySummary = z.infer<typeof DeliverySummary>;
+
+/** GET /api/uploads/:id/delivered?accountId= */
+export const DeliveredQuery = z.object({ accountId: z.string().uuid() });
+export const DeliveredResponse = z.object({ alreadyDelivered: z.number().int() });
+export type DeliveredResponse = z.infer<typeof DeliveredResponse>;

@@ -1,0 +1,135 @@
+import { z } from 'zod';
+
+export const FILE_STATUSES = ['uploaded', 'mapped', 'validated', 'prepared', 'submitted'] as const;
+export type FileStatus = (typeof FILE_STATUSES)[number];
+
+export const Mappings = z.record(z.string().max(500), z.string().max(100));
+export const HardcodedValues = z.record(z.string().max(100), z.string().max(2000));
+
+export const FileSettings = z.object({
+  timeZone: z.string().min(1).max(64),
+  dateOrder: z.enum(['MDY', 'DMY']),
+  defaultCountry: z.string().regex(/^[A-Za-z]{2}$/, 'Choose a two-letter country code.'),
+});
+export type FileSettings = z.infer<typeof FileSettings>;
+
+export const UploadSummary = z.object({
+  id: z.string(),
+  fileName: z.string(),
+  status: z.enum(FILE_STATUSES),
+  rowCount: z.number(),
+  sizeBytes: z.number(),
+  createdAt: z.string(),
+});
+export type UploadSummary = z.infer<typeof UploadSummary>;
+
+export const UploadList = z.object({ uploads: z.array(UploadSummary), total: z.number() });
+export type UploadList = z.infer<typeof UploadList>;
+
+export const ListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(10),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+
+/** POST /api/upload and POST /api/uploads/:id/fixed. */
+export const UploadResponse = z.object({
+  file: UploadSummary,
+  headers: z.array(z.string()),
+  issues: z.array(z.object({ rowNumber: z.number().nullable(), code: z.string(), message: z.string() })),
+  message: z.string(),
+});
+export type UploadResponse = z.infer<typeof UploadResponse>;
+
+export const HeadersResponse = z.object({
+  headers: z.array(z.string()),
+  mappings: Mappings,
+  hardcodedValues: HardcodedValues,
+  settings: FileSettings,
+  /** Column → first non-empty values, shown beside each column on the mapping screen. */
+  samples: z.record(z.string(), z.array(z.string())),
+  /** Whether the user has saved a mapping yet (else suggestions are auto-applied). */
+  saved: z.boolean(),
+});
+export type HeadersResponse = z.infer<typeof HeadersResponse>;
+
+export const StatusUpdate = z.object({
+  status: z.enum(['uploaded', 'mapped', 'validated']),
+  mappings: Mappings.optional(),
+  hardcodedValues: HardcodedValues.optional(),
+  settings: FileSettings.optional(),
+});
+export type StatusUpdate = z.infer<typeof StatusUpdate>;
+
+export const RowMessage = z.object({ field: z.string(), message: z.string() });
+export const ValidationRow = z.object({
+  rowNumber: z.number(),
+  hasErrors: z.boolean(),
+  hasCorrections: z.boolean(),
+  errors: z.array(RowMessage),
+  corrections: z.array(RowMessage.extend({ original: z.string(), corrected: z.string() })),
+  warnings: z.array(RowMessage),
+  effectiveRow: z.record(z.string(), z.string()),
+});
+export type ValidationRow = z.infer<typeof ValidationRow>;
+
+export const MatchQuality = z.object({
+  identifiers: z.record(z.string(), z.number()),
+  rows: z.number(),
+  score: z.number(),
+  label: z.enum(['Poor', 'OK', 'Good', 'Great']),
+  advice: z.array(z.string()),
+});
+
+export const ValidationResponse = z.object({
+  rows: z.array(ValidationRow),
+  rowsChecked: z.number(),
+  rowsWithErrors: z.number(),
+  rowsCorrected: z.number(),
+  rowsWithWarnings: z.number(),
+  fileIssues: z.array(z.object({ rowNumber: z.number().nullable(), code: z.string(), message: z.string() })),
+  quality: MatchQuality.nullable(),
+  /** Whole-file failure (headers and mappings disagree, unreadable file). */
+  error: z.string().optional(),
+});
+export type ValidationResponse = z.infer<typeof ValidationResponse>;
+
+export const PrepareResponse = z.object({ totalCount: z.number(), status: z.enum(FILE_STATUSES) });
+export const PreviewResponse = z.object({ previewRows: z.array(z.record(z.string(), z.unknown())), totalCount: z.number() });
+export type PreviewResponse = z.infer<typeof PreviewResponse>;
+
+export const TemplateName = z
+  .string({ error: 'Template name is required.' })
+  .trim()
+  .min(1, 'Template name is required.')
+  .max(20, 'Template name must be 20 characters or fewer.');
+export const TemplateCreate = z.object({ name: TemplateName, mappings: Mappings, hardcoded: HardcodedValues.default({}) });
+export const TemplateUpdate = z.union([
+  z.object({ name: TemplateName }).strict(),
+  z.object({ mappings: Mappings, hardcoded: HardcodedValues.default({}) }),
+]);
+export const TemplateSummary = z.object({ id: z.string(), name: z.string() });
+export const TemplateDetail = TemplateSummary.extend({ mappings: Mappings, hardcoded: HardcodedValues });
+export type TemplateDetail = z.infer<typeof TemplateDetail>;
+
+export const PixelId = z.string().trim().regex(/^\d{5,20}$/, 'Pixel ID must be the number shown in Events Manager (digits only).');
+export const AccountCreate = z.object({
+  name: z.string().trim().max(60).optional().default(''),
+  pixelId: z.string({ error: 'Pixel ID and Access Token are required.' }).trim().min(1, 'Pixel ID and Access Token are required.').pipe(PixelId),
+  accessToken: z.string({ error: 'Pixel ID and Access Token are required.' }).trim().min(1, 'Pixel ID and Access Token are required.').max(1000),
+});
+export const AccountUpdate = z.object({
+  name: z.string().trim().max(60).optional(),
+  pixelId: PixelId.optional(),
+  accessToken: z.string().trim().min(1).max(1000).optional(),
+});
+export const PixelAccount = z.object({
+  id: z.string(),
+  name: z.string(),
+  pixelId: z.string(),
+  /** Masked: only the last 4 characters. */
+  accessToken: z.string(),
+  status: z.enum(['active', 'reconnect_needed']),
+});
+export type PixelAccount = z.infer<typeof PixelAccount>;
+export const ConnectionTest = z.object({ ok: z.boolean(), message: z.string(), pixelName: z.string().optional() });
+export type ConnectionTest = z.infer<typeof ConnectionTest>;

@@ -1,0 +1,55 @@
+import type { ServerEvent } from '../events/build-event.ts';
+
+export interface Batch {
+  index: number;
+  events: ServerEvent[];
+  /** CSV row number of each event, in order. */
+  rowNumbers: number[];
+  firstRow: number;
+  lastRow: number;
+  /** JSON size of the events. */
+  bytes: number;
+}
+
+export const MAX_BATCH_EVENTS = 1000;
+export const DEFAULT_BATCH_EVENTS = 100;
+/** Meta documents no body limit; practitioners report ~1 MB. Stay well under it. */
+export const DEFAULT_BATCH_BYTES = 800_000;
+
+/**
+ * Groups events into requests of at most `maxEvents` (≤ 1000, Meta's limit) and `maxBytes` of JSON, each
+ * knowing the CSV rows it carries. `add` answers a batch when one is full; `flush` answers the rest.
+ */
+export function createBatcher(options: { maxEvents?: number; maxBytes?: number } = {}) {
+  const maxEvents = Math.min(Math.max(1, options.maxEvents ?? DEFAULT_BATCH_EVENTS), MAX_BATCH_EVENTS);
+  const maxBytes = options.maxBytes ?? DEFAULT_BATCH_BYTES;
+  let index = 0;
+  let events: ServerEvent[] = [];
+  let rows: number[] = [];
+  let bytes = 0;
+
+  const cut = (): Batch | null => {
+    if (!events.length) return null;
+    const batch: Batch = { index: index++, events, rowNumbers: rows, firstRow: rows[0]!, lastRow: rows[rows.length - 1]!, bytes };
+    events = [];
+    rows = [];
+    bytes = 0;
+    return batch;
+  };
+
+  return {
+    add(event: ServerEvent, rowNumber: number): Batch | null {
+      const size = JSON.stringify(event).length + 1;
+      const full = events.length > 0 && bytes + size > maxBytes ? cut() : null;
+      events.push(event);
+      rows.push(rowNumber);
+      bytes += size;
+      if (full) return full;
+      return events.length >= maxEvents ? cut() : null;
+    },
+    flush: cut,
+  };
+}
+
+/** Spec §9: the CSV rows of batch `index` of `count` events when every row was sent in order. */
+export const batchRowRange = (index: number, size: number, count: number) => ({ first: index * size + 2, last: index * size + count + 1 });

@@ -1,0 +1,5 @@
+// The browser-safe part of core for the SPA: nothing here imports node:crypto.
+export * from './fields/catalogue.ts';
+export * from './mapping/suggest.ts';
+export * from './mapping/rules.ts';
+export * from './settings.ts';

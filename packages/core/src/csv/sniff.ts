@@ -1,0 +1,94 @@
+import type { CsvEncoding } from './types.ts';
+
+const SIGNATURES: { bytes: number[]; what: string }[] = [
+  { bytes: [0x50, 0x4b, 0x03, 0x04], what: 'an Excel workbook or a zip archive' },
+  { bytes: [0xd0, 0xcf, 0x11, 0xe0], what: 'an old Excel (.xls) workbook' },
+  { bytes: [0x89, 0x50, 0x4e, 0x47], what: 'a PNG image' },
+  { bytes: [0xff, 0xd8, 0xff], what: 'a JPEG image' },
+  { bytes: [0x47, 0x49, 0x46, 0x38], what: 'a GIF image' },
+  { bytes: [0x25, 0x50, 0x44, 0x46], what: 'a PDF document' },
+  { bytes: [0x1f, 0x8b], what: 'a gzip archive' },
+];
+
+/** Names a known binary format from the first bytes, or null. */
+export function binaryKind(head: Uint8Array): string | null {
+  for (const s of SIGNATURES) if (s.bytes.every((b, i) => head[i] === b)) return s.what;
+  return null;
+}
+
+/** Encoding from a byte-order mark, and how many bytes it takes. */
+export function bomEncoding(head: Uint8Array): { encoding: CsvEncoding; skip: number } | null {
+  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return { encoding: 'utf-8', skip: 3 };
+  if (head[0] === 0xff && head[1] === 0xfe) return { encoding: 'utf-16le', skip: 2 };
+  if (head[0] === 0xfe && head[1] === 0xff) return { encoding: 'utf-16be', skip: 2 };
+  return null;
+}
+
+/** UTF-8 when the sample decodes cleanly (a sequence cut at the sample's end is allowed), else Windows-1252. */
+export function guessEncoding(sample: Uint8Array, complete: boolean): CsvEncoding {
+  let end = sample.length;
+  if (!complete) {
+    // Do not judge a multi-byte sequence cut by the sample boundary.
+    let i = end - 1;
+    let back = 0;
+    while (i >= 0 && back < 3 && (sample[i]! & 0xc0) === 0x80) {
+      i--;
+      back++;
+    }
+    if (i >= 0 && sample[i]! >= 0xc0) end = i;
+  }
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(sample.subarray(0, end));
+    return 'utf-8';
+  } catch {
+    return 'windows-1252';
+  }
+}
+
+/** Share of NUL and other control bytes: text files have almost none. */
+export function looksBinary(sample: Uint8Array): boolean {
+  if (sample.length === 0) return false;
+  let bad = 0;
+  for (let i = 0; i < sample.length; i++) {
+    const b = sample[i]!;
+    if (b === 0 || (b < 9 && b !== 0) || (b > 13 && b < 32 && b !== 27)) bad++;
+  }
+  return bad / sample.length > 0.05;
+}
+
+const CANDIDATES = [',', ';', '\t', '|'];
+
+/** Counts a character outside double quotes. */
+function countOutsideQuotes(line: string, ch: string): number {
+  let n = 0;
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (c === '"') quoted = !quoted;
+    else if (c === ch && !quoted) n++;
+  }
+  return n;
+}
+
+/**
+ * Picks the delimiter that splits the header into the most columns and the next lines into the same number.
+ * Comma when nothing else fits.
+ */
+export function detectDelimiter(text: string): string {
+  const lines = text.split(/\r\n|\n|\r/).filter((l) => l.trim() !== '').slice(0, 6);
+  if (!lines.length) return ',';
+  let best = ',';
+  let bestScore = 0;
+  for (const d of CANDIDATES) {
+    const counts = lines.map((l) => countOutsideQuotes(l, d));
+    const head = counts[0]!;
+    if (head === 0) continue;
+    const consistent = counts.slice(1).filter((c) => c === head).length;
+    const score = head * 10 + consistent * 100;
+    if (score > bestScore) {
+      best = d;
+      bestScore = score;
+    }
+  }
+  return best;
+}

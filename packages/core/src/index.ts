@@ -1,0 +1,23 @@
+// The Conversions API engine: pure (no I/O, clock or environment). See packages/core/README.md.
+export * from './fields/catalogue.ts';
+export * from './mapping/suggest.ts';
+export * from './mapping/rules.ts';
+export * from './settings.ts';
+export * from './csv/types.ts';
+export { readCsv, createCsvReader, cleanHeaders } from './csv/read-csv.ts';
+export * from './normalize/result.ts';
+export { normalizeEmail, isValidEmail } from './normalize/email.ts';
+export { normalizePhone } from './normalize/phone.ts';
+export { normalizeName, normalizeCity, normalizeGender, normalizeExternalId } from './normalize/names.ts';
+export { normalizeState, normalizeZip, normalizeCountry } from './normalize/places.ts';
+export { normalizeDateOfBirth } from './normalize/dates.ts';
+export { sha256 } from './hash/sha256.ts';
+export { parseEventTime, detectDateOrder, windowFor, SEVEN_DAYS, SIXTY_TWO_DAYS } from './validate/event-time.ts';
+export { isTimeZone } from './validate/zoned-time.ts';
+export { STANDARD_EVENTS, canonicalEventName, canonicalActionSource, parseAmount, canonicalCurrency, splitList } from './validate/values.ts';
+export { identifierProblem } from './validate/identifiers.ts';
+export * from './validate/row-validator.ts';
+export * from './events/build-event.ts';
+export * from './batch/batcher.ts';
+export * from './quality/match-quality.ts';
+export * from './meta-errors/index.ts';

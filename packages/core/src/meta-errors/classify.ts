@@ -1,0 +1,157 @@
+/**
+ * What to do with a Graph API answer to a Conversions API batch (meta-capi.md §1.13–1.14). Pure: the
+ * caller passes the HTTP status, the parsed body (or the raw text) and any Retry-After header.
+ */
+
+export type Verdict = 'retry' | 'token' | 'permission' | 'pixel' | 'bad_rows';
+
+export interface GraphError {
+  code: number | null;
+  subcode: number | null;
+  type: string | null;
+  message: string | null;
+  userTitle: string | null;
+  userMessage: string | null;
+  fbtraceId: string | null;
+  isTransient: boolean;
+}
+
+export type Outcome =
+  | { kind: 'ok'; eventsReceived: number; fbtraceId: string | null }
+  | {
+      kind: 'error';
+      verdict: Verdict;
+      error: GraphError | null;
+      /** Seconds Meta (or a proxy) asked us to wait, when it said so. */
+      retryAfterSeconds: number | null;
+      /** For bad_rows: the index in `data` Meta named (`$['data'][N]`), when it did. */
+      badIndex: number | null;
+      /** Short machine-readable cause for network failures and unparseable answers. */
+      cause: string;
+    };
+
+const RETRY_CODES = new Set([1, 2, 4, 17, 32, 341, 368, 613, 5000, 80003, 80004]);
+const TOKEN_CODES = new Set([102, 190]);
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : null);
+
+/** The `error` object of a Graph error body, or null when the body is not one. */
+export function parseGraphError(body: unknown): GraphError | null {
+  let value = body;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value) as unknown;
+    } catch {
+      return null;
+    }
+  }
+  if (!value || typeof value !== 'object') return null;
+  const e = (value as { error?: unknown }).error;
+  if (!e || typeof e !== 'object') return null;
+  const o = e as Record<string, unknown>;
+  const code = num(o.code);
+  const message = str(o.message);
+  if (code === null && message === null) return null;
+  return {
+    code,
+    subcode: num(o.error_subcode),
+    type: str(o.type),
+    message,
+    userTitle: str(o.error_user_title),
+    userMessage: str(o.error_user_msg),
+    fbtraceId: str(o.fbtrace_id),
+    isTransient: o.is_transient === true,
+  };
+}
+
+/** Seconds from a Retry-After header (delta-seconds or an HTTP date), null when absent or unreadable. */
+export function parseRetryAfter(header: string | null | undefined, nowMs: number): number | null {
+  if (!header) return null;
+  const t = header.trim();
+  if (/^\d+(\.\d+)?$/.test(t)) return Number(t);
+  const at = Date.parse(t);
+  return Number.isNaN(at) ? null : Math.max(0, (at - nowMs) / 1000);
+}
+
+/** The row index Meta names in messages such as "… at $['data'][17] …". */
+export function badRowIndex(message: string | null | undefined): number | null {
+  if (!message) return null;
+  const m = /\$\[['"]?data['"]?\]\[(\d+)\]/.exec(message) ?? /\bdata\[(\d+)\]/.exec(message);
+  return m ? Number(m[1]) : null;
+}
+
+/** The verdict for an HTTP status and the Graph error it carried (if any). */
+export function verdictFor(status: number, e: GraphError | null): Verdict {
+  if (e?.isTransient) return 'retry';
+  const code = e?.code ?? null;
+  if (code !== null) {
+    if (RETRY_CODES.has(code)) return 'retry';
+    if (TOKEN_CODES.has(code)) return 'token';
+    if (code === 10 || (code >= 200 && code <= 299)) return 'permission';
+    if (code === 33 || (code === 100 && e?.subcode === 33)) return 'pixel';
+    if (code === 100) return 'bad_rows';
+  }
+  if (status >= 500 || status === 408 || status === 429) return 'retry';
+  if (status === 401) return 'token';
+  if (status === 403) return 'permission';
+  // An unknown 4xx without a code: the request itself was refused, so split to find the cause.
+  return 'bad_rows';
+}
+
+/** Classifies one HTTP answer from `/{pixel}/events`. */
+export function classifyResponse(input: { status: number; body: unknown; retryAfter?: string | null; nowMs: number }): Outcome {
+  const { status, body } = input;
+  let parsed: unknown = body;
+  if (typeof body === 'string') {
+    try {
+      parsed = JSON.parse(body) as unknown;
+    } catch {
+      parsed = null;
+    }
+  }
+  if (status >= 200 && status < 300 && parsed && typeof parsed === 'object') {
+    const o = parsed as Record<string, unknown>;
+    const received = num(o.events_received);
+    if (received !== null) return { kind: 'ok', eventsReceived: received, fbtraceId: str(o.fbtrace_id) };
+  }
+  const error = parseGraphError(parsed);
+  const retryAfterSeconds = parseRetryAfter(input.retryAfter, input.nowMs);
+  if (status >= 200 && status < 300) {
+    // A 2xx without events_received is not a confirmation: treat as transient so the batch is tried again.
+    return { kind: 'error', verdict: 'retry', error, retryAfterSeconds, badIndex: null, cause: 'unexpected_success_body' };
+  }
+  const verdict = verdictFor(status, error);
+  return {
+    kind: 'error',
+    verdict,
+    error,
+    retryAfterSeconds,
+    badIndex: verdict === 'bad_rows' ? badRowIndex(error?.message) ?? badRowIndex(error?.userMessage) : null,
+    cause: error ? `graph_${error.code ?? 'unknown'}` : `http_${status}`,
+  };
+}
+
+/** Timeouts, refused and dropped connections: always worth another attempt. */
+export function classifyNetworkFailure(cause: 'timeout' | 'network'): Outcome {
+  return { kind: 'error', verdict: 'retry', error: null, retryAfterSeconds: null, badIndex: null, cause };
+}
+
+export interface BackoffPolicy {
+  maxAttempts: number;
+  baseMs: number;
+  capMs: number;
+}
+
+export const DEFAULT_BACKOFF: BackoffPolicy = { maxAttempts: 8, baseMs: 1000, capMs: 60_000 };
+
+/**
+ * Delay before attempt `attempt + 1` after `attempt` failures (1-based): full jitter over an exponential
+ * ceiling, but never shorter than a Retry-After the server gave. `random` in [0, 1) is injected.
+ */
+export function backoffDelayMs(attempt: number, retryAfterSeconds: number | null, random: number, policy: BackoffPolicy = DEFAULT_BACKOFF): number {
+  const ceiling = Math.min(policy.capMs, policy.baseMs * 2 ** Math.max(0, attempt - 1));
+  const jittered = Math.floor(random * ceiling);
+  const floor = retryAfterSeconds !== null ? Math.ceil(retryAfterSeconds * 1000) : 0;
+  return Math.max(jittered, floor);
+}

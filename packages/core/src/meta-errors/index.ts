@@ -1,0 +1,2 @@
+export * from './classify.ts';
+export * from './explain.ts';

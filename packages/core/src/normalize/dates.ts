@@ -1,0 +1,70 @@
+import { clean, ok, unusable, type Normalized } from './result.ts';
+
+const MONTHS: Record<string, number> = {
+  jan: 1, january: 1, janvier: 1, feb: 2, february: 2, fevrier: 2, février: 2, mar: 3, march: 3, mars: 3,
+  apr: 4, april: 4, avril: 4, may: 5, mai: 5, jun: 6, june: 6, juin: 6, jul: 7, july: 7, juillet: 7,
+  aug: 8, august: 8, aout: 8, août: 8, sep: 9, sept: 9, september: 9, septembre: 9, oct: 10, october: 10,
+  octobre: 10, nov: 11, november: 11, novembre: 11, dec: 12, december: 12, decembre: 12, décembre: 12,
+};
+
+export const daysInMonth = (y: number, m: number) => new Date(Date.UTC(y, m, 0)).getUTCDate();
+
+export function validDate(y: number, m: number, d: number): boolean {
+  return m >= 1 && m <= 12 && d >= 1 && d <= daysInMonth(y, m);
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * db: YYYYMMDD from any common way of writing a date (Meta: "with or without punctuation"): ISO with or
+ * without time (the calendar date as written, no zone shift), M/D/Y or D/M/Y (ambiguous ones follow
+ * `order`, month first by default, as in Meta's `2/16/1997` example), compact 8 digits, month names.
+ * Years before 1900 or after the current year, two-digit years and impossible dates are unusable.
+ * @example normalizeDateOfBirth('2/16/1997', 'MDY', 2026) // { ok: true, value: '19970216', ... }
+ */
+export function normalizeDateOfBirth(raw: string, order: 'MDY' | 'DMY', currentYear: number): Normalized {
+  const text = clean(raw).toLowerCase();
+  if (!text) return unusable('is empty');
+  let y: number | undefined;
+  let m: number | undefined;
+  let d: number | undefined;
+
+  const monthWord = /[a-zéû]{3,}/.exec(text);
+  if (monthWord && MONTHS[monthWord[0]]) {
+    m = MONTHS[monthWord[0]];
+    const nums = text.match(/\d+/g) ?? [];
+    if (nums.length !== 2) return unusable('is not a complete date');
+    const [a, b] = nums.map(Number) as [number, number];
+    if (nums[0]!.length === 4) [y, d] = [a, b];
+    else [d, y] = [a, b];
+    if (String(y).length !== 4) return unusable('needs a four-digit year');
+  } else {
+    const groups = text.match(/\d+/g) ?? [];
+    if (groups.length === 1 && groups[0]!.length === 8) {
+      const g = groups[0]!;
+      const asYmd = [Number(g.slice(0, 4)), Number(g.slice(4, 6)), Number(g.slice(6, 8))] as const;
+      const asMdy = [Number(g.slice(4)), Number(g.slice(0, 2)), Number(g.slice(2, 4))] as const;
+      const asDmy = [Number(g.slice(4)), Number(g.slice(2, 4)), Number(g.slice(0, 2))] as const;
+      const fits = (c: readonly [number, number, number]) => c[0] >= 1900 && c[0] <= currentYear && validDate(...c);
+      const pick = [asYmd, ...(order === 'DMY' ? [asDmy, asMdy] : [asMdy, asDmy])].find(fits);
+      if (!pick) return unusable('is not a valid date');
+      [y, m, d] = pick;
+    } else if (groups.length >= 3) {
+      const [a, b, c] = groups as [string, string, string];
+      if (a.length === 4) [y, m, d] = [Number(a), Number(b), Number(c)];
+      else if (c.length === 4) {
+        const x = Number(a);
+        const z = Number(b);
+        y = Number(c);
+        if (x > 12) [d, m] = [x, z];
+        else if (z > 12) [m, d] = [x, z];
+        else [m, d] = order === 'DMY' ? [z, x] : [x, z];
+      } else return unusable('needs a four-digit year');
+    } else return unusable('is not a complete date');
+  }
+  if (y === undefined || m === undefined || d === undefined) return unusable('is not a complete date');
+  if (y < 1900 || y > currentYear) return unusable(`has a year outside 1900–${currentYear}`);
+  if (!validDate(y, m, d)) return unusable('is not a valid date');
+  const value = `${y}${pad(m)}${pad(d)}`;
+  return ok(value, value === text ? undefined : `Date of birth "${raw.trim()}" → ${value}`);
+}

@@ -1,0 +1,31 @@
+import { clean, ok, unusable, type Normalized } from './result.ts';
+
+/**
+ * fn, ln: NFC, lowercase, no punctuation or spaces (Meta: "lowercase only with no punctuation"); accents
+ * and other scripts are kept as UTF-8, as in Meta's `Valéry` → `valéry` example.
+ * @example normalizeName("O'Brien") // { ok: true, value: 'obrien' }
+ */
+export function normalizeName(raw: string): Normalized {
+  const v = clean(raw).normalize('NFC').toLowerCase().replace(/[^\p{L}\p{M}\p{N}]/gu, '');
+  return v ? ok(v) : unusable('has no letters');
+}
+
+/** ct: lowercase letters only (no digits, spaces or punctuation), accents kept. */
+export function normalizeCity(raw: string): Normalized {
+  const v = clean(raw).normalize('NFC').toLowerCase().replace(/[^\p{L}\p{M}]/gu, '');
+  return v ? ok(v) : unusable('has no letters');
+}
+
+/** ge: f or m (female/male/woman/man and their initials); anything else is dropped. */
+export function normalizeGender(raw: string): Normalized {
+  const v = clean(raw).toLowerCase().replace(/[^a-z]/g, '');
+  if (v === 'f' || v === 'female' || v === 'woman' || v === 'w') return ok('f');
+  if (v === 'm' || v === 'male' || v === 'man') return ok('m');
+  return unusable(v ? 'is not f or m' : 'is empty');
+}
+
+/** external_id: trim and lowercase, then hashed (Meta SDK's normalizeAndHash). */
+export function normalizeExternalId(raw: string): Normalized {
+  const v = clean(raw).toLowerCase();
+  return v ? ok(v) : unusable('is empty');
+}

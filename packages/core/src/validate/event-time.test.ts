@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { detectDateOrder, parseEventTime } from './event-time.ts';
+
+const utc = (...a: [number, number, number, number?, number?, number?]) => Date.UTC(a[0], a[1] - 1, a[2], a[3] ?? 0, a[4] ?? 0, a[5] ?? 0) / 1000;
+const seconds = (raw: string, zone = 'UTC', order: 'MDY' | 'DMY' = 'MDY') => {
+  const r = parseEventTime(raw, zone, order);
+  return r.ok ? r.seconds : null;
+};
+
+describe('parseEventTime', () => {
+  it.each([
+    ['2026-11-21T10:00:00Z', utc(2026, 11, 21, 10)],
+    ['2026-11-21T10:00:00.123Z', utc(2026, 11, 21, 10)],
+    ['2026-11-21T10:00:00+02:00', utc(2026, 11, 21, 8)],
+    ['2026-11-21T10:00:00-0500', utc(2026, 11, 21, 15)],
+    ['2026-11-21 10:00', utc(2026, 11, 21, 10)],
+    ['2026-11-21', utc(2026, 11, 21, 12)],
+    ['11/21/2026', utc(2026, 11, 21, 12)],
+    ['21/11/2026', utc(2026, 11, 21, 12)],
+    ['21.11.2026', utc(2026, 11, 21, 12)],
+    ['11/21/2026 3:30 PM', utc(2026, 11, 21, 15, 30)],
+    ['11/21/26 15:30', utc(2026, 11, 21, 15, 30)],
+    ['1795348800', 1795348800],
+    ['1795348800000', 1795348800],
+    ['46347', utc(2026, 11, 21)],
+    ['46347.5', utc(2026, 11, 21, 12)],
+  ])('%s', (raw, expected) => expect(seconds(raw)).toBe(expected));
+
+  it('reads ambiguous slash dates by the file order', () => {
+    expect(seconds('03/04/2026', 'UTC', 'MDY')).toBe(utc(2026, 3, 4, 12));
+    expect(seconds('03/04/2026', 'UTC', 'DMY')).toBe(utc(2026, 4, 3, 12));
+  });
+
+  it('applies the file time zone with daylight saving', () => {
+    expect(seconds('2026-07-04 12:00', 'America/New_York')).toBe(utc(2026, 7, 4, 16));
+    expect(seconds('2026-01-04 12:00', 'America/New_York')).toBe(utc(2026, 1, 4, 17));
+    expect(seconds('2026-07-04 12:00', 'Europe/Berlin')).toBe(utc(2026, 7, 4, 10));
+    expect(seconds('2026-07-04T12:00:00Z', 'America/New_York')).toBe(utc(2026, 7, 4, 12));
+  });
+
+  it('says it converted milliseconds', () => {
+    expect(parseEventTime('1795348800000', 'UTC', 'MDY')).toMatchObject({ note: 'Converted event_time from milliseconds to seconds' });
+  });
+
+  it.each(['', 'yesterday', '2026-02-30', '13/13/2026', '2026-11-21T25:00:00', '12', 'NaN'])('%j is unreadable', (raw) =>
+    expect(parseEventTime(raw, 'UTC', 'MDY').ok).toBe(false),
+  );
+
+  it('never throws', () => {
+    fc.assert(fc.property(fc.string(), (s) => void parseEventTime(s, 'Europe/Paris', 'DMY')), { numRuns: 500 });
+  });
+});
+
+describe('detectDateOrder', () => {
+  it('decides from unambiguous values', () => {
+    expect(detectDateOrder(['01/02/2026', '25/02/2026'])).toBe('DMY');
+    expect(detectDateOrder(['01/02/2026', '02/25/2026'])).toBe('MDY');
+    expect(detectDateOrder(['01/02/2026', '03/04/2026'])).toBeNull();
+    expect(detectDateOrder(['25/02/2026', '02/25/2026'])).toBeNull();
+  });
+});

@@ -1,0 +1,114 @@
+import { validDate } from '../normalize/dates.ts';
+import { zonedToEpochMs } from './zoned-time.ts';
+
+export type DateOrder = 'MDY' | 'DMY';
+
+export type ParsedTime =
+  | { ok: true; seconds: number; note?: string; dateOnly?: boolean }
+  | { ok: false; reason: string };
+
+const ISO = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?)?\s*(z|[+-]\d{2}(?::?\d{2})?)?$/i;
+const SLASH = /^(\d{1,4})([/.-])(\d{1,2})\2(\d{2,4})(?:[ T,]+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*(am|pm)?)?\s*(z|[+-]\d{2}:?\d{2})?$/i;
+const EXCEL_EPOCH_DAYS = 25569; // 1970-01-01 as an Excel serial day
+
+function zoneOffsetMinutes(z: string): number {
+  if (z.toLowerCase() === 'z') return 0;
+  const m = /^([+-])(\d{2}):?(\d{2})?$/.exec(z)!;
+  return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3] ?? 0));
+}
+
+function toSeconds(zone: string, offset: string | undefined, y: number, mo: number, d: number, h: number, mi: number, s: number): number {
+  if (offset) return Math.floor((Date.UTC(y, mo - 1, d, h, mi, s) - zoneOffsetMinutes(offset) * 60_000) / 1000);
+  return Math.floor(zonedToEpochMs(zone, y, mo, d, h, mi, s) / 1000);
+}
+
+/**
+ * Reads an event time as Unix seconds: ISO 8601 with or without zone, date only (noon in the file's zone),
+ * M/D/Y or D/M/Y (by `order`), D.M.Y, Unix seconds, Unix milliseconds and Excel serial dates. Values without
+ * a zone are read in the file's IANA `zone`.
+ */
+export function parseEventTime(raw: string, zone: string, order: DateOrder): ParsedTime {
+  const v = raw.trim();
+  if (!v) return { ok: false, reason: 'is empty' };
+
+  if (/^\d+(\.\d+)?$/.test(v)) {
+    const n = Number(v);
+    if (/^\d{12,13}$/.test(v)) return { ok: true, seconds: Math.floor(n / 1000), note: 'Converted event_time from milliseconds to seconds' };
+    if (/^\d{9,10}$/.test(v)) return { ok: true, seconds: n };
+    if (n >= 20_000 && n < 80_000) {
+      // Excel serial date: days since 1899-12-30 in the file's local time.
+      const ms = Math.round((n - EXCEL_EPOCH_DAYS) * 86_400_000);
+      const t = new Date(ms);
+      const seconds = toSeconds(zone, undefined, t.getUTCFullYear(), t.getUTCMonth() + 1, t.getUTCDate(), t.getUTCHours(), t.getUTCMinutes(), t.getUTCSeconds());
+      return { ok: true, seconds, note: `Converted Excel date ${v} to a timestamp` };
+    }
+    return { ok: false, reason: 'is a number that is not a timestamp' };
+  }
+
+  let m = ISO.exec(v);
+  if (m) {
+    const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    if (!validDate(y, mo, d)) return { ok: false, reason: 'is not a valid date' };
+    if (m[4] === undefined) return { ok: true, seconds: toSeconds(zone, m[7], y, mo, d, 12, 0, 0), dateOnly: true, note: 'event_time has no time of day; used 12:00 in the file time zone' };
+    const [h, mi, s] = [Number(m[4]), Number(m[5]), Number(m[6] ?? 0)];
+    if (h > 23 || mi > 59 || s > 59) return { ok: false, reason: 'has an invalid time' };
+    return { ok: true, seconds: toSeconds(zone, m[7], y, mo, d, h, mi, s) };
+  }
+
+  m = SLASH.exec(v);
+  if (m) {
+    const [a, sep, b, c] = [m[1]!, m[2]!, Number(m[3]), m[4]!];
+    let y: number;
+    let mo: number;
+    let d: number;
+    if (a.length === 4) [y, mo, d] = [Number(a), b, Number(c)];
+    else {
+      const x = Number(a);
+      y = c.length === 2 ? 2000 + Number(c) : Number(c);
+      if (sep === '.' || x > 12) [d, mo] = [x, b];
+      else if (b > 12) [mo, d] = [x, b];
+      else [mo, d] = order === 'DMY' ? [b, x] : [x, b];
+    }
+    if (!validDate(y, mo, d)) return { ok: false, reason: 'is not a valid date' };
+    if (m[5] === undefined) return { ok: true, seconds: toSeconds(zone, m[9], y, mo, d, 12, 0, 0), dateOnly: true, note: 'event_time has no time of day; used 12:00 in the file time zone' };
+    let h = Number(m[5]);
+    const ampm = m[8]?.toLowerCase();
+    if (ampm) {
+      if (h < 1 || h > 12) return { ok: false, reason: 'has an invalid time' };
+      h = (h % 12) + (ampm === 'pm' ? 12 : 0);
+    }
+    const [mi, s] = [Number(m[6]), Number(m[7] ?? 0)];
+    if (h > 23 || mi > 59 || s > 59) return { ok: false, reason: 'has an invalid time' };
+    return { ok: true, seconds: toSeconds(zone, m[9], y, mo, d, h, mi, s) };
+  }
+
+  const parsed = Date.parse(v);
+  if (!Number.isNaN(parsed) && /[a-z]{3}/i.test(v) && /\d{4}/.test(v)) return { ok: true, seconds: Math.floor(parsed / 1000) };
+  return { ok: false, reason: 'is not a date or time Backsignal can read' };
+}
+
+/**
+ * Decides the day/month order of a column from its unambiguous values (a first number above 12 means D/M,
+ * a second one above 12 means M/D). Null when the column does not decide it, or contradicts itself.
+ */
+export function detectDateOrder(samples: Iterable<string>): DateOrder | null {
+  let dmy = 0;
+  let mdy = 0;
+  for (const s of samples) {
+    const m = /^\s*(\d{1,2})[/-](\d{1,2})[/-]\d{2,4}/.exec(s);
+    if (!m) continue;
+    const [a, b] = [Number(m[1]), Number(m[2])];
+    if (a > 12 && b <= 12) dmy++;
+    else if (b > 12 && a <= 12) mdy++;
+  }
+  if (dmy && !mdy) return 'DMY';
+  if (mdy && !dmy) return 'MDY';
+  return null;
+}
+
+export const SEVEN_DAYS = 7 * 86_400;
+export const SIXTY_TWO_DAYS = 62 * 86_400;
+export const FUTURE_TOLERANCE = 60;
+
+/** Meta's window for the event's action source (meta-capi.md §1.3): 62 days in store, 7 days otherwise. */
+export const windowFor = (actionSource: string | undefined) => (actionSource === 'physical_store' ? SIXTY_TWO_DAYS : SEVEN_DAYS);

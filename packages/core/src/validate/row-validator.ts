@@ -1,0 +1,318 @@
+import { FIELD_BY_KEY, type FieldDef } from '../fields/catalogue.ts';
+import { sha256 } from '../hash/sha256.ts';
+import type { HardcodedValues, Mappings } from '../mapping/suggest.ts';
+import { normalizeDateOfBirth } from '../normalize/dates.ts';
+import { normalizeEmail } from '../normalize/email.ts';
+import { normalizeCity, normalizeExternalId, normalizeGender, normalizeName } from '../normalize/names.ts';
+import { normalizePhone } from '../normalize/phone.ts';
+import { normalizeCountry, normalizeState, normalizeZip } from '../normalize/places.ts';
+import { alreadyHashed, type Normalized } from '../normalize/result.ts';
+import type { FileSettings } from '../settings.ts';
+import { FUTURE_TOLERANCE, parseEventTime, windowFor } from './event-time.ts';
+import { identifierProblem } from './identifiers.ts';
+import {
+  canonicalActionSource,
+  canonicalCurrency,
+  canonicalEventName,
+  FBC,
+  FBP,
+  isIpAddress,
+  LEAD_ID,
+  parseAmount,
+  parseBoolean,
+  parseInteger,
+  splitList,
+} from './values.ts';
+
+export interface RowIssue {
+  field: string;
+  message: string;
+}
+export interface RowCorrection extends RowIssue {
+  original: string;
+  corrected: string;
+}
+export interface RowResult {
+  rowNumber: number;
+  errors: RowIssue[];
+  corrections: RowCorrection[];
+  warnings: RowIssue[];
+  /** Field key → normalised (not hashed) value after corrections: what is sent, and what the UI shows. */
+  effectiveRow: Record<string, string>;
+}
+
+export interface ValidationContext {
+  headers: readonly string[];
+  mappings: Mappings;
+  hardcoded: HardcodedValues;
+  settings: FileSettings;
+  /** Unix seconds: every time window is judged against it. */
+  now: number;
+}
+
+/** The whole-file error when mapped columns are missing from the file's headers (spec §8 panel). */
+export function headerProblem(ctx: { headers: readonly string[]; mappings: Mappings }): string | null {
+  const present = new Set(ctx.headers);
+  const missing = Object.keys(ctx.mappings).filter((c) => ctx.mappings[c] && !present.has(c));
+  return missing.length
+    ? "Your file headers don't match your mappings. Please reupload a CSV file with the correct headers or return to the mappings page to fix the mappings."
+    : null;
+}
+
+type Out = Omit<RowResult, 'rowNumber'>;
+interface Source {
+  def: FieldDef;
+  column: number; // -1 for a hardcoded value
+  hardcoded: string;
+}
+
+const HASHED_RULES: Record<string, (v: string, s: FileSettings, year: number) => Normalized> = {
+  email: (v) => normalizeEmail(v),
+  phone: (v, s) => normalizePhone(v, s.defaultCountry),
+  first_name: (v) => normalizeName(v),
+  last_name: (v) => normalizeName(v),
+  db: (v, s, year) => normalizeDateOfBirth(v, s.dateOrder, year),
+  gender: (v) => normalizeGender(v),
+  city: (v) => normalizeCity(v),
+  state: (v) => normalizeState(v),
+  zip: (v) => normalizeZip(v),
+  country: (v) => normalizeCountry(v),
+  external_id: (v) => normalizeExternalId(v),
+};
+
+const iso = (seconds: number) => new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
+const days = (s: number) => Math.round(s / 86_400);
+
+/**
+ * Builds the per-row check for one file: maps cells to fields, normalises and auto-corrects each value, and
+ * applies Meta's per-row rules (time windows, required parameters per event and source, identifiers).
+ */
+export function createRowValidator(ctx: ValidationContext): (values: readonly string[], rowNumber: number) => RowResult {
+  const columnIndex = new Map(ctx.headers.map((h, i) => [h, i]));
+  const sources: Source[] = [];
+  const mapped = new Set<string>();
+  for (const [column, field] of Object.entries(ctx.mappings)) {
+    const def = FIELD_BY_KEY.get(field);
+    const idx = columnIndex.get(column);
+    if (!def || idx === undefined || mapped.has(field)) continue;
+    mapped.add(field);
+    sources.push({ def, column: idx, hardcoded: '' });
+  }
+  for (const [field, value] of Object.entries(ctx.hardcoded)) {
+    const def = FIELD_BY_KEY.get(field);
+    if (!def || mapped.has(field) || value.trim() === '') continue;
+    mapped.add(field);
+    sources.push({ def, column: -1, hardcoded: value });
+  }
+  // event_time is judged after action_source is known.
+  sources.sort((a, b) => Number(a.def.key === 'event_time') - Number(b.def.key === 'event_time'));
+  const year = new Date(ctx.now * 1000).getUTCFullYear();
+  const memo = new Map<string, Normalized>();
+  // event_id is derived from the cells in field-name order, so column order does not change it.
+  const idOrder = sources.map((src, i) => [src.def.key, i] as const).sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([, i]) => i);
+  const { settings, now } = ctx;
+
+  return (values, rowNumber) => {
+    const row: RowState = { errors: [], corrections: [], warnings: [], effectiveRow: {}, settings, now, year, memo };
+    const eff = row.effectiveRow;
+    const raws: string[] = new Array(sources.length);
+    for (let i = 0; i < sources.length; i++) {
+      const src = sources[i]!;
+      const raw = src.column >= 0 ? (values[src.column] ?? '') : src.hardcoded;
+      raws[i] = raw;
+      const v = raw.trim();
+      if (v) checkField(row, src.def, raw, v);
+    }
+
+    for (const required of ['event_name', 'event_time', 'action_source'] as const) {
+      if (!eff[required] && !row.errors.some((e) => e.field === required)) addError(row, required, `${required} is missing.`);
+    }
+    if (eff.event_name === 'Purchase') {
+      if (!eff.value && !row.errors.some((e) => e.field === 'value')) addError(row, 'value', 'Purchase events need a value.');
+      if (!eff.currency && !row.errors.some((e) => e.field === 'currency')) addError(row, 'currency', 'Purchase events need a currency.');
+    }
+    if (eff.action_source === 'website') {
+      if (!eff.event_source_url) addError(row, 'event_source_url', 'Website events need event_source_url.');
+      if (!eff.client_user_agent) addError(row, 'client_user_agent', 'Website events need client_user_agent.');
+    }
+    const idProblem = identifierProblem(eff);
+    if (idProblem) addError(row, 'user_data', idProblem);
+
+    if (!eff.event_id) {
+      // Stable across prepares and re-uploads: derived from the row's own cells (docs: core README).
+      let idSource = '';
+      for (const i of idOrder) idSource += `${sources[i]!.def.key}=${raws[i]}\u0001`;
+      eff.event_id = `bs-${sha256(idSource).slice(0, 32)}`;
+    }
+    return { rowNumber, errors: row.errors, corrections: row.corrections, warnings: row.warnings, effectiveRow: eff };
+  };
+}
+
+function addError(row: RowState, field: string, message: string): void {
+  row.errors.push({ field, message });
+}
+function addCorrection(row: RowState, field: string, message: string, original: string, corrected: string): void {
+  row.corrections.push({ field, message, original, corrected });
+}
+
+interface RowState extends Out {
+  settings: FileSettings;
+  now: number;
+  year: number;
+  memo: Map<string, Normalized>;
+}
+
+// Columns whose values repeat across rows (a file has few distinct countries, states or cities): their
+// normalisation is remembered per file. Never personal identifiers such as email or phone.
+const REPEATING = new Set(['city', 'state', 'zip', 'country', 'gender']);
+const MEMO_LIMIT = 50_000;
+
+function normalizeMemo(row: RowState, key: string, v: string, rule: (v: string, s: FileSettings, year: number) => Normalized): Normalized {
+  if (!REPEATING.has(key)) return rule(v, row.settings, row.year);
+  const k = `${key}\u0000${v}`;
+  let r = row.memo.get(k);
+  if (!r) {
+    r = rule(v, row.settings, row.year);
+    if (row.memo.size >= MEMO_LIMIT) row.memo.clear();
+    row.memo.set(k, r);
+  }
+  return r;
+}
+
+function checkField(row: RowState, def: FieldDef, raw: string, v: string): void {
+  const eff = row.effectiveRow;
+  const { settings } = row;
+  const key = def.key;
+  const rule = HASHED_RULES[key];
+  if (rule) {
+    const r = (v.length === 64 ? alreadyHashed(v) : null) ?? normalizeMemo(row, key, v, rule);
+    if (!r.ok) return addCorrection(row, key, `Dropped ${def.label.toLowerCase()} "${v}": it ${r.reason}.`, raw, '');
+    eff[key] = r.value;
+    if (r.note) addCorrection(row, key, r.note, raw, r.value);
+    return;
+  }
+  switch (key) {
+    case 'event_name': {
+      const r = canonicalEventName(v)!;
+      eff[key] = r.value;
+      if (r.note) addCorrection(row, key, r.note, raw, r.value);
+      return;
+    }
+    case 'action_source': {
+      const r = canonicalActionSource(v);
+      if (!r) return addError(row, key, `action_source "${v}" is not one of Meta's values: email, website, app, phone_call, chat, physical_store, system_generated, other.`);
+      eff[key] = r.value;
+      if (r.note) addCorrection(row, key, r.note, raw, r.value);
+      return;
+    }
+    case 'event_time':
+    case 'original_event_time': {
+      const t = parseEventTime(v, settings.timeZone, settings.dateOrder);
+      if (!t.ok) return addError(row, key, `${key} "${v}" ${t.reason}.`);
+      eff[key] = String(t.seconds);
+      if (t.note) addCorrection(row, key, `${t.note} (${iso(t.seconds)})`, raw, String(t.seconds));
+      if (key === 'event_time') checkWindow(row, t.seconds, v);
+      return;
+    }
+    case 'value':
+    case 'price':
+    case 'net_revenue':
+    case 'predicted_ltv': {
+      const n = parseAmount(v);
+      if (n === null) return addError(row, key, `${key} "${v}" is not a number.`);
+      eff[key] = String(n);
+      if (String(n) !== v) addCorrection(row, key, `${key} "${v}" read as ${n}`, raw, String(n));
+      return;
+    }
+    case 'currency': {
+      const c = canonicalCurrency(v);
+      if (!c) return addError(row, key, `currency "${v}" is not an ISO 4217 code such as USD or EUR.`);
+      eff[key] = c.value;
+      if (c.note) addCorrection(row, key, c.note, raw, c.value);
+      return;
+    }
+    case 'client_ip_address':
+      if (!isIpAddress(v)) return addCorrection(row, key, `Dropped client_ip_address "${v}": not an IP address.`, raw, '');
+      eff[key] = v;
+      return;
+    case 'fbc':
+    case 'fbp':
+      if (!(key === 'fbc' ? FBC : FBP).test(v)) return addCorrection(row, key, `Dropped ${key} "${v}": not in Meta's fb.1.<time>.<id> format.`, raw, '');
+      eff[key] = v;
+      return;
+    case 'lead_id':
+      if (!LEAD_ID.test(v)) return addError(row, key, `lead_id "${v}" must be Meta's 15–17 digit lead id; Meta rejects the whole batch for an invalid one.`);
+      eff[key] = v;
+      return;
+    case 'event_source_url':
+    case 'referrer_url':
+      if (!/^https?:\/\/\S+$/i.test(v)) return addError(row, key, `${key} "${v}" is not a full web address (https://…).`);
+      eff[key] = v;
+      return;
+    case 'contents':
+      try {
+        const parsed: unknown = JSON.parse(v);
+        const list = Array.isArray(parsed) ? parsed : [parsed];
+        if (!list.every((x) => x && typeof x === 'object' && 'id' in x)) throw new Error('no id');
+        eff[key] = JSON.stringify(list);
+      } catch {
+        addError(row, key, 'contents must be JSON like [{"id":"sku-1","quantity":1,"item_price":9.99}].');
+      }
+      return;
+    case 'data_processing_options': {
+      const opts = splitList(v).map((o) => o.toUpperCase());
+      if (opts.some((o) => o !== 'LDU')) return addError(row, key, 'data_processing_options must be LDU or empty.');
+      eff[key] = opts.join(',');
+      return;
+    }
+  }
+  switch (def.type) {
+    case 'number': {
+      const n = parseAmount(v);
+      if (n === null) return addError(row, key, `${key} "${v}" is not a number.`);
+      eff[key] = String(n);
+      return;
+    }
+    case 'integer': {
+      const n = parseInteger(v);
+      if (n === null) return addError(row, key, `${key} "${v}" is not a whole number.`);
+      eff[key] = String(n);
+      return;
+    }
+    case 'boolean': {
+      const b = parseBoolean(v);
+      if (b === null) return addError(row, key, `${key} "${v}" must be true or false.`);
+      eff[key] = String(b);
+      return;
+    }
+    case 'enum': {
+      const hit = def.allowedValues?.find((a) => a.toLowerCase() === v.toLowerCase());
+      if (!hit) return addError(row, key, `${key} "${v}" must be one of: ${def.allowedValues?.join(', ')}.`);
+      eff[key] = hit;
+      return;
+    }
+    case 'list':
+      eff[key] = splitList(v).join(',');
+      return;
+    default:
+      eff[key] = v;
+  }
+}
+
+function checkWindow(row: RowState, seconds: number, v: string): void {
+  const { effectiveRow: eff, now } = row;
+  const source = eff.action_source;
+  const limit = windowFor(source);
+  const age = now - seconds;
+  if (seconds > now + FUTURE_TOLERANCE) {
+    addError(row, 'event_time', `event_time "${v}" (${iso(seconds)}) is in the future. Check the file's time zone setting.`);
+  } else if (age > limit) {
+    addError(row, 
+      'event_time',
+      `event_time "${v}" is ${days(age)} days old. Meta only accepts events up to ${limit / 86_400} days old${source === 'physical_store' ? '' : ' (62 days for physical_store)'}.`,
+    );
+  } else if (age > limit - 86_400) {
+    row.warnings.push({ field: 'event_time', message: `This event becomes too old for Meta in ${Math.max(1, Math.floor((limit - age) / 3600))} hours. Send it today.` });
+  }
+}
+

@@ -1,0 +1,56 @@
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(zone: string): Intl.DateTimeFormat {
+  let f = formatters.get(zone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    formatters.set(zone, f);
+  }
+  return f;
+}
+
+/** True for an IANA zone name the runtime knows. */
+export function isTimeZone(zone: string): boolean {
+  try {
+    formatter(zone);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Offset of `zone` from UTC at the instant `ms`, in milliseconds. */
+function offsetAt(zone: string, ms: number): number {
+  if (zone === 'UTC' || zone === 'Etc/UTC') return 0;
+  const parts = formatter(zone).formatToParts(ms);
+  const get = (t: string) => Number(parts.find((p) => p.type === t)!.value);
+  const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
+  return asUtc - Math.floor(ms / 1000) * 1000;
+}
+
+/**
+ * Unix milliseconds of a wall-clock time in an IANA zone (DST-correct: the offset is re-read at the result).
+ * @example zonedToEpochMs('America/New_York', 2026, 7, 4, 12, 0, 0) // 2026-07-04T16:00:00Z
+ */
+export function zonedToEpochMs(zone: string, y: number, mo: number, d: number, h: number, mi: number, s: number): number {
+  const guess = Date.UTC(y, mo - 1, d, h, mi, s);
+  const first = guess - offsetAt(zone, guess);
+  const second = guess - offsetAt(zone, first);
+  return second;
+}
+
+/** The calendar date of an instant in a zone. */
+export function zonedDate(zone: string, ms: number): { y: number; m: number; d: number } {
+  const parts = formatter(zone).formatToParts(ms);
+  const get = (t: string) => Number(parts.find((p) => p.type === t)!.value);
+  return { y: get('year'), m: get('month'), d: get('day') };
+}
