@@ -4,13 +4,14 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config/env.ts';
 import { startQueue } from './jobs/queue.ts';
 import { registerJobs } from './jobs/register-jobs.ts';
+import { loggerOptions } from './lib/logger-options.ts';
 import { openRuntime } from './runtime.ts';
 
 const WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
 
 async function main() {
   const config = loadConfig();
-  const logger = { level: config.logLevel, redact: ['req.headers.cookie', 'req.headers["x-xsrf-token"]'] };
+  const logger = loggerOptions(config.logLevel);
   const boot = (await import('pino')).default(logger);
   const { db, mailer } = await openRuntime(config, boot);
   const queue = await startQueue(db, config.databaseUrl);

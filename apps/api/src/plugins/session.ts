@@ -54,7 +54,9 @@ export async function startSession(
 
 export async function stopSession(request: FastifyRequest, reply: FastifyReply, deps: { db: Db; config: Config }) {
   if (request.session) await endSession(deps.db, request.session.tokenHash);
-  reply.clearCookie(sessionCookieName(deps.config), { path: '/' });
+  // Same attributes as when set: a browser ignores a __Host- cookie's removal unless it is Secure too.
+  const { maxAge: _keep, ...attributes } = sessionCookieOptions(deps.config);
+  reply.clearCookie(sessionCookieName(deps.config), attributes);
   request.session = null;
 }
 

@@ -194,6 +194,19 @@ describe('login and logout', () => {
     expect((await new Agent(ctx.app).post('/auth/login', { email: address, password: PASSWORD })).statusCode).toBe(200);
   });
 
+  it('holds the limit against parallel guesses', async () => {
+    const { address } = await signUp();
+    const ip = '192.0.2.90';
+    const answers = await Promise.all(
+      Array.from({ length: 16 }, (_, i) => new Agent(ctx.app, { ip }).post('/auth/login', { email: address, password: `Wrong-${i}-Pass!` })),
+    );
+    const codes = answers.map((r) => r.statusCode);
+    // Every guess that was actually checked counts; no more than 10 got through to the password check.
+    expect(codes.filter((c) => c === 401).length).toBeLessThanOrEqual(10);
+    expect(codes.filter((c) => c === 429).length).toBeGreaterThanOrEqual(6);
+    expect(codes.every((c) => c === 401 || c === 429)).toBe(true);
+  });
+
   it('refuses a malformed payload with 400', async () => {
     const r = await new Agent(ctx.app).post('/auth/login', { email: 'not-an-email' });
     expect(r.statusCode).toBe(400);
@@ -283,6 +296,40 @@ describe('profile, password change and deletion', () => {
     expect((await new Agent(ctx.app).post('/auth/change-password', { currentPassword: 'x', newPassword: 'Fresh-Start-99!' })).statusCode).toBe(401);
   });
 
+  it('throttles guesses of the current password', async () => {
+    const { agent } = await signUp();
+    for (let i = 0; i < 10; i++) {
+      const r = await agent.post('/auth/change-password', { currentPassword: `Guess-${i}-Pass!`, newPassword: 'Fresh-Start-99!' });
+      expect(r.statusCode).toBe(400);
+    }
+    const blocked = await agent.post('/auth/change-password', { currentPassword: PASSWORD, newPassword: 'Fresh-Start-99!' });
+    expect(blocked.statusCode).toBe(429);
+  });
+
+  it('deletes every row of the user in every table, including throttle and analytics rows', async () => {
+    const { agent, address } = await signUp();
+    const userId = (await agent.get('/auth/me')).json().user.id;
+    await ctx.db.query('update users set email_verified = true where id = $1', [userId]);
+    expect((await agent.post('/api/mappings', { name: 'Mine', mappings: { Email: 'email' }, hardcoded: {} })).statusCode).toBe(201);
+    expect((await agent.post('/api/meta/accounts', { name: 'P', pixelId: '123456789', accessToken: 'EAAB-token-123456' })).statusCode).toBeLessThan(300);
+    await ctx.db.query(`insert into analytics_events (name, path, occurred_at, user_id) values ('login', '/', now(), $1)`, [userId]);
+    await new Agent(ctx.app).post('/auth/login', { email: address, password: 'Wrong-Password-1!' });
+    expect((await agent.delete('/auth/delete-account')).statusCode).toBe(200);
+
+    const tables = await ctx.db.query<{ table_name: string }>(
+      `select table_name from information_schema.columns where table_schema = 'public' and column_name = 'user_id'`,
+    );
+    expect(tables.rows.length).toBeGreaterThan(5);
+    for (const { table_name } of tables.rows) {
+      const r = await ctx.db.query<{ n: number }>(`select count(*)::int as n from ${table_name} where user_id = $1`, [userId]);
+      expect(r.rows[0]!.n, table_name).toBe(0);
+    }
+    const anon = await ctx.db.query<{ n: number }>(`select count(*)::int as n from analytics_events where user_id is null and name = 'login'`);
+    expect(anon.rows[0]!.n).toBe(0);
+    const failures = await ctx.db.query<{ n: number }>('select count(*)::int as n from login_failures where key = $1', [`email:${address}`]);
+    expect(failures.rows[0]!.n).toBe(0);
+  });
+
   it('deletes the account with its sessions and tokens, and logs out', async () => {
     const { agent, address } = await signUp();
     const userId = (await agent.get('/auth/me')).json().user.id;
@@ -298,5 +345,25 @@ describe('profile, password change and deletion', () => {
     }
     expect((await new Agent(ctx.app).post('/auth/login', { email: address, password: PASSWORD })).statusCode).toBe(401);
     expect((await new Agent(ctx.app).delete('/auth/delete-account')).statusCode).toBe(401);
+  });
+});
+
+describe('cookies over https', () => {
+  it('sets and clears the __Host- session cookie with Secure, HttpOnly and SameSite=Lax', async () => {
+    const secure = await createTestContext({ env: { APP_URL: 'https://app.example.com' } });
+    try {
+      const agent = new Agent(secure.app);
+      const res = await agent.post('/auth/signup', { email: email(), firstName: 'Ada', password: PASSWORD });
+      expect(res.statusCode).toBe(201);
+      const set = res.cookies.find((c) => c.name === '__Host-bs_session')!;
+      expect(set).toMatchObject({ secure: true, httpOnly: true, sameSite: 'Lax', path: '/' });
+      expect(set.value.length).toBeGreaterThanOrEqual(22);
+      const out = await agent.post('/auth/logout');
+      const cleared = out.cookies.find((c) => c.name === '__Host-bs_session')!;
+      // Without Secure a browser would ignore the removal of a __Host- cookie.
+      expect(cleared).toMatchObject({ value: '', secure: true, path: '/' });
+    } finally {
+      await secure.close();
+    }
   });
 });

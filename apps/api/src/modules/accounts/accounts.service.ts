@@ -72,25 +72,34 @@ export async function signUp(deps: Deps, input: SignupData) {
   return user;
 }
 
-function throttleKeys(email: string, ip: string) {
-  return [`email:${email.toLowerCase()}`, `ip:${ip}`];
-}
-
-/** Checks credentials with throttling per account and per IP (10 failures in 15 minutes). */
-export async function logIn(deps: Deps, email: string, password: string, ip: string): Promise<SessionUser> {
+/**
+ * Runs one password check under the failure throttle (10 failures per key in 15 minutes). The attempt is
+ * recorded before the check and taken back if it succeeds, so parallel guesses cannot all slip under the
+ * limit by reading the count before any of them is written.
+ */
+async function throttled(deps: Deps, keys: string[], check: () => Promise<boolean>): Promise<boolean> {
   const now = deps.now();
-  const keys = throttleKeys(email, ip);
+  const ids = await loginThrottleRepo.record(deps.db, keys, now);
   const counts = await loginThrottleRepo.countSince(deps.db, keys, new Date(now.getTime() - LOGIN_WINDOW_MS));
-  if (keys.some((k) => (counts[k] ?? 0) >= LOGIN_MAX_FAILURES)) {
+  if (keys.some((k) => (counts[k] ?? 0) > LOGIN_MAX_FAILURES)) {
+    // A refused attempt does not count, so the owner gets back in once the window has passed.
+    await loginThrottleRepo.forget(deps.db, ids);
     throw new AppError('RATE_LIMITED', 'Too many failed login attempts. Please wait 15 minutes and try again.');
   }
+  const ok = await check();
+  if (ok) await loginThrottleRepo.forget(deps.db, ids);
+  return ok;
+}
+
+/** Checks credentials with throttling per account and per IP. */
+export async function logIn(deps: Deps, email: string, password: string, ip: string): Promise<SessionUser> {
+  const accountKey = `email:${email.toLowerCase()}`;
   const user = await usersRepo.findByEmail(deps.db, email);
-  const ok = user ? await verifyPassword(user.passwordHash, password) : (await burnPasswordCheck(password), false);
-  if (!user || !ok) {
-    await loginThrottleRepo.record(deps.db, keys, now);
-    throw new AppError('UNAUTHENTICATED', INVALID_LOGIN);
-  }
-  await loginThrottleRepo.clear(deps.db, keys[0]!);
+  const ok = await throttled(deps, [accountKey, `ip:${ip}`], async () =>
+    user ? verifyPassword(user.passwordHash, password) : (await burnPasswordCheck(password), false),
+  );
+  if (!user || !ok) throw new AppError('UNAUTHENTICATED', INVALID_LOGIN);
+  await loginThrottleRepo.clear(deps.db, accountKey);
   return publicUser(user);
 }
 
@@ -133,7 +142,9 @@ export async function updateProfile(deps: Deps, userId: string, input: UpdatePro
 /** Keeps the current session, ends the others, and tells the owner by mail. */
 export async function changePassword(deps: Deps, userId: string, sessionHash: string, input: ChangePasswordRequest) {
   const user = await usersRepo.findById(deps.db, userId);
-  if (!user || !(await verifyPassword(user.passwordHash, input.currentPassword))) {
+  // Throttled like login: a stolen session must not become a password-guessing oracle.
+  const ok = user && (await throttled(deps, [`change:${userId}`], () => verifyPassword(user.passwordHash, input.currentPassword)));
+  if (!user || !ok) {
     throw new AppError('VALIDATION_FAILED', 'Current password is incorrect.', { currentPassword: 'incorrect' });
   }
   refuseCommon(input.newPassword);

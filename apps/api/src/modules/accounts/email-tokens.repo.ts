@@ -23,4 +23,7 @@ export const emailTokensRepo = {
   async deleteForUser(db: Queryable, userId: string, purpose: TokenPurpose) {
     await db.query('delete from email_tokens where user_id = $1 and purpose = $2', [userId, purpose]);
   },
+  async deleteExpired(db: Queryable, now: Date) {
+    await db.query('delete from email_tokens where expires_at < $1', [now]);
+  },
 };

@@ -8,8 +8,13 @@ export const loginThrottleRepo = {
     );
     return Object.fromEntries(r.rows.map((x) => [x.key, x.n]));
   },
-  async record(db: Queryable, keys: string[], at: Date) {
-    await db.query('insert into login_failures (key, at) select unnest($1::text[]), $2', [keys, at]);
+  /** Records one attempt per key and answers the row ids, so a successful attempt can take them back. */
+  async record(db: Queryable, keys: string[], at: Date): Promise<string[]> {
+    const r = await db.query<{ id: string }>('insert into login_failures (key, at) select unnest($1::text[]), $2 returning id::text', [keys, at]);
+    return r.rows.map((x) => x.id);
+  },
+  async forget(db: Queryable, ids: string[]) {
+    await db.query('delete from login_failures where id = any($1::bigint[])', [ids]);
   },
   async clear(db: Queryable, key: string) {
     await db.query('delete from login_failures where key = $1', [key]);

@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/db.ts';
+import type { Db, Queryable } from '../../db/db.ts';
 import type { SessionUser } from '../sessions/sessions.service.ts';
 
 interface UserRow {
@@ -68,9 +68,19 @@ export const usersRepo = {
   async markVerified(db: Queryable, id: string) {
     await db.query('update users set email_verified = true, updated_at = now() where id = $1', [id]);
   },
-  /** Every table that holds user data references users with on delete cascade. */
-  async delete(db: Queryable, id: string) {
-    await db.query('delete from users where id = $1', [id]);
+  /**
+   * Every table that holds user data references users with on delete cascade; the two that cannot (login
+   * failures are keyed by address, analytics outlive anonymous visits) are cleared here in the same transaction.
+   */
+  async delete(db: Db, id: string) {
+    await db.transaction(async (tx) => {
+      // Before the user row: its delete would set these user ids to null.
+      await tx.query('delete from analytics_events where user_id = $1', [id]);
+      const r = await tx.query<{ email: string }>('delete from users where id = $1 returning email', [id]);
+      const email = r.rows[0]?.email;
+      if (!email) return;
+      await tx.query('delete from login_failures where key = any($1)', [[`email:${email.toLowerCase()}`, `change:${id}`]]);
+    });
   },
 };
 
