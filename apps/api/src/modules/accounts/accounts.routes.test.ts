@@ -226,6 +226,22 @@ describe('password reset', () => {
     expect(ctx.mailer.sent.length).toBe(before + 1);
   });
 
+  it('answers without waiting for the mail server, so timing does not tell which addresses exist', async () => {
+    const sent: string[] = [];
+    // A mail server that never answers: had the answer waited for it, this request would hang.
+    const stuck = await createTestContext({ deps: { mailer: { send: (m) => (sent.push(m.to), new Promise(() => {})) } } });
+    try {
+      const address = email();
+      const agent = new Agent(stuck.app);
+      await stuck.db.query(`insert into users (id, email, first_name, password_hash) values (gen_random_uuid(), $1, 'Ada', 'x')`, [address]);
+      const res = await agent.post('/auth/forgot-password', { email: address });
+      expect(res.statusCode).toBe(200);
+      expect(sent).toEqual([address]);
+    } finally {
+      await stuck.close();
+    }
+  });
+
   it('resets once, ends every session, and refuses superseded and expired links', async () => {
     const { agent, address } = await signUp();
     await new Agent(ctx.app).post('/auth/forgot-password', { email: address });

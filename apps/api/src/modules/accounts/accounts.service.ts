@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ChangePasswordRequest, ResetPasswordData, SignupData, UpdateProfileData } from '@backsignal/contracts';
 import type { ResolvedDeps } from '../../app.ts';
+import type { Mail } from '../../integrations/mailer.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { newToken, tokenHash } from '../../lib/tokens.ts';
 import { endOtherSessions } from '../sessions/sessions.service.ts';
@@ -64,7 +65,7 @@ export async function signUp(deps: Deps, input: SignupData) {
   const created = await usersRepo.insert(deps.db, { id: randomUUID(), ...input, passwordHash });
   if (!created) {
     const app = deps.config.appUrl;
-    await deps.mailer.send(existingAccountMail(input.email, `${app}/login`, `${app}/forgot-password`));
+    mailInBackground(deps, existingAccountMail(input.email, `${app}/login`, `${app}/forgot-password`));
     throw new AppError('CONFLICT', 'An account with this email already exists. Please log in instead.');
   }
   const user = publicUser(created);
@@ -111,7 +112,10 @@ export async function verifyEmail(deps: Deps, token: string): Promise<SessionUse
   return publicUser(user);
 }
 
-/** Same answer and similar work whether or not the address has an account. */
+/**
+ * Same answer and similar time whether or not the address has an account: the mail goes out after the
+ * answer, since an SMTP round trip would otherwise tell a prober which addresses exist.
+ */
 export async function forgotPassword(deps: Deps, email: string): Promise<void> {
   const user = await usersRepo.findByEmail(deps.db, email);
   if (!user) {
@@ -119,7 +123,13 @@ export async function forgotPassword(deps: Deps, email: string): Promise<void> {
     return;
   }
   const token = await issueToken(deps, user.id, 'reset');
-  await deps.mailer.send(resetMail(user.email, user.firstName, `${deps.config.appUrl}/reset-password?token=${token}`));
+  mailInBackground(deps, resetMail(user.email, user.firstName, `${deps.config.appUrl}/reset-password?token=${token}`));
+}
+
+function mailInBackground(deps: Deps, mail: Mail): void {
+  deps.mailer.send(mail).catch((err: unknown) => {
+    console.error(JSON.stringify({ level: 50, msg: 'mail failed', subject: mail.subject, err: err instanceof Error ? err.message : String(err) }));
+  });
 }
 
 /** Sets a new password from a reset link and ends every session of the account. */
