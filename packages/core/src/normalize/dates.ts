@@ -1,6 +1,7 @@
 import { clean, ok, unusable, type Normalized } from './result.ts';
 
-const MONTHS: Record<string, number> = {
+/** English and French month names and abbreviations → month number. */
+export const MONTH_NUMBERS: Record<string, number> = {
   jan: 1, january: 1, janvier: 1, feb: 2, february: 2, fevrier: 2, février: 2, mar: 3, march: 3, mars: 3,
   apr: 4, april: 4, avril: 4, may: 5, mai: 5, jun: 6, june: 6, juin: 6, jul: 7, july: 7, juillet: 7,
   aug: 8, august: 8, aout: 8, août: 8, sep: 9, sept: 9, september: 9, septembre: 9, oct: 10, october: 10,
@@ -30,8 +31,8 @@ export function normalizeDateOfBirth(raw: string, order: 'MDY' | 'DMY', currentY
   let d: number | undefined;
 
   const monthWord = /[a-zéû]{3,}/.exec(text);
-  if (monthWord && MONTHS[monthWord[0]]) {
-    m = MONTHS[monthWord[0]];
+  if (monthWord && MONTH_NUMBERS[monthWord[0]]) {
+    m = MONTH_NUMBERS[monthWord[0]];
     const nums = text.match(/\d+/g) ?? [];
     if (nums.length !== 2) return unusable('is not a complete date');
     const [a, b] = nums.map(Number) as [number, number];

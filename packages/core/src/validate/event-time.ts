@@ -1,4 +1,5 @@
 import { validDate } from '../normalize/dates.ts';
+import { matchMonthNameDate } from './month-name-date.ts';
 import { zonedToEpochMs } from './zoned-time.ts';
 
 export type DateOrder = 'MDY' | 'DMY';
@@ -9,6 +10,7 @@ export type ParsedTime =
 
 const ISO = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?)?\s*(z|[+-]\d{2}(?::?\d{2})?)?$/i;
 const SLASH = /^(\d{1,4})([/.-])(\d{1,2})\2(\d{2,4})(?:[ T,]+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*(am|pm)?)?\s*(z|[+-]\d{2}:?\d{2})?$/i;
+const DATE_ONLY_NOTE = 'event_time has no time of day; used 12:00 in the file time zone';
 const EXCEL_EPOCH_DAYS = 25569; // 1970-01-01 as an Excel serial day
 
 function zoneOffsetMinutes(z: string): number {
@@ -22,10 +24,20 @@ function toSeconds(zone: string, offset: string | undefined, y: number, mo: numb
   return Math.floor(zonedToEpochMs(zone, y, mo, d, h, mi, s) / 1000);
 }
 
+/** 24-hour clock from a written time; null when it is not a real time of day. */
+function clock(h: number, mi: number, s: number, ampm: string | undefined): [number, number, number] | null {
+  if (ampm) {
+    if (h < 1 || h > 12) return null;
+    h = (h % 12) + (ampm === 'pm' ? 12 : 0);
+  }
+  return h > 23 || mi > 59 || s > 59 ? null : [h, mi, s];
+}
+
 /**
  * Reads an event time as Unix seconds: ISO 8601 with or without zone, date only (noon in the file's zone),
- * M/D/Y or D/M/Y (by `order`), D.M.Y, Unix seconds, Unix milliseconds and Excel serial dates. Values without
- * a zone are read in the file's IANA `zone`.
+ * M/D/Y or D/M/Y (by `order`), D.M.Y, month names ('3 Mar 2026 10:00', 'Mar 3, 2026'), Unix seconds, Unix
+ * milliseconds and Excel serial dates. Values without a zone are read in the file's IANA `zone`; anything else
+ * is an error.
  */
 export function parseEventTime(raw: string, zone: string, order: DateOrder): ParsedTime {
   const v = raw.trim();
@@ -49,7 +61,7 @@ export function parseEventTime(raw: string, zone: string, order: DateOrder): Par
   if (m) {
     const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
     if (!validDate(y, mo, d)) return { ok: false, reason: 'is not a valid date' };
-    if (m[4] === undefined) return { ok: true, seconds: toSeconds(zone, m[7], y, mo, d, 12, 0, 0), dateOnly: true, note: 'event_time has no time of day; used 12:00 in the file time zone' };
+    if (m[4] === undefined) return { ok: true, seconds: toSeconds(zone, m[7], y, mo, d, 12, 0, 0), dateOnly: true, note: DATE_ONLY_NOTE };
     const [h, mi, s] = [Number(m[4]), Number(m[5]), Number(m[6] ?? 0)];
     if (h > 23 || mi > 59 || s > 59) return { ok: false, reason: 'has an invalid time' };
     return { ok: true, seconds: toSeconds(zone, m[7], y, mo, d, h, mi, s) };
@@ -70,21 +82,26 @@ export function parseEventTime(raw: string, zone: string, order: DateOrder): Par
       else [mo, d] = order === 'DMY' ? [b, x] : [x, b];
     }
     if (!validDate(y, mo, d)) return { ok: false, reason: 'is not a valid date' };
-    if (m[5] === undefined) return { ok: true, seconds: toSeconds(zone, m[9], y, mo, d, 12, 0, 0), dateOnly: true, note: 'event_time has no time of day; used 12:00 in the file time zone' };
-    let h = Number(m[5]);
-    const ampm = m[8]?.toLowerCase();
-    if (ampm) {
-      if (h < 1 || h > 12) return { ok: false, reason: 'has an invalid time' };
-      h = (h % 12) + (ampm === 'pm' ? 12 : 0);
-    }
-    const [mi, s] = [Number(m[6]), Number(m[7] ?? 0)];
-    if (h > 23 || mi > 59 || s > 59) return { ok: false, reason: 'has an invalid time' };
-    return { ok: true, seconds: toSeconds(zone, m[9], y, mo, d, h, mi, s) };
+    if (m[5] === undefined) return { ok: true, seconds: toSeconds(zone, m[9], y, mo, d, 12, 0, 0), dateOnly: true, note: DATE_ONLY_NOTE };
+    const hms = clock(Number(m[5]), Number(m[6]), Number(m[7] ?? 0), m[8]?.toLowerCase());
+    if (!hms) return { ok: false, reason: 'has an invalid time' };
+    return { ok: true, seconds: toSeconds(zone, m[9], y, mo, d, ...hms) };
   }
 
-  const parsed = Date.parse(v);
-  if (!Number.isNaN(parsed) && /[a-z]{3}/i.test(v) && /\d{4}/.test(v)) return { ok: true, seconds: Math.floor(parsed / 1000) };
-  return { ok: false, reason: 'is not a date or time Backsignal can read' };
+  // Month names are read only in explicit shapes and in the file's zone: a general date parser would use
+  // the server's own time zone and accept junk such as "TBD 2026".
+  const w = matchMonthNameDate(v);
+  if (w) {
+    if (!validDate(w.y, w.mo, w.d)) return { ok: false, reason: 'is not a valid date' };
+    if (!w.time) return { ok: true, seconds: toSeconds(zone, w.offset, w.y, w.mo, w.d, 12, 0, 0), dateOnly: true, note: DATE_ONLY_NOTE };
+    const hms = clock(w.time.h, w.time.mi, w.time.s, w.time.ampm);
+    if (!hms) return { ok: false, reason: 'has an invalid time' };
+    return { ok: true, seconds: toSeconds(zone, w.offset, w.y, w.mo, w.d, ...hms) };
+  }
+  return {
+    ok: false,
+    reason: 'is not a date or time Backsignal can read (use e.g. 2026-03-03 10:00, 03/03/2026 10:00, 3 Mar 2026 10:00 or Unix seconds)',
+  };
 }
 
 /**
