@@ -8,7 +8,7 @@ import { normalizePhone } from '../normalize/phone.ts';
 import { normalizeCountry, normalizeState, normalizeZip } from '../normalize/places.ts';
 import { alreadyHashed, type Normalized } from '../normalize/result.ts';
 import type { FileSettings } from '../settings.ts';
-import { FUTURE_TOLERANCE, parseEventTime, windowFor } from './event-time.ts';
+import { FUTURE_TOLERANCE, parseEventTime, sendableSeconds, windowFor } from './event-time.ts';
 import { identifierProblem } from './identifiers.ts';
 import {
   canonicalActionSource,
@@ -209,9 +209,11 @@ function checkField(row: RowState, def: FieldDef, raw: string, v: string): void 
     case 'original_event_time': {
       const t = parseEventTime(v, settings.timeZone, settings.dateOrder);
       if (!t.ok) return addError(row, key, `${key} "${v}" ${t.reason}.`);
-      eff[key] = String(t.seconds);
-      if (t.note) addCorrection(row, key, `${t.note} (${iso(t.seconds)})`, raw, String(t.seconds));
-      if (key === 'event_time') checkWindow(row, t.seconds, v);
+      const seconds = sendableSeconds(t, row.now);
+      eff[key] = String(seconds);
+      if (seconds !== t.seconds) addCorrection(row, key, `${key} has no time of day and 12:00 is still to come; used the current time (${iso(seconds)})`, raw, String(seconds));
+      else if (t.note) addCorrection(row, key, `${t.note} (${iso(seconds)})`, raw, String(seconds));
+      if (key === 'event_time') checkWindow(row, seconds, v);
       return;
     }
     case 'value':
