@@ -25,7 +25,7 @@ function toSeconds(zone: string, offset: string | undefined, y: number, mo: numb
 }
 
 /** A date without a time of day: noon in the zone, the middle of the only thing we know. */
-function dateOnly(zone: string, offset: string | undefined, y: number, mo: number, d: number): ParsedTime {
+function dateOnly(zone: string, offset: string | undefined, y: number, mo: number, d: number): Extract<ParsedTime, { ok: true }> {
   return { ok: true, seconds: toSeconds(zone, offset, y, mo, d, 12, 0, 0), dateOnly: true, dayStart: toSeconds(zone, offset, y, mo, d, 0, 0, 0), note: DATE_ONLY_NOTE };
 }
 

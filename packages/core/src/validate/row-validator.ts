@@ -1,5 +1,4 @@
 import { FIELD_BY_KEY, type FieldDef } from '../fields/catalogue.ts';
-import { sha256 } from '../hash/sha256.ts';
 import type { HardcodedValues, Mappings } from '../mapping/suggest.ts';
 import { normalizeDateOfBirth } from '../normalize/dates.ts';
 import { normalizeEmail } from '../normalize/email.ts';
@@ -8,6 +7,7 @@ import { normalizePhone } from '../normalize/phone.ts';
 import { normalizeCountry, normalizeState, normalizeZip } from '../normalize/places.ts';
 import { alreadyHashed, type Normalized } from '../normalize/result.ts';
 import type { FileSettings } from '../settings.ts';
+import { deriveEventId } from './event-id.ts';
 import { FUTURE_TOLERANCE, parseEventTime, sendableSeconds, windowFor } from './event-time.ts';
 import { identifierProblem } from './identifiers.ts';
 import {
@@ -108,18 +108,14 @@ export function createRowValidator(ctx: ValidationContext): (values: readonly st
   sources.sort((a, b) => Number(a.def.key === 'event_time') - Number(b.def.key === 'event_time'));
   const year = new Date(ctx.now * 1000).getUTCFullYear();
   const memo = new Map<string, Normalized>();
-  // event_id is derived from the cells in field-name order, so column order does not change it.
-  const idOrder = sources.map((src, i) => [src.def.key, i] as const).sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([, i]) => i);
   const { settings, now } = ctx;
 
   return (values, rowNumber) => {
     const row: RowState = { errors: [], corrections: [], warnings: [], effectiveRow: {}, settings, now, year, memo };
     const eff = row.effectiveRow;
-    const raws: string[] = new Array(sources.length);
     for (let i = 0; i < sources.length; i++) {
       const src = sources[i]!;
       const raw = src.column >= 0 ? (values[src.column] ?? '') : src.hardcoded;
-      raws[i] = raw;
       const v = raw.trim();
       if (v) checkField(row, src.def, raw, v);
     }
@@ -138,12 +134,7 @@ export function createRowValidator(ctx: ValidationContext): (values: readonly st
     const idProblem = identifierProblem(eff);
     if (idProblem) addError(row, 'user_data', idProblem);
 
-    if (!eff.event_id) {
-      // Stable across prepares and re-uploads: derived from the row's own cells (docs: core README).
-      let idSource = '';
-      for (const i of idOrder) idSource += `${sources[i]!.def.key}=${raws[i]}\u0001`;
-      eff.event_id = `bs-${sha256(idSource).slice(0, 32)}`;
-    }
+    if (!eff.event_id) eff.event_id = deriveEventId(eff, row.eventTimeAsWritten ?? eff.event_time ?? '');
     return { rowNumber, errors: row.errors, corrections: row.corrections, warnings: row.warnings, effectiveRow: eff };
   };
 }
@@ -160,6 +151,8 @@ interface RowState extends Out {
   now: number;
   year: number;
   memo: Map<string, Normalized>;
+  /** event_time before a date-only value is moved to "now": the event_id must not depend on the clock. */
+  eventTimeAsWritten?: string;
 }
 
 // Columns whose values repeat across rows (a file has few distinct countries, states or cities): their
@@ -210,6 +203,7 @@ function checkField(row: RowState, def: FieldDef, raw: string, v: string): void 
       const t = parseEventTime(v, settings.timeZone, settings.dateOrder);
       if (!t.ok) return addError(row, key, `${key} "${v}" ${t.reason}.`);
       const seconds = sendableSeconds(t, row.now);
+      if (key === 'event_time') row.eventTimeAsWritten = String(t.seconds);
       eff[key] = String(seconds);
       if (seconds !== t.seconds) addCorrection(row, key, `${key} has no time of day and 12:00 is still to come; used the current time (${iso(seconds)})`, raw, String(seconds));
       else if (t.note) addCorrection(row, key, `${t.note} (${iso(seconds)})`, raw, String(seconds));
