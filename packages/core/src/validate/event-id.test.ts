@@ -57,7 +57,7 @@ describe('derived event_id', () => {
         fc.array(fc.tuple(pad, pad), { minLength: columns.length, maxLength: columns.length }),
         fc.emailAddress(),
         (order, pads, email) => {
-          const cells = { ...BASE, Email: email };
+          const cells: Record<string, string> = { ...BASE, Email: email };
           const padded = Object.fromEntries(columns.map((c, i) => [c, `${pads[i]![0]}${cells[c]}${pads[i]![1]}`]));
           expect(idOf(padded, order)).toBe(idOf(cells, columns));
         },
