@@ -7,6 +7,7 @@ import { normalizePhone } from '../normalize/phone.ts';
 import { normalizeCountry, normalizeState, normalizeZip } from '../normalize/places.ts';
 import { alreadyHashed, type Normalized } from '../normalize/result.ts';
 import type { FileSettings } from '../settings.ts';
+import { readAmount, type DecimalSeparator } from './amount.ts';
 import { deriveEventId } from './event-id.ts';
 import { FUTURE_TOLERANCE, parseEventTime, sendableSeconds, windowFor } from './event-time.ts';
 import { identifierProblem } from './identifiers.ts';
@@ -18,7 +19,6 @@ import {
   FBP,
   isIpAddress,
   LEAD_ID,
-  parseAmount,
   parseBoolean,
   parseInteger,
   splitList,
@@ -48,6 +48,11 @@ export interface ValidationContext {
   settings: FileSettings;
   /** Unix seconds: every time window is judged against it. */
   now: number;
+  /**
+   * Field key → the decimal separator its column's values agree on (detectDecimalSeparator at upload). Settles
+   * "1,234" and "1.234"; without it they are read with a thousands separator and the correction says so.
+   */
+  decimalSeparators?: Readonly<Partial<Record<string, DecimalSeparator>>>;
 }
 
 /** The whole-file error when mapped columns are missing from the file's headers (spec §8 panel). */
@@ -111,7 +116,7 @@ export function createRowValidator(ctx: ValidationContext): (values: readonly st
   const { settings, now } = ctx;
 
   return (values, rowNumber) => {
-    const row: RowState = { errors: [], corrections: [], warnings: [], effectiveRow: {}, settings, now, year, memo };
+    const row: RowState = { errors: [], corrections: [], warnings: [], effectiveRow: {}, settings, now, year, memo, decimalSeparators: ctx.decimalSeparators ?? {} };
     const eff = row.effectiveRow;
     for (let i = 0; i < sources.length; i++) {
       const src = sources[i]!;
@@ -151,6 +156,7 @@ interface RowState extends Out {
   now: number;
   year: number;
   memo: Map<string, Normalized>;
+  decimalSeparators: Readonly<Partial<Record<string, DecimalSeparator>>>;
   /** event_time before a date-only value is moved to "now": the event_id must not depend on the clock. */
   eventTimeAsWritten?: string;
 }
@@ -214,11 +220,7 @@ function checkField(row: RowState, def: FieldDef, raw: string, v: string): void 
     case 'price':
     case 'net_revenue':
     case 'predicted_ltv': {
-      const n = parseAmount(v);
-      if (n === null) return addError(row, key, `${key} "${v}" is not a number.`);
-      eff[key] = String(n);
-      if (String(n) !== v) addCorrection(row, key, `${key} "${v}" read as ${n}`, raw, String(n));
-      return;
+      return checkAmount(row, key, raw, v, true);
     }
     case 'currency': {
       const c = canonicalCurrency(v);
@@ -263,12 +265,8 @@ function checkField(row: RowState, def: FieldDef, raw: string, v: string): void 
     }
   }
   switch (def.type) {
-    case 'number': {
-      const n = parseAmount(v);
-      if (n === null) return addError(row, key, `${key} "${v}" is not a number.`);
-      eff[key] = String(n);
-      return;
-    }
+    case 'number':
+      return checkAmount(row, key, raw, v, false);
     case 'integer': {
       const n = parseInteger(v);
       if (n === null) return addError(row, key, `${key} "${v}" is not a whole number.`);
@@ -293,6 +291,15 @@ function checkField(row: RowState, def: FieldDef, raw: string, v: string): void 
     default:
       eff[key] = v;
   }
+}
+
+function checkAmount(row: RowState, key: string, raw: string, v: string, reportReading: boolean): void {
+  const a = readAmount(v, row.decimalSeparators[key]);
+  if (!a) return addError(row, key, `${key} "${v}" is not a number (for example 1200, 1,200.00 or 1.200,00).`);
+  const n = String(a.value);
+  row.effectiveRow[key] = n;
+  if (a.ambiguous) addCorrection(row, key, `${key} "${v}" read as ${n}: ${a.ambiguous}.`, raw, n);
+  else if (reportReading && n !== v) addCorrection(row, key, `${key} "${v}" read as ${n}`, raw, n);
 }
 
 function checkWindow(row: RowState, seconds: number, v: string): void {
