@@ -1,8 +1,8 @@
 // Words spreadsheets and CRMs write in place of a missing value. Hashing one sends Meta a real-looking match
 // key that matches nobody (or, for country, "N/A" would become Namibia), so they are dropped like blanks.
 const WORDS = new Set(['na', 'nan', 'none', 'null', 'nil', 'unknown', 'unk', 'undefined', 'tbd', 'tba', 'notapplicable', 'notavailable', 'notprovided', 'notgiven', 'nonapplicable', 'blank', 'empty']);
-// A bare "Na" is a real surname (나, 那), so for names only the written-out forms count.
-const NAME_WORDS = new Set([...WORDS].filter((w) => w !== 'na'));
+// "Na" (나, 那) and "Nan" are real names, so for names only "N/A"-like forms and a literal "NaN" count.
+const NAME_WORDS = new Set([...WORDS].filter((w) => w !== 'na' && w !== 'nan'));
 
 /**
  * True for a placeholder instead of a value: "N/A", "n.a.", "#N/A", "none", "unknown", "null", "-", "?".
@@ -11,6 +11,7 @@ const NAME_WORDS = new Set([...WORDS].filter((w) => w !== 'na'));
 export function isPlaceholder(text: string, forNames = false): boolean {
   const t = text.trim().toLowerCase();
   if (!t) return true;
+  if (forNames && text.trim() === 'NaN') return true;
   if (/^[-–—_.?*/\\#\s]+$/.test(t)) return true;
   const word = t.replace(/[^a-z]/g, '');
   if (!word) return false;

@@ -18,10 +18,12 @@ const US_STATES: Record<string, string> = {
 /**
  * st: US state names (with DC and the territories) become their 2-letter code; 2-letter input stays; other
  * regions are lowercased without punctuation or spaces, accents kept (Meta's rule for non-US states).
+ * Placeholders ("N/A", "none", "unknown") are unusable.
  * @example normalizeState('California') // { ok: true, value: 'ca', note: 'State "California" → "ca"' }
  */
 export function normalizeState(raw: string): Normalized {
   const text = clean(raw);
+  if (isPlaceholder(text)) return unusable('is a placeholder, not a state');
   const v = text.normalize('NFC').toLowerCase().replace(/[^\p{L}\p{M}]/gu, '');
   if (!v) return unusable('has no letters');
   const code = US_STATES[v];
@@ -31,14 +33,15 @@ export function normalizeState(raw: string): Normalized {
 
 /**
  * zp: lowercase, no spaces or dashes; US ZIP and ZIP+4 (with or without the dash) use the first 5 digits;
- * a spreadsheet ".0" is removed; "N/A" and the like are unusable.
+ * a spreadsheet ".0" is removed; placeholders ("N/A", "none", "unknown") are unusable.
  * @example normalizeZip('94035-1234') // { ok: true, value: '94035' }
  */
 export function normalizeZip(raw: string): Normalized {
   let v = clean(raw).toLowerCase();
-  if (!v || /^(n\/?a|none|null|unknown|-+)$/.test(v)) return unusable('is empty');
+  if (!v) return unusable('is empty');
+  if (isPlaceholder(v)) return unusable('is a placeholder, not a postal code');
   v = v.replace(/^(\d+)\.0$/, '$1');
-  const us = /^(\d{5})(?:[\s-]?\d{4})?$/.exec(v);
+  const us = /^(\d{5})(?:\s*[-–]\s*\d{4}|\s*\d{4})?$/.exec(v);
   if (us) return ok(us[1]!, v.length > 5 ? `Zip "${raw.trim()}" shortened to the 5-digit US zip` : undefined);
   v = v.replace(/[\s-]/g, '');
   if (v.length < 2 || !/^[\p{L}\p{N}]+$/u.test(v)) return unusable('is not a postal code');
