@@ -8,6 +8,7 @@ import { normalizeCountry, normalizeState, normalizeZip } from '../normalize/pla
 import { alreadyHashed, type Normalized } from '../normalize/result.ts';
 import type { FileSettings } from '../settings.ts';
 import { readAmount, type DecimalSeparator } from './amount.ts';
+import { parseContents } from './contents.ts';
 import { deriveEventId } from './event-id.ts';
 import { FUTURE_TOLERANCE, parseEventTime, sendableSeconds, windowFor } from './event-time.ts';
 import { identifierProblem } from './identifiers.ts';
@@ -247,16 +248,13 @@ function checkField(row: RowState, def: FieldDef, raw: string, v: string): void 
       if (!/^https?:\/\/\S+$/i.test(v)) return addError(row, key, `${key} "${v}" is not a full web address (https://…).`);
       eff[key] = v;
       return;
-    case 'contents':
-      try {
-        const parsed: unknown = JSON.parse(v);
-        const list = Array.isArray(parsed) ? parsed : [parsed];
-        if (!list.every((x) => x && typeof x === 'object' && 'id' in x)) throw new Error('no id');
-        eff[key] = JSON.stringify(list);
-      } catch {
-        addError(row, key, 'contents must be JSON like [{"id":"sku-1","quantity":1,"item_price":9.99}].');
-      }
+    case 'contents': {
+      const c = parseContents(v);
+      if (!c.ok) return addError(row, key, `contents ${c.reason}.`);
+      eff[key] = c.value;
+      if (c.note) addCorrection(row, key, c.note, raw, c.value);
       return;
+    }
     case 'data_processing_options': {
       const opts = splitList(v).map((o) => o.toUpperCase());
       if (opts.some((o) => o !== 'LDU')) return addError(row, key, 'data_processing_options must be LDU or empty.');
