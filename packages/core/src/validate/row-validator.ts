@@ -10,7 +10,7 @@ import type { FileSettings } from '../settings.ts';
 import { readAmount, type DecimalSeparator } from './amount.ts';
 import { parseContents } from './contents.ts';
 import { deriveEventId } from './event-id.ts';
-import { FUTURE_TOLERANCE, parseEventTime, sendableSeconds, windowFor } from './event-time.ts';
+import { FUTURE_TOLERANCE, parseEventTime, sendableSeconds, windowFor, type DateOrder } from './event-time.ts';
 import { identifierProblem } from './identifiers.ts';
 import {
   canonicalActionSource,
@@ -50,8 +50,14 @@ export interface ValidationContext {
   /** Unix seconds: every time window is judged against it. */
   now: number;
   /**
-   * Field key → the decimal separator its column's values agree on (detectDecimalSeparator at upload). Settles
-   * "1,234" and "1.234"; without it they are read with a thousands separator and the correction says so.
+   * Column → the day/month order its own values decided (detectDateOrder at upload). Each date column follows
+   * its own evidence, else `settings.dateOrder`: an event_time column written D/M says nothing about how the
+   * date-of-birth column was typed.
+   */
+  dateOrders?: Readonly<Partial<Record<string, DateOrder>>>;
+  /**
+   * Column → the decimal separator its values agree on (detectDecimalSeparator at upload). Settles "1,234" and
+   * "1.234"; without it they are read with a thousands separator and the correction says so.
    */
   decimalSeparators?: Readonly<Partial<Record<string, DecimalSeparator>>>;
 }
@@ -70,14 +76,17 @@ interface Source {
   def: FieldDef;
   column: number; // -1 for a hardcoded value
   hardcoded: string;
+  dateOrder: DateOrder;
+  decimal?: DecimalSeparator;
 }
 
-const HASHED_RULES: Record<string, (v: string, s: FileSettings, year: number) => Normalized> = {
+type Rule = (v: string, s: FileSettings, year: number, order: DateOrder) => Normalized;
+const HASHED_RULES: Record<string, Rule> = {
   email: (v) => normalizeEmail(v),
   phone: (v, s) => normalizePhone(v, s.defaultCountry),
   first_name: (v) => normalizeName(v),
   last_name: (v) => normalizeName(v),
-  db: (v, s, year) => normalizeDateOfBirth(v, s.dateOrder, year),
+  db: (v, _s, year, order) => normalizeDateOfBirth(v, order, year),
   gender: (v) => normalizeGender(v),
   city: (v) => normalizeCity(v),
   state: (v) => normalizeState(v),
@@ -102,13 +111,13 @@ export function createRowValidator(ctx: ValidationContext): (values: readonly st
     const idx = columnIndex.get(column);
     if (!def || idx === undefined || mapped.has(field)) continue;
     mapped.add(field);
-    sources.push({ def, column: idx, hardcoded: '' });
+    sources.push({ def, column: idx, hardcoded: '', dateOrder: ctx.dateOrders?.[column] ?? ctx.settings.dateOrder, decimal: ctx.decimalSeparators?.[column] });
   }
   for (const [field, value] of Object.entries(ctx.hardcoded)) {
     const def = FIELD_BY_KEY.get(field);
     if (!def || mapped.has(field) || value.trim() === '') continue;
     mapped.add(field);
-    sources.push({ def, column: -1, hardcoded: value });
+    sources.push({ def, column: -1, hardcoded: value, dateOrder: ctx.settings.dateOrder });
   }
   // event_time is judged after action_source is known.
   sources.sort((a, b) => Number(a.def.key === 'event_time') - Number(b.def.key === 'event_time'));
@@ -117,13 +126,13 @@ export function createRowValidator(ctx: ValidationContext): (values: readonly st
   const { settings, now } = ctx;
 
   return (values, rowNumber) => {
-    const row: RowState = { errors: [], corrections: [], warnings: [], effectiveRow: {}, settings, now, year, memo, decimalSeparators: ctx.decimalSeparators ?? {} };
+    const row: RowState = { errors: [], corrections: [], warnings: [], effectiveRow: {}, settings, now, year, memo };
     const eff = row.effectiveRow;
     for (let i = 0; i < sources.length; i++) {
       const src = sources[i]!;
       const raw = src.column >= 0 ? (values[src.column] ?? '') : src.hardcoded;
       const v = raw.trim();
-      if (v) checkField(row, src.def, raw, v);
+      if (v) checkField(row, src, raw, v);
     }
 
     for (const required of ['event_name', 'event_time', 'action_source'] as const) {
@@ -157,7 +166,6 @@ interface RowState extends Out {
   now: number;
   year: number;
   memo: Map<string, Normalized>;
-  decimalSeparators: Readonly<Partial<Record<string, DecimalSeparator>>>;
   /** event_time before a date-only value is moved to "now": the event_id must not depend on the clock. */
   eventTimeAsWritten?: string;
 }
@@ -167,25 +175,27 @@ interface RowState extends Out {
 const REPEATING = new Set(['city', 'state', 'zip', 'country', 'gender']);
 const MEMO_LIMIT = 50_000;
 
-function normalizeMemo(row: RowState, key: string, v: string, rule: (v: string, s: FileSettings, year: number) => Normalized): Normalized {
-  if (!REPEATING.has(key)) return rule(v, row.settings, row.year);
+function normalizeMemo(row: RowState, src: Source, v: string, rule: Rule): Normalized {
+  const key = src.def.key;
+  if (!REPEATING.has(key)) return rule(v, row.settings, row.year, src.dateOrder);
   const k = `${key}\u0000${v}`;
   let r = row.memo.get(k);
   if (!r) {
-    r = rule(v, row.settings, row.year);
+    r = rule(v, row.settings, row.year, src.dateOrder);
     if (row.memo.size >= MEMO_LIMIT) row.memo.clear();
     row.memo.set(k, r);
   }
   return r;
 }
 
-function checkField(row: RowState, def: FieldDef, raw: string, v: string): void {
+function checkField(row: RowState, src: Source, raw: string, v: string): void {
+  const { def } = src;
   const eff = row.effectiveRow;
   const { settings } = row;
   const key = def.key;
   const rule = HASHED_RULES[key];
   if (rule) {
-    const r = (v.length === 64 ? alreadyHashed(v) : null) ?? normalizeMemo(row, key, v, rule);
+    const r = (v.length === 64 ? alreadyHashed(v) : null) ?? normalizeMemo(row, src, v, rule);
     if (!r.ok) return addCorrection(row, key, `Dropped ${def.label.toLowerCase()} "${v}": it ${r.reason}.`, raw, '');
     eff[key] = r.value;
     if (r.note) addCorrection(row, key, r.note, raw, r.value);
@@ -207,7 +217,7 @@ function checkField(row: RowState, def: FieldDef, raw: string, v: string): void 
     }
     case 'event_time':
     case 'original_event_time': {
-      const t = parseEventTime(v, settings.timeZone, settings.dateOrder);
+      const t = parseEventTime(v, settings.timeZone, src.dateOrder);
       if (!t.ok) return addError(row, key, `${key} "${v}" ${t.reason}.`);
       const seconds = sendableSeconds(t, row.now);
       if (key === 'event_time') row.eventTimeAsWritten = String(t.seconds);
@@ -221,7 +231,7 @@ function checkField(row: RowState, def: FieldDef, raw: string, v: string): void 
     case 'price':
     case 'net_revenue':
     case 'predicted_ltv': {
-      return checkAmount(row, key, raw, v, true);
+      return checkAmount(row, key, raw, v, src.decimal, true);
     }
     case 'currency': {
       const c = canonicalCurrency(v);
@@ -264,7 +274,7 @@ function checkField(row: RowState, def: FieldDef, raw: string, v: string): void 
   }
   switch (def.type) {
     case 'number':
-      return checkAmount(row, key, raw, v, false);
+      return checkAmount(row, key, raw, v, src.decimal, false);
     case 'integer': {
       const n = parseInteger(v);
       if (n === null) return addError(row, key, `${key} "${v}" is not a whole number.`);
@@ -291,8 +301,8 @@ function checkField(row: RowState, def: FieldDef, raw: string, v: string): void 
   }
 }
 
-function checkAmount(row: RowState, key: string, raw: string, v: string, reportReading: boolean): void {
-  const a = readAmount(v, row.decimalSeparators[key]);
+function checkAmount(row: RowState, key: string, raw: string, v: string, decimal: DecimalSeparator | undefined, reportReading: boolean): void {
+  const a = readAmount(v, decimal);
   if (!a) return addError(row, key, `${key} "${v}" is not a number (for example 1200, 1,200.00 or 1.200,00).`);
   const n = String(a.value);
   row.effectiveRow[key] = n;
