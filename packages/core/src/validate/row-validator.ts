@@ -1,6 +1,6 @@
 import { FIELD_BY_KEY, type FieldDef } from '../fields/catalogue.ts';
 import type { HardcodedValues, Mappings } from '../mapping/suggest.ts';
-import { normalizeDateOfBirth } from '../normalize/dates.ts';
+import { normalizeDateOfBirth, type CalendarDate } from '../normalize/dates.ts';
 import { normalizeEmail } from '../normalize/email.ts';
 import { normalizeCity, normalizeExternalId, normalizeGender, normalizeName } from '../normalize/names.ts';
 import { normalizePhone } from '../normalize/phone.ts';
@@ -12,6 +12,7 @@ import { parseContents } from './contents.ts';
 import { deriveEventId } from './event-id.ts';
 import { FUTURE_TOLERANCE, parseEventTime, sendableSeconds, windowFor, type DateOrder } from './event-time.ts';
 import { identifierProblem } from './identifiers.ts';
+import { zonedDate } from './zoned-time.ts';
 import {
   canonicalActionSource,
   canonicalCurrency,
@@ -80,13 +81,13 @@ interface Source {
   decimal?: DecimalSeparator;
 }
 
-type Rule = (v: string, s: FileSettings, year: number, order: DateOrder) => Normalized;
+type Rule = (v: string, s: FileSettings, today: CalendarDate, order: DateOrder) => Normalized;
 const HASHED_RULES: Record<string, Rule> = {
   email: (v) => normalizeEmail(v),
   phone: (v, s) => normalizePhone(v, s.defaultCountry),
   first_name: (v) => normalizeName(v),
   last_name: (v) => normalizeName(v),
-  db: (v, _s, year, order) => normalizeDateOfBirth(v, order, year),
+  db: (v, _s, today, order) => normalizeDateOfBirth(v, order, today),
   gender: (v) => normalizeGender(v),
   city: (v) => normalizeCity(v),
   state: (v) => normalizeState(v),
@@ -121,12 +122,13 @@ export function createRowValidator(ctx: ValidationContext): (values: readonly st
   }
   // event_time is judged after action_source is known.
   sources.sort((a, b) => Number(a.def.key === 'event_time') - Number(b.def.key === 'event_time'));
-  const year = new Date(ctx.now * 1000).getUTCFullYear();
+  // Dates of birth are judged against today's date where the file was written.
+  const today = zonedDate(ctx.settings.timeZone, ctx.now * 1000);
   const memo = new Map<string, Normalized>();
   const { settings, now } = ctx;
 
   return (values, rowNumber) => {
-    const row: RowState = { errors: [], corrections: [], warnings: [], effectiveRow: {}, settings, now, year, memo };
+    const row: RowState = { errors: [], corrections: [], warnings: [], effectiveRow: {}, settings, now, today, memo };
     const eff = row.effectiveRow;
     for (let i = 0; i < sources.length; i++) {
       const src = sources[i]!;
@@ -164,7 +166,7 @@ function addCorrection(row: RowState, field: string, message: string, original: 
 interface RowState extends Out {
   settings: FileSettings;
   now: number;
-  year: number;
+  today: CalendarDate;
   memo: Map<string, Normalized>;
   /** event_time before a date-only value is moved to "now": the event_id must not depend on the clock. */
   eventTimeAsWritten?: string;
@@ -177,11 +179,11 @@ const MEMO_LIMIT = 50_000;
 
 function normalizeMemo(row: RowState, src: Source, v: string, rule: Rule): Normalized {
   const key = src.def.key;
-  if (!REPEATING.has(key)) return rule(v, row.settings, row.year, src.dateOrder);
+  if (!REPEATING.has(key)) return rule(v, row.settings, row.today, src.dateOrder);
   const k = `${key}\u0000${v}`;
   let r = row.memo.get(k);
   if (!r) {
-    r = rule(v, row.settings, row.year, src.dateOrder);
+    r = rule(v, row.settings, row.today, src.dateOrder);
     if (row.memo.size >= MEMO_LIMIT) row.memo.clear();
     row.memo.set(k, r);
   }
