@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 
 export const DATA_DIR = fileURLToPath(new URL('./.data/', import.meta.url));
 
-// A deterministic generator: the same file for the same row count, so runs compare.
+// A deterministic generator: the same file for the same row count and day, so runs compare.
 function rng(seed: number) {
   return () => {
     seed = (seed * 1664525 + 1013904223) >>> 0;
@@ -25,7 +25,10 @@ const EVENTS = ['Purchase', 'purchase', 'Lead', 'Schedule', 'BookedJob'];
  */
 export async function generateCsv(rows: number, nowSeconds: number): Promise<string> {
   mkdirSync(DATA_DIR, { recursive: true });
-  const file = `${DATA_DIR}conversions-${rows}.csv`;
+  // Event times are relative to `nowSeconds`, so a file cached on another day would fail Meta's time
+  // windows row by row: the day is part of the file's name.
+  const day = new Date(nowSeconds * 1000).toISOString().slice(0, 10);
+  const file = `${DATA_DIR}conversions-${rows}-${day}.csv`;
   if (existsSync(file) && statSync(file).size > rows * 50) return file;
   const r = rng(rows);
   const pick = <T>(a: T[]) => a[Math.floor(r() * a.length)]!;

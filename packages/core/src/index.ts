@@ -16,8 +16,11 @@ export { parseEventTime, detectDateOrder, windowFor, SEVEN_DAYS, SIXTY_TWO_DAYS 
 export { isTimeZone } from './validate/zoned-time.ts';
 export { STANDARD_EVENTS, canonicalEventName, canonicalActionSource, parseAmount, canonicalCurrency, splitList } from './validate/values.ts';
 export { identifierProblem } from './validate/identifiers.ts';
+export { readAmount, detectDecimalSeparator, type Amount, type DecimalSeparator } from './validate/amount.ts';
+export { deriveEventId } from './validate/event-id.ts';
 export * from './validate/row-validator.ts';
 export * from './events/build-event.ts';
 export * from './batch/batcher.ts';
 export * from './quality/match-quality.ts';
+export * from './quality/row-match-quality.ts';
 export * from './meta-errors/index.ts';

@@ -1,4 +1,5 @@
 import type { ServerEvent } from '../events/build-event.ts';
+import { utf8Length } from './utf8-length.ts';
 
 export interface Batch {
   index: number;
@@ -7,7 +8,7 @@ export interface Batch {
   rowNumbers: number[];
   firstRow: number;
   lastRow: number;
-  /** JSON size of the events. */
+  /** UTF-8 bytes of the events' JSON, a comma each included. */
   bytes: number;
 }
 
@@ -39,7 +40,7 @@ export function createBatcher(options: { maxEvents?: number; maxBytes?: number }
 
   return {
     add(event: ServerEvent, rowNumber: number): Batch | null {
-      const size = JSON.stringify(event).length + 1;
+      const size = utf8Length(JSON.stringify(event)) + 1;
       const full = events.length > 0 && bytes + size > maxBytes ? cut() : null;
       events.push(event);
       rows.push(rowNumber);

@@ -1,6 +1,7 @@
 import { RecordParser } from './record-parser.ts';
-import { binaryKind, bomEncoding, detectDelimiter, guessEncoding, looksBinary } from './sniff.ts';
-import type { CsvEncoding, CsvHeaderInfo, CsvIssue, CsvItem, CsvOptions } from './types.ts';
+import { createAutoDecoder } from './decoder.ts';
+import { binaryKind, bomEncoding, detectDelimiter, looksBinary } from './sniff.ts';
+import type { CsvHeaderInfo, CsvIssue, CsvItem, CsvOptions } from './types.ts';
 
 const SNIFF_BYTES = 64 * 1024;
 // eslint-disable-next-line no-control-regex -- NUL is exactly what PostgreSQL refuses and we remove
@@ -39,24 +40,27 @@ export function cleanHeaders(raw: string[]): { headers: string[]; issues: CsvIss
 
 /**
  * Synchronous, incremental CSV reader: push byte chunks, get header, rows, issues and fatal problems back as
- * data. Detects the encoding (BOM, UTF-8, else Windows-1252) and the delimiter (or an Excel `sep=` line).
+ * data. Detects the encoding (BOM, else UTF-8 or Windows-1252, settled at the first non-ASCII byte) and the
+ * delimiter (or an Excel `sep=` line).
  */
 export function createCsvReader(options: CsvOptions = {}) {
   const maxCell = options.maxCellChars ?? 10_000;
   const maxLine = options.maxLineChars ?? 1_000_000;
   let pending: Uint8Array[] = [];
   let pendingBytes = 0;
-  let decoder: InstanceType<typeof TextDecoder> | null = null;
-  let encoding: CsvEncoding = 'utf-8';
+  let decoder: ReturnType<typeof createAutoDecoder> | null = null;
   let parser: RecordParser | null = null;
   let header: CsvHeaderInfo | null = null;
   let recordNo = 0;
   let rows = 0;
   let done = false;
   let replacedReported = false;
+  let replacedPending = false;
+  let switchReported = false;
+  let bomEncoded = false;
   let sawText = false;
 
-  function start(bytes: Uint8Array, complete: boolean, out: CsvItem[]): Uint8Array | null {
+  function start(bytes: Uint8Array, out: CsvItem[]): Uint8Array | null {
     const kind = binaryKind(bytes);
     if (kind) {
       out.push(fatal('BINARY', `This looks like ${kind}, not a CSV file. Save or export your data as CSV (comma-separated values) and upload that file.`));
@@ -67,8 +71,8 @@ export function createCsvReader(options: CsvOptions = {}) {
       out.push(fatal('NOT_TEXT', MESSAGES.NOT_TEXT));
       return null;
     }
-    encoding = bom?.encoding ?? guessEncoding(bytes.subarray(0, SNIFF_BYTES), complete);
-    decoder = new TextDecoder(encoding, { fatal: false, ignoreBOM: false });
+    decoder = createAutoDecoder(bom?.encoding);
+    bomEncoded = bom !== null;
     return bom ? bytes.subarray(bom.skip) : bytes;
   }
 
@@ -85,15 +89,27 @@ export function createCsvReader(options: CsvOptions = {}) {
       parser = new RecordParser(delimiter);
       text = body;
     }
-    if (!replacedReported && encoding === 'utf-8' && text.includes('\uFFFD')) {
+    if (!replacedReported && decoder!.encoding === 'utf-8' && text.includes('\uFFFD')) {
       replacedReported = true;
-      out.push({ kind: 'issue', issue: { rowNumber: null, code: 'INVALID_CHARACTERS', message: 'Some characters could not be read and were replaced with "�". Save the file as UTF-8 to keep them.' } });
+      replacedPending = true;
     }
     if (!sawText && /\S/.test(text)) sawText = true;
     const records = parser.feed(text, final);
     for (const rec of records) {
       if (done) return;
       onRecord(rec, out);
+    }
+    // Encoding news is told after the header, which readCsv promises first.
+    if (header && replacedPending) {
+      replacedPending = false;
+      out.push({ kind: 'issue', issue: { rowNumber: null, code: 'INVALID_CHARACTERS', message: 'Some characters could not be read and were replaced with "�". Save the file as UTF-8 to keep them.' } });
+    }
+    if (header && !switchReported && header.encoding !== 'windows-1252' && decoder!.encoding === 'windows-1252') {
+      switchReported = true;
+      out.push({
+        kind: 'issue',
+        issue: { rowNumber: null, code: 'WINDOWS_1252', message: 'The file is not UTF-8, so its accented characters were read as Windows-1252 (Excel on Windows). Check that names with accents look right.' },
+      });
     }
     if (parser.pending > maxLine) {
       done = true;
@@ -112,6 +128,9 @@ export function createCsvReader(options: CsvOptions = {}) {
         return;
       }
       const cleaned = cleanHeaders(rec);
+      // An all-ASCII header reads the same in every encoding: call it UTF-8 whatever the decoder has seen
+      // beyond it, so the header (and the WINDOWS_1252 issue below) never depend on how bytes were chunked.
+      const encoding = !bomEncoded && rec.every((h) => /^[\t\x20-\x7e]*$/.test(h)) ? 'utf-8' : (decoder!.encoding ?? 'utf-8');
       header = { headers: cleaned.headers, originalHeaders: rec, encoding, delimiter: parser!.delimiter, issues: cleaned.issues };
       out.push({ kind: 'header', info: header });
       return;
@@ -159,15 +178,15 @@ export function createCsvReader(options: CsvOptions = {}) {
         if (pendingBytes < SNIFF_BYTES) return out;
         const all = concat(pending, pendingBytes);
         pending = [];
-        const body = start(all, false, out);
+        const body = start(all, out);
         if (!body) {
           done = true;
           return out;
         }
-        onText(decoder!.decode(body, { stream: true }), false, out);
+        onText(decoder!.decode(body, false), false, out);
         return out;
       }
-      onText(decoder.decode(chunk, { stream: true }), false, out);
+      onText(decoder.decode(chunk, false), false, out);
       return out;
     },
     /** Ends the input: flushes the last record and reports empty or header-only files. */
@@ -181,14 +200,14 @@ export function createCsvReader(options: CsvOptions = {}) {
           done = true;
           return [fatal('EMPTY', MESSAGES.EMPTY)];
         }
-        const body = start(all, true, out);
+        const body = start(all, out);
         if (!body) {
           done = true;
           return out;
         }
-        onText(decoder!.decode(body, { stream: true }), false, out);
+        onText(decoder!.decode(body, false), false, out);
       }
-      if (!done) onText(decoder!.decode(), true, out);
+      if (!done) onText(decoder!.decode(new Uint8Array(0), true), true, out);
       done = true;
       if (!sawText || !header) out.push(fatal('EMPTY', MESSAGES.EMPTY));
       else if (rows === 0) out.push(fatal('HEADER_ONLY', MESSAGES.HEADER_ONLY));

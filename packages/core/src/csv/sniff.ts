@@ -24,26 +24,9 @@ export function bomEncoding(head: Uint8Array): { encoding: CsvEncoding; skip: nu
   return null;
 }
 
-/** UTF-8 when the sample decodes cleanly (a sequence cut at the sample's end is allowed), else Windows-1252. */
-export function guessEncoding(sample: Uint8Array, complete: boolean): CsvEncoding {
-  let end = sample.length;
-  if (!complete) {
-    // Do not judge a multi-byte sequence cut by the sample boundary.
-    let i = end - 1;
-    let back = 0;
-    while (i >= 0 && back < 3 && (sample[i]! & 0xc0) === 0x80) {
-      i--;
-      back++;
-    }
-    if (i >= 0 && sample[i]! >= 0xc0) end = i;
-  }
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(sample.subarray(0, end));
-    return 'utf-8';
-  } catch {
-    return 'windows-1252';
-  }
-}
+// Below this many bytes a few stray control bytes are too few to call a file binary: one NUL in a
+// three-line CSV is a data problem (reported per cell), not a sign of a spreadsheet or an image.
+const MIN_BINARY_SAMPLE = 512;
 
 /** Share of NUL and other control bytes: text files have almost none. */
 export function looksBinary(sample: Uint8Array): boolean {
@@ -51,9 +34,10 @@ export function looksBinary(sample: Uint8Array): boolean {
   let bad = 0;
   for (let i = 0; i < sample.length; i++) {
     const b = sample[i]!;
-    if (b === 0 || (b < 9 && b !== 0) || (b > 13 && b < 32 && b !== 27)) bad++;
+    if (b < 9 || (b > 13 && b < 32 && b !== 27)) bad++;
   }
-  return bad / sample.length > 0.05;
+  const share = bad / sample.length;
+  return sample.length >= MIN_BINARY_SAMPLE ? share > 0.05 : share > 0.3;
 }
 
 const CANDIDATES = [',', ';', '\t', '|'];

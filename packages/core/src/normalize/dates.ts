@@ -1,6 +1,7 @@
 import { clean, ok, unusable, type Normalized } from './result.ts';
 
-const MONTHS: Record<string, number> = {
+/** English and French month names and abbreviations → month number. */
+export const MONTH_NUMBERS: Record<string, number> = {
   jan: 1, january: 1, janvier: 1, feb: 2, february: 2, fevrier: 2, février: 2, mar: 3, march: 3, mars: 3,
   apr: 4, april: 4, avril: 4, may: 5, mai: 5, jun: 6, june: 6, juin: 6, jul: 7, july: 7, juillet: 7,
   aug: 8, august: 8, aout: 8, août: 8, sep: 9, sept: 9, september: 9, septembre: 9, oct: 10, october: 10,
@@ -13,25 +14,36 @@ export function validDate(y: number, m: number, d: number): boolean {
   return m >= 1 && m <= 12 && d >= 1 && d <= daysInMonth(y, m);
 }
 
+/** A calendar day, as the row validator's `now` falls in the file's zone. */
+export interface CalendarDate {
+  y: number;
+  m: number;
+  d: number;
+}
+
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /**
  * db: YYYYMMDD from any common way of writing a date (Meta: "with or without punctuation"): ISO with or
  * without time (the calendar date as written, no zone shift), M/D/Y or D/M/Y (ambiguous ones follow
  * `order`, month first by default, as in Meta's `2/16/1997` example), compact 8 digits, month names.
- * Years before 1900 or after the current year, two-digit years and impossible dates are unusable.
- * @example normalizeDateOfBirth('2/16/1997', 'MDY', 2026) // { ok: true, value: '19970216', ... }
+ * Years before 1900, dates after `today`, two-digit years and impossible dates are unusable.
+ * @example normalizeDateOfBirth('2/16/1997', 'MDY', { y: 2026, m: 3, d: 3 }) // { ok: true, value: '19970216', ... }
  */
-export function normalizeDateOfBirth(raw: string, order: 'MDY' | 'DMY', currentYear: number): Normalized {
+export function normalizeDateOfBirth(raw: string, order: 'MDY' | 'DMY', today: CalendarDate | number): Normalized {
+  // A bare year (the older signature) stands for the last day of that year.
+  const now = typeof today === 'number' ? { y: today, m: 12, d: 31 } : today;
+  const currentYear = now.y;
   const text = clean(raw).toLowerCase();
   if (!text) return unusable('is empty');
   let y: number | undefined;
   let m: number | undefined;
   let d: number | undefined;
 
-  const monthWord = /[a-zéû]{3,}/.exec(text);
-  if (monthWord && MONTHS[monthWord[0]]) {
-    m = MONTHS[monthWord[0]];
+  // Any word may be the month: "Sun Feb 16 1997" starts with a weekday.
+  const monthWord = (text.match(/[a-zéû]{3,}/g) ?? []).find((w) => MONTH_NUMBERS[w]);
+  if (monthWord) {
+    m = MONTH_NUMBERS[monthWord];
     const nums = text.match(/\d+/g) ?? [];
     if (nums.length !== 2) return unusable('is not a complete date');
     const [a, b] = nums.map(Number) as [number, number];
@@ -65,6 +77,7 @@ export function normalizeDateOfBirth(raw: string, order: 'MDY' | 'DMY', currentY
   if (y === undefined || m === undefined || d === undefined) return unusable('is not a complete date');
   if (y < 1900 || y > currentYear) return unusable(`has a year outside 1900–${currentYear}`);
   if (!validDate(y, m, d)) return unusable('is not a valid date');
+  if (y * 10_000 + m * 100 + d > now.y * 10_000 + now.m * 100 + now.d) return unusable('is in the future');
   const value = `${y}${pad(m)}${pad(d)}`;
   return ok(value, value === text ? undefined : `Date of birth "${raw.trim()}" → ${value}`);
 }

@@ -41,6 +41,10 @@ export function normalizeEmail(raw: string): Normalized {
     if (first && parts.length > 1) {
       v = first;
       fixes.push('kept the first of several addresses');
+    } else if (parts.length === 1) {
+      // "ann@example.com," or ", ann@example.com": a list separator around a single address.
+      v = parts[0]!;
+      fixes.push('removed a stray separator');
     }
   }
   if (v.endsWith('.')) {

@@ -1,17 +1,21 @@
+import { isPlaceholder } from './placeholder.ts';
 import { clean, ok, unusable, type Normalized } from './result.ts';
 
 /**
  * fn, ln: NFC, lowercase, no punctuation or spaces (Meta: "lowercase only with no punctuation"); accents
- * and other scripts are kept as UTF-8, as in Meta's `Valéry` → `valéry` example.
+ * and other scripts are kept as UTF-8, as in Meta's `Valéry` → `valéry` example. Placeholders ("N/A",
+ * "unknown") are unusable; a bare "Na" is a surname and is kept.
  * @example normalizeName("O'Brien") // { ok: true, value: 'obrien' }
  */
 export function normalizeName(raw: string): Normalized {
+  if (isPlaceholder(clean(raw), true)) return unusable('is a placeholder, not a name');
   const v = clean(raw).normalize('NFC').toLowerCase().replace(/[^\p{L}\p{M}\p{N}]/gu, '');
   return v ? ok(v) : unusable('has no letters');
 }
 
-/** ct: lowercase letters only (no digits, spaces or punctuation), accents kept. */
+/** ct: lowercase letters only (no digits, spaces or punctuation), accents kept; placeholders are unusable. */
 export function normalizeCity(raw: string): Normalized {
+  if (isPlaceholder(clean(raw))) return unusable('is a placeholder, not a city');
   const v = clean(raw).normalize('NFC').toLowerCase().replace(/[^\p{L}\p{M}]/gu, '');
   return v ? ok(v) : unusable('has no letters');
 }

@@ -27,9 +27,11 @@ function callingCode(country: string): string | null {
 
 /**
  * ph: digits only, with the country code Meta requires. Numbers written internationally (+44…, 0044…,
- * 011…) keep their own code; national numbers get the file's default country code (reported). Extensions,
- * a trunk "(0)", a spreadsheet ".0" and full-width digits are handled; numbers whose digits were lost
- * (1.65056E+10), all zeros, too short or too long are unusable.
+ * 011…) keep their own code; national numbers lose their trunk prefix and get the file's default country
+ * code (reported). Extensions, a trunk "(0)", a spreadsheet ".0" and full-width digits are handled. Numbers
+ * whose digits were lost (1.65056E+10), all zeros, and numbers that cannot exist (North American area code or
+ * exchange starting with 0 or 1, or invalid in libphonenumber's numbering plan elsewhere) are unusable, so a
+ * made-up number never reaches Meta as a match key.
  * @example normalizePhone('(650)555-1212', 'US') // { ok: true, value: '16505551212', note: 'Added country code +1 to phone' }
  */
 export function normalizePhone(raw: string, defaultCountry: string): Normalized {
@@ -57,37 +59,42 @@ export function normalizePhone(raw: string, defaultCountry: string): Normalized 
     }
   }
   if (!digits || /^0+$/.test(digits)) return unusable('has no digits');
-
-  if (international) {
-    digits = digits.replace(/^0+/, '');
-    // North American numbers are 1 + 10 digits; anything else is checked against the numbering plan.
-    if (digits.length === 11 && digits.startsWith('1')) return ok(digits);
-    if (digits.length < 8 || digits.length > 15 || !parsePhoneNumberFromString(`+${digits}`)?.isPossible()) {
-      return unusable('is not a possible phone number for its country code');
-    }
-    return ok(digits);
-  }
+  if (international) return internationalNumber(digits);
 
   const country = defaultCountry.toUpperCase();
   const code = callingCode(country);
-  // Fast path for North American numbers: 10 digits get +1, 11 digits starting with 1 already have it.
   if (code === '1') {
-    const national = digits.replace(/^0+/, '');
-    if (national.length === 11 && national.startsWith('1')) return ok(national);
-    if (national.length === 10) return ok(`1${national}`, 'Added country code +1 to phone');
-  }
-  if (code) {
+    if (digits.length === 10 && NANP.test(`1${digits}`)) return ok(`1${digits}`, 'Added country code +1 to phone');
+    if (digits.length === 11 && NANP.test(digits)) return ok(digits);
+  } else if (code) {
+    // The numbering plan knows each country's trunk prefix (the UK's 0, for instance) and drops it.
     const parsed = parsePhoneNumberFromString(digits, country as CountryCode);
-    if (parsed?.isPossible()) {
+    if (parsed?.isValid()) {
       const e164 = parsed.number.slice(1);
       const added = !digits.startsWith(code) || digits.length < e164.length;
       return ok(e164, added ? `Added country code +${parsed.countryCallingCode} to phone` : undefined);
     }
   }
-  // Not a possible number for the default country: it may be a foreign number written without its '+'.
-  const bare = digits.replace(/^0+/, '');
-  if (bare.length >= 8 && bare.length <= 15 && parsePhoneNumberFromString(`+${bare}`)?.isPossible()) {
-    return ok(bare, `Phone read as an international number (+${bare}): it is not a possible ${country} number`);
+  // Only a number that cannot be national (wrong length, no trunk 0) may be a foreign one written without
+  // its '+'; otherwise a mistyped US number would become, say, an Egyptian one.
+  const nationalLength = code ? parsePhoneNumberFromString(digits, country as CountryCode)?.isPossible() : false;
+  if (!digits.startsWith('0') && !nationalLength) {
+    const foreign = internationalNumber(digits);
+    if (foreign.ok) return ok(foreign.value, `Phone read as an international number (+${foreign.value}): it is not a valid ${country} number`);
   }
-  return unusable(`is not a possible phone number for ${country} or any country code`);
+  return unusable(`is not a valid phone number for ${country} or any country code`);
+}
+
+// North American numbers: 1, then an area code and an exchange that both start with 2–9.
+const NANP = /^1[2-9]\d{2}[2-9]\d{6}$/;
+
+/** Digits after an international prefix: a known country code and a number valid in its numbering plan. */
+function internationalNumber(written: string): Normalized {
+  const digits = written.replace(/^0+/, '');
+  if (digits.startsWith('1')) return NANP.test(digits) ? ok(digits) : unusable('is not a valid North American number');
+  const parsed = digits.length >= 8 && digits.length <= 15 ? parsePhoneNumberFromString(`+${digits}`) : undefined;
+  if (!parsed?.isValid()) return unusable('is not a valid phone number for its country code');
+  const e164 = parsed.number.slice(1);
+  // "+44 020 …": the national 0 does not belong after the country code.
+  return ok(e164, e164 === digits ? undefined : `Removed the national 0 after +${parsed.countryCallingCode} in the phone`);
 }

@@ -1,3 +1,5 @@
+import { ISO_3166_1 } from './iso-3166-1.ts';
+import { isPlaceholder } from './placeholder.ts';
 import { clean, ok, unusable, type Normalized } from './result.ts';
 
 const US_STATES: Record<string, string> = {
@@ -16,10 +18,12 @@ const US_STATES: Record<string, string> = {
 /**
  * st: US state names (with DC and the territories) become their 2-letter code; 2-letter input stays; other
  * regions are lowercased without punctuation or spaces, accents kept (Meta's rule for non-US states).
+ * Placeholders ("N/A", "none", "unknown") are unusable.
  * @example normalizeState('California') // { ok: true, value: 'ca', note: 'State "California" → "ca"' }
  */
 export function normalizeState(raw: string): Normalized {
   const text = clean(raw);
+  if (isPlaceholder(text)) return unusable('is a placeholder, not a state');
   const v = text.normalize('NFC').toLowerCase().replace(/[^\p{L}\p{M}]/gu, '');
   if (!v) return unusable('has no letters');
   const code = US_STATES[v];
@@ -29,70 +33,68 @@ export function normalizeState(raw: string): Normalized {
 
 /**
  * zp: lowercase, no spaces or dashes; US ZIP and ZIP+4 (with or without the dash) use the first 5 digits;
- * a spreadsheet ".0" is removed; "N/A" and the like are unusable.
+ * a spreadsheet ".0" is removed; placeholders ("N/A", "none", "unknown") are unusable.
  * @example normalizeZip('94035-1234') // { ok: true, value: '94035' }
  */
 export function normalizeZip(raw: string): Normalized {
   let v = clean(raw).toLowerCase();
-  if (!v || /^(n\/?a|none|null|unknown|-+)$/.test(v)) return unusable('is empty');
+  if (!v) return unusable('is empty');
+  if (isPlaceholder(v)) return unusable('is a placeholder, not a postal code');
   v = v.replace(/^(\d+)\.0$/, '$1');
-  const us = /^(\d{5})(?:[\s-]?\d{4})?$/.exec(v);
+  const us = /^(\d{5})(?:\s*[-–]\s*\d{4}|\s*\d{4})?$/.exec(v);
   if (us) return ok(us[1]!, v.length > 5 ? `Zip "${raw.trim()}" shortened to the 5-digit US zip` : undefined);
   v = v.replace(/[\s-]/g, '');
   if (v.length < 2 || !/^[\p{L}\p{N}]+$/u.test(v)) return unusable('is not a postal code');
   return ok(v);
 }
 
-// Country names from the runtime's own ICU data (no table to keep up to date), plus common informal names.
+// Informal names and endonyms people write for a country; ISO names and codes come from the table.
 const INFORMAL: Record<string, string> = {
-  usa: 'us', unitedstatesofamerica: 'us', america: 'us', us: 'us', uk: 'gb', england: 'gb', scotland: 'gb',
+  america: 'us', unitedstatesofamerica: 'us', us: 'us', uk: 'gb', england: 'gb', scotland: 'gb',
   wales: 'gb', northernireland: 'gb', greatbritain: 'gb', britain: 'gb', holland: 'nl', thenetherlands: 'nl',
-  southkorea: 'kr', korea: 'kr', russia: 'ru', vietnam: 'vn', czechia: 'cz', czechrepublic: 'cz',
-  uae: 'ae', ivorycoast: 'ci', turkey: 'tr', deutschland: 'de', espana: 'es', españa: 'es', brasil: 'br',
-  mexico: 'mx', méxico: 'mx', italia: 'it', schweiz: 'ch', suisse: 'ch', österreich: 'at', nederland: 'nl',
+  southkorea: 'kr', korea: 'kr', republicofkorea: 'kr', northkorea: 'kp', russia: 'ru', vietnam: 'vn', czechia: 'cz', czechrepublic: 'cz',
+  uae: 'ae', ivorycoast: 'ci', turkey: 'tr', deutschland: 'de', espana: 'es', brasil: 'br',
+  italia: 'it', schweiz: 'ch', suisse: 'ch', osterreich: 'at', nederland: 'nl', burma: 'mm', capeverde: 'cv',
+  swaziland: 'sz', macedonia: 'mk', laos: 'la', syria: 'sy', iran: 'ir', bolivia: 'bo', venezuela: 've',
+  tanzania: 'tz', moldova: 'md', palestine: 'ps', vatican: 'va', vaticancity: 'va', micronesia: 'fm',
+  brunei: 'bn', hongkongsar: 'hk', macau: 'mo', drc: 'cd', drcongo: 'cd', democraticrepublicofcongo: 'cd',
+  republicofthecongo: 'cg', congobrazzaville: 'cg', congokinshasa: 'cd', stkittsandnevis: 'kn',
+  stlucia: 'lc', stvincentandthegrenadines: 'vc', turkiye: 'tr',
 };
-const ALPHA3: Record<string, string> = {
-  usa: 'us', can: 'ca', mex: 'mx', gbr: 'gb', irl: 'ie', fra: 'fr', deu: 'de', esp: 'es', ita: 'it', nld: 'nl',
-  bel: 'be', che: 'ch', aut: 'at', swe: 'se', nor: 'no', dnk: 'dk', fin: 'fi', pol: 'pl', prt: 'pt', aus: 'au',
-  nzl: 'nz', bra: 'br', arg: 'ar', chl: 'cl', col: 'co', per: 'pe', ind: 'in', chn: 'cn', jpn: 'jp', kor: 'kr',
-  sgp: 'sg', hkg: 'hk', twn: 'tw', zaf: 'za', are: 'ae', sau: 'sa', isr: 'il', tur: 'tr', phl: 'ph', idn: 'id',
-  mys: 'my', tha: 'th', vnm: 'vn', egy: 'eg', nga: 'ng', ken: 'ke', grc: 'gr', cze: 'cz', hun: 'hu', rou: 'ro',
-};
+
+/** Lowercase letters only, accents removed: "Côte d'Ivoire", "Cote d'Ivoire" and "COTE DIVOIRE" are equal. */
+const squeeze = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^a-z]/g, '');
 
 let countryIndex: { codes: Set<string>; names: Map<string, string> } | null = null;
 function countries() {
   if (countryIndex) return countryIndex;
   const codes = new Set<string>();
   const names = new Map<string, string>();
-  const display = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
-  const squeeze = (s: string) => s.normalize('NFC').toLowerCase().replace(/[^\p{L}]/gu, '');
-  for (let a = 65; a <= 90; a++) {
-    for (let b = 65; b <= 90; b++) {
-      const code = String.fromCharCode(a, b);
-      const name = display.of(code);
-      // Skip unknown, pseudo (EU, UN, XA…) and withdrawn (UK, FX, YU…) regions.
-      if (!name || name === code || /^(EU|EZ|UN|Q[M-Z]|X[A-Z]|ZZ|AA|UK|FX|AN|BU|CS|DD|DY|HV|NH|NT|RH|SU|TP|YD|YU|ZR)$/.test(code)) continue;
-      codes.add(code.toLowerCase());
-      const key = squeeze(name);
-      if (!names.has(key)) names.set(key, code.toLowerCase());
-    }
+  for (const [alpha2, alpha3, ...written] of ISO_3166_1) {
+    codes.add(alpha2);
+    names.set(alpha3, alpha2);
+    for (const name of written) names.set(squeeze(name), alpha2);
   }
+  for (const [name, code] of Object.entries(INFORMAL)) if (!names.has(name)) names.set(name, code);
   countryIndex = { codes, names };
   return countryIndex;
 }
 
 /**
- * country: ISO 3166-1 alpha-2, lowercase. Names ("United States", Meta's own example), alpha-3 codes and
- * common informal names become the code (reported); anything else is unusable.
+ * country: ISO 3166-1 alpha-2, lowercase. ISO short names ("Korea, Republic of"), common names ("South
+ * Korea"), official names, alpha-3 codes and common informal names become the code (reported), whatever
+ * their accents, case or punctuation. Placeholders such as "N/A" or "N.A." are unusable, never Namibia.
  * @example normalizeCountry('United States') // { ok: true, value: 'us', note: 'Country "United States" → "us"' }
  */
 export function normalizeCountry(raw: string): Normalized {
   const text = clean(raw);
-  const v = text.normalize('NFC').toLowerCase().replace(/[^\p{L}]/gu, '');
-  if (!v || v === 'na' && /\//.test(text)) return unusable('is empty');
   const { codes, names } = countries();
-  if (v.length === 2 && codes.has(v) && /^[a-z]{2}$/i.test(text)) return ok(v);
-  const code = INFORMAL[v] ?? ALPHA3[v] ?? names.get(v) ?? (v.length === 2 && codes.has(v) ? v : undefined);
+  // A bare two-letter code is a code, even "NA" (Namibia); written with dots or a slash it is a placeholder.
+  if (/^[a-z]{2}$/i.test(text) && codes.has(text.toLowerCase())) return ok(text.toLowerCase());
+  if (isPlaceholder(text)) return unusable('is empty');
+  const v = squeeze(text);
+  if (!v) return unusable('is empty');
+  const code = names.get(v) ?? (v.length === 2 && codes.has(v) ? v : undefined);
   if (!code) return unusable('is not a country');
   return ok(code, code === text.toLowerCase() ? undefined : `Country "${text}" → "${code}"`);
 }

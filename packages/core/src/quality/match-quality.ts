@@ -1,4 +1,5 @@
 import type { RowResult } from '../validate/row-validator.ts';
+import { MATCH_WEIGHTS as WEIGHTS, matchLabel } from './row-match-quality.ts';
 
 export interface MatchQuality {
   /** Field key → rows with a usable value. */
@@ -9,12 +10,6 @@ export interface MatchQuality {
   label: 'Poor' | 'OK' | 'Good' | 'Great';
   advice: string[];
 }
-
-// Rough weights of how much each key helps Meta match a person (email and phone dominate).
-const WEIGHTS: Record<string, number> = {
-  email: 4, phone: 3, external_id: 1, first_name: 0.6, last_name: 0.6, zip: 0.5, city: 0.3, state: 0.3, country: 0.3,
-  db: 0.5, gender: 0.2, client_ip_address: 0.8, client_user_agent: 0.4, fbc: 1.5, fbp: 0.8, lead_id: 3,
-};
 
 /** Tallies which identifiers rows carry and estimates how well Meta will match the file. */
 export function createMatchQualityTracker() {
@@ -42,7 +37,7 @@ export function createMatchQualityTracker() {
       if (share('first_name') < 0.5 || share('last_name') < 0.5) advice.push('Add first and last names: together with zip they lift matching.');
       if (share('zip') < 0.5) advice.push('Add zip or postal codes.');
       if (share('external_id') < 0.5) advice.push('Add your CRM customer id as external_id, the same one your pixel sends.');
-      const label = score >= 7 ? 'Great' : score >= 5 ? 'Good' : score >= 3 ? 'OK' : 'Poor';
+      const label = matchLabel(score);
       return { identifiers: { ...counts }, rows, score, label, advice };
     },
   };

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { detectDateOrder, parseEventTime } from './event-time.ts';
 
@@ -23,7 +23,7 @@ describe('parseEventTime', () => {
     ['11/21/26 15:30', utc(2026, 11, 21, 15, 30)],
     ['1795348800', 1795348800],
     ['1795348800000', 1795348800],
-    ['46347', utc(2026, 11, 21)],
+    ['46347', utc(2026, 11, 21, 12)],
     ['46347.5', utc(2026, 11, 21, 12)],
   ])('%s', (raw, expected) => expect(seconds(raw)).toBe(expected));
 
@@ -50,6 +50,41 @@ describe('parseEventTime', () => {
   it('never throws', () => {
     fc.assert(fc.property(fc.string(), (s) => void parseEventTime(s, 'Europe/Paris', 'DMY')), { numRuns: 500 });
   });
+});
+
+describe('parseEventTime with month names', () => {
+  // The server's own zone must never leak into the result: run these under a zone far from UTC.
+  const savedTz = process.env.TZ;
+  beforeAll(() => {
+    process.env.TZ = 'America/Los_Angeles';
+  });
+  afterAll(() => {
+    if (savedTz === undefined) delete process.env.TZ;
+    else process.env.TZ = savedTz;
+  });
+
+  it.each([
+    ['3 Mar 2026 10:00', 'UTC', utc(2026, 3, 3, 10)],
+    ['3 Mar 2026 10:00', 'America/New_York', utc(2026, 3, 3, 15)],
+    ['3-Mar-2026', 'UTC', utc(2026, 3, 3, 12)],
+    ['03 March 2026, 10:00:30', 'Europe/Berlin', utc(2026, 3, 3, 9, 0, 30)],
+    ['Mar 3, 2026', 'UTC', utc(2026, 3, 3, 12)],
+    ['Mar 3, 2026', 'Asia/Tokyo', utc(2026, 3, 3, 3)],
+    ['March 3 2026 10:00 PM', 'UTC', utc(2026, 3, 3, 22)],
+    ['March 3rd, 2026 at 9:15 am', 'UTC', utc(2026, 3, 3, 9, 15)],
+    ['Tue, 3 Mar 2026 10:00:00 +0100', 'America/New_York', utc(2026, 3, 3, 9)],
+    ['Tue, 03 Mar 2026 10:00:00 GMT', 'America/New_York', utc(2026, 3, 3, 10)],
+    ['Sun Feb 16 1997', 'UTC', utc(1997, 2, 16, 12)],
+  ])('%s in %s', (raw, zone, expected) => expect(seconds(raw, zone)).toBe(expected));
+
+  it.each(['TBD 2026', 'ORD-2026', 'abc 2026', 'order 1234', 'Mar 2026', '31 Feb 2026', 'Mar 3, 2026 13:00 PM', 'Foo 3 2026', '3 Mar 2026 24:00'])(
+    '%j is an error with a clear message',
+    (raw) => {
+      const r = parseEventTime(raw, 'UTC', 'MDY');
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.reason).toMatch(/is not a|invalid/);
+    },
+  );
 });
 
 describe('detectDateOrder', () => {

@@ -1,14 +1,16 @@
 import { validDate } from '../normalize/dates.ts';
+import { matchMonthNameDate } from './month-name-date.ts';
 import { zonedToEpochMs } from './zoned-time.ts';
 
 export type DateOrder = 'MDY' | 'DMY';
 
 export type ParsedTime =
-  | { ok: true; seconds: number; note?: string; dateOnly?: boolean }
+  | { ok: true; seconds: number; note?: string; dateOnly?: boolean; /** Start of that day, for date-only values. */ dayStart?: number }
   | { ok: false; reason: string };
 
 const ISO = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?)?\s*(z|[+-]\d{2}(?::?\d{2})?)?$/i;
 const SLASH = /^(\d{1,4})([/.-])(\d{1,2})\2(\d{2,4})(?:[ T,]+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*(am|pm)?)?\s*(z|[+-]\d{2}:?\d{2})?$/i;
+const DATE_ONLY_NOTE = 'event_time has no time of day; used 12:00 in the file time zone';
 const EXCEL_EPOCH_DAYS = 25569; // 1970-01-01 as an Excel serial day
 
 function zoneOffsetMinutes(z: string): number {
@@ -22,10 +24,25 @@ function toSeconds(zone: string, offset: string | undefined, y: number, mo: numb
   return Math.floor(zonedToEpochMs(zone, y, mo, d, h, mi, s) / 1000);
 }
 
+/** A date without a time of day: noon in the zone, the middle of the only thing we know. */
+function dateOnly(zone: string, offset: string | undefined, y: number, mo: number, d: number): Extract<ParsedTime, { ok: true }> {
+  return { ok: true, seconds: toSeconds(zone, offset, y, mo, d, 12, 0, 0), dateOnly: true, dayStart: toSeconds(zone, offset, y, mo, d, 0, 0, 0), note: DATE_ONLY_NOTE };
+}
+
+/** 24-hour clock from a written time; null when it is not a real time of day. */
+function clock(h: number, mi: number, s: number, ampm: string | undefined): [number, number, number] | null {
+  if (ampm) {
+    if (h < 1 || h > 12) return null;
+    h = (h % 12) + (ampm === 'pm' ? 12 : 0);
+  }
+  return h > 23 || mi > 59 || s > 59 ? null : [h, mi, s];
+}
+
 /**
  * Reads an event time as Unix seconds: ISO 8601 with or without zone, date only (noon in the file's zone),
- * M/D/Y or D/M/Y (by `order`), D.M.Y, Unix seconds, Unix milliseconds and Excel serial dates. Values without
- * a zone are read in the file's IANA `zone`.
+ * M/D/Y or D/M/Y (by `order`), D.M.Y, month names ('3 Mar 2026 10:00', 'Mar 3, 2026'), Unix seconds, Unix
+ * milliseconds and Excel serial dates. Values without a zone are read in the file's IANA `zone`; anything else
+ * is an error.
  */
 export function parseEventTime(raw: string, zone: string, order: DateOrder): ParsedTime {
   const v = raw.trim();
@@ -36,9 +53,14 @@ export function parseEventTime(raw: string, zone: string, order: DateOrder): Par
     if (/^\d{12,13}$/.test(v)) return { ok: true, seconds: Math.floor(n / 1000), note: 'Converted event_time from milliseconds to seconds' };
     if (/^\d{9,10}$/.test(v)) return { ok: true, seconds: n };
     if (n >= 20_000 && n < 80_000) {
-      // Excel serial date: days since 1899-12-30 in the file's local time.
+      // Excel serial date: days since 1899-12-30 in the file's local time. A whole number is a date
+      // without a time, so it gets the same noon as '2026-11-21' rather than midnight.
       const ms = Math.round((n - EXCEL_EPOCH_DAYS) * 86_400_000);
       const t = new Date(ms);
+      if (Number.isInteger(n)) {
+        const r = dateOnly(zone, undefined, t.getUTCFullYear(), t.getUTCMonth() + 1, t.getUTCDate());
+        return { ...r, note: `Converted Excel date ${v} to a date; it has no time of day, so used 12:00 in the file time zone` };
+      }
       const seconds = toSeconds(zone, undefined, t.getUTCFullYear(), t.getUTCMonth() + 1, t.getUTCDate(), t.getUTCHours(), t.getUTCMinutes(), t.getUTCSeconds());
       return { ok: true, seconds, note: `Converted Excel date ${v} to a timestamp` };
     }
@@ -49,7 +71,7 @@ export function parseEventTime(raw: string, zone: string, order: DateOrder): Par
   if (m) {
     const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
     if (!validDate(y, mo, d)) return { ok: false, reason: 'is not a valid date' };
-    if (m[4] === undefined) return { ok: true, seconds: toSeconds(zone, m[7], y, mo, d, 12, 0, 0), dateOnly: true, note: 'event_time has no time of day; used 12:00 in the file time zone' };
+    if (m[4] === undefined) return dateOnly(zone, m[7], y, mo, d);
     const [h, mi, s] = [Number(m[4]), Number(m[5]), Number(m[6] ?? 0)];
     if (h > 23 || mi > 59 || s > 59) return { ok: false, reason: 'has an invalid time' };
     return { ok: true, seconds: toSeconds(zone, m[7], y, mo, d, h, mi, s) };
@@ -70,21 +92,26 @@ export function parseEventTime(raw: string, zone: string, order: DateOrder): Par
       else [mo, d] = order === 'DMY' ? [b, x] : [x, b];
     }
     if (!validDate(y, mo, d)) return { ok: false, reason: 'is not a valid date' };
-    if (m[5] === undefined) return { ok: true, seconds: toSeconds(zone, m[9], y, mo, d, 12, 0, 0), dateOnly: true, note: 'event_time has no time of day; used 12:00 in the file time zone' };
-    let h = Number(m[5]);
-    const ampm = m[8]?.toLowerCase();
-    if (ampm) {
-      if (h < 1 || h > 12) return { ok: false, reason: 'has an invalid time' };
-      h = (h % 12) + (ampm === 'pm' ? 12 : 0);
-    }
-    const [mi, s] = [Number(m[6]), Number(m[7] ?? 0)];
-    if (h > 23 || mi > 59 || s > 59) return { ok: false, reason: 'has an invalid time' };
-    return { ok: true, seconds: toSeconds(zone, m[9], y, mo, d, h, mi, s) };
+    if (m[5] === undefined) return dateOnly(zone, m[9], y, mo, d);
+    const hms = clock(Number(m[5]), Number(m[6]), Number(m[7] ?? 0), m[8]?.toLowerCase());
+    if (!hms) return { ok: false, reason: 'has an invalid time' };
+    return { ok: true, seconds: toSeconds(zone, m[9], y, mo, d, ...hms) };
   }
 
-  const parsed = Date.parse(v);
-  if (!Number.isNaN(parsed) && /[a-z]{3}/i.test(v) && /\d{4}/.test(v)) return { ok: true, seconds: Math.floor(parsed / 1000) };
-  return { ok: false, reason: 'is not a date or time Backsignal can read' };
+  // Month names are read only in explicit shapes and in the file's zone: a general date parser would use
+  // the server's own time zone and accept junk such as "TBD 2026".
+  const w = matchMonthNameDate(v);
+  if (w) {
+    if (!validDate(w.y, w.mo, w.d)) return { ok: false, reason: 'is not a valid date' };
+    if (!w.time) return dateOnly(zone, w.offset, w.y, w.mo, w.d);
+    const hms = clock(w.time.h, w.time.mi, w.time.s, w.time.ampm);
+    if (!hms) return { ok: false, reason: 'has an invalid time' };
+    return { ok: true, seconds: toSeconds(zone, w.offset, w.y, w.mo, w.d, ...hms) };
+  }
+  return {
+    ok: false,
+    reason: 'is not a date or time Backsignal can read (use e.g. 2026-03-03 10:00, 03/03/2026 10:00, 3 Mar 2026 10:00 or Unix seconds)',
+  };
 }
 
 /**
@@ -104,6 +131,16 @@ export function detectDateOrder(samples: Iterable<string>): DateOrder | null {
   if (dmy && !mdy) return 'DMY';
   if (mdy && !dmy) return 'MDY';
   return null;
+}
+
+/**
+ * The time to send for a parsed value. A date-only value means "some time that day", and noon is only a
+ * guess: on the day itself, before noon, the event has certainly already happened, so it must never be
+ * judged (or sent) as in the future. Such values use `now` instead of noon.
+ */
+export function sendableSeconds(t: Extract<ParsedTime, { ok: true }>, now: number): number {
+  if (t.dateOnly && t.dayStart !== undefined && t.dayStart <= now) return Math.min(t.seconds, now);
+  return t.seconds;
 }
 
 export const SEVEN_DAYS = 7 * 86_400;

@@ -77,7 +77,7 @@ describe('createRowValidator', () => {
     const r = validator()(row({ Value: '', Currency: '' }), 2);
     expect(r.errors.map((e) => e.message)).toEqual(['Purchase events need a value.', 'Purchase events need a currency.']);
     const nan = validator()(row({ Value: 'NaN' }), 2);
-    expect(nan.errors[0]).toMatchObject({ field: 'value', message: 'value "NaN" is not a number.' });
+    expect(nan.errors[0]).toMatchObject({ field: 'value', message: expect.stringMatching(/^value "NaN" is not a number/) });
   });
 
   it('drops unusable identifiers with a correction and needs one usable identifier', () => {

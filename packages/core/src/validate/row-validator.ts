@@ -1,15 +1,18 @@
 import { FIELD_BY_KEY, type FieldDef } from '../fields/catalogue.ts';
-import { sha256 } from '../hash/sha256.ts';
 import type { HardcodedValues, Mappings } from '../mapping/suggest.ts';
-import { normalizeDateOfBirth } from '../normalize/dates.ts';
+import { normalizeDateOfBirth, type CalendarDate } from '../normalize/dates.ts';
 import { normalizeEmail } from '../normalize/email.ts';
 import { normalizeCity, normalizeExternalId, normalizeGender, normalizeName } from '../normalize/names.ts';
 import { normalizePhone } from '../normalize/phone.ts';
 import { normalizeCountry, normalizeState, normalizeZip } from '../normalize/places.ts';
 import { alreadyHashed, type Normalized } from '../normalize/result.ts';
 import type { FileSettings } from '../settings.ts';
-import { FUTURE_TOLERANCE, parseEventTime, windowFor } from './event-time.ts';
+import { readAmount, type DecimalSeparator } from './amount.ts';
+import { parseContents } from './contents.ts';
+import { deriveEventId } from './event-id.ts';
+import { FUTURE_TOLERANCE, parseEventTime, sendableSeconds, windowFor, type DateOrder } from './event-time.ts';
 import { identifierProblem } from './identifiers.ts';
+import { zonedDate } from './zoned-time.ts';
 import {
   canonicalActionSource,
   canonicalCurrency,
@@ -18,7 +21,6 @@ import {
   FBP,
   isIpAddress,
   LEAD_ID,
-  parseAmount,
   parseBoolean,
   parseInteger,
   splitList,
@@ -48,6 +50,17 @@ export interface ValidationContext {
   settings: FileSettings;
   /** Unix seconds: every time window is judged against it. */
   now: number;
+  /**
+   * Column → the day/month order its own values decided (detectDateOrder at upload). Each date column follows
+   * its own evidence, else `settings.dateOrder`: an event_time column written D/M says nothing about how the
+   * date-of-birth column was typed.
+   */
+  dateOrders?: Readonly<Partial<Record<string, DateOrder>>>;
+  /**
+   * Column → the decimal separator its values agree on (detectDecimalSeparator at upload). Settles "1,234" and
+   * "1.234"; without it they are read with a thousands separator and the correction says so.
+   */
+  decimalSeparators?: Readonly<Partial<Record<string, DecimalSeparator>>>;
 }
 
 /** The whole-file error when mapped columns are missing from the file's headers (spec §8 panel). */
@@ -64,14 +77,17 @@ interface Source {
   def: FieldDef;
   column: number; // -1 for a hardcoded value
   hardcoded: string;
+  dateOrder: DateOrder;
+  decimal?: DecimalSeparator;
 }
 
-const HASHED_RULES: Record<string, (v: string, s: FileSettings, year: number) => Normalized> = {
+type Rule = (v: string, s: FileSettings, today: CalendarDate, order: DateOrder) => Normalized;
+const HASHED_RULES: Record<string, Rule> = {
   email: (v) => normalizeEmail(v),
   phone: (v, s) => normalizePhone(v, s.defaultCountry),
   first_name: (v) => normalizeName(v),
   last_name: (v) => normalizeName(v),
-  db: (v, s, year) => normalizeDateOfBirth(v, s.dateOrder, year),
+  db: (v, _s, today, order) => normalizeDateOfBirth(v, order, today),
   gender: (v) => normalizeGender(v),
   city: (v) => normalizeCity(v),
   state: (v) => normalizeState(v),
@@ -96,32 +112,29 @@ export function createRowValidator(ctx: ValidationContext): (values: readonly st
     const idx = columnIndex.get(column);
     if (!def || idx === undefined || mapped.has(field)) continue;
     mapped.add(field);
-    sources.push({ def, column: idx, hardcoded: '' });
+    sources.push({ def, column: idx, hardcoded: '', dateOrder: ctx.dateOrders?.[column] ?? ctx.settings.dateOrder, decimal: ctx.decimalSeparators?.[column] });
   }
   for (const [field, value] of Object.entries(ctx.hardcoded)) {
     const def = FIELD_BY_KEY.get(field);
     if (!def || mapped.has(field) || value.trim() === '') continue;
     mapped.add(field);
-    sources.push({ def, column: -1, hardcoded: value });
+    sources.push({ def, column: -1, hardcoded: value, dateOrder: ctx.settings.dateOrder });
   }
   // event_time is judged after action_source is known.
   sources.sort((a, b) => Number(a.def.key === 'event_time') - Number(b.def.key === 'event_time'));
-  const year = new Date(ctx.now * 1000).getUTCFullYear();
+  // Dates of birth are judged against today's date where the file was written.
+  const today = zonedDate(ctx.settings.timeZone, ctx.now * 1000);
   const memo = new Map<string, Normalized>();
-  // event_id is derived from the cells in field-name order, so column order does not change it.
-  const idOrder = sources.map((src, i) => [src.def.key, i] as const).sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([, i]) => i);
   const { settings, now } = ctx;
 
   return (values, rowNumber) => {
-    const row: RowState = { errors: [], corrections: [], warnings: [], effectiveRow: {}, settings, now, year, memo };
+    const row: RowState = { errors: [], corrections: [], warnings: [], effectiveRow: {}, settings, now, today, memo };
     const eff = row.effectiveRow;
-    const raws: string[] = new Array(sources.length);
     for (let i = 0; i < sources.length; i++) {
       const src = sources[i]!;
       const raw = src.column >= 0 ? (values[src.column] ?? '') : src.hardcoded;
-      raws[i] = raw;
       const v = raw.trim();
-      if (v) checkField(row, src.def, raw, v);
+      if (v) checkField(row, src, raw, v);
     }
 
     for (const required of ['event_name', 'event_time', 'action_source'] as const) {
@@ -138,12 +151,7 @@ export function createRowValidator(ctx: ValidationContext): (values: readonly st
     const idProblem = identifierProblem(eff);
     if (idProblem) addError(row, 'user_data', idProblem);
 
-    if (!eff.event_id) {
-      // Stable across prepares and re-uploads: derived from the row's own cells (docs: core README).
-      let idSource = '';
-      for (const i of idOrder) idSource += `${sources[i]!.def.key}=${raws[i]}\u0001`;
-      eff.event_id = `bs-${sha256(idSource).slice(0, 32)}`;
-    }
+    if (!eff.event_id) eff.event_id = deriveEventId(eff, row.eventTimeAsWritten ?? eff.event_time ?? '');
     return { rowNumber, errors: row.errors, corrections: row.corrections, warnings: row.warnings, effectiveRow: eff };
   };
 }
@@ -158,8 +166,10 @@ function addCorrection(row: RowState, field: string, message: string, original: 
 interface RowState extends Out {
   settings: FileSettings;
   now: number;
-  year: number;
+  today: CalendarDate;
   memo: Map<string, Normalized>;
+  /** event_time before a date-only value is moved to "now": the event_id must not depend on the clock. */
+  eventTimeAsWritten?: string;
 }
 
 // Columns whose values repeat across rows (a file has few distinct countries, states or cities): their
@@ -167,25 +177,27 @@ interface RowState extends Out {
 const REPEATING = new Set(['city', 'state', 'zip', 'country', 'gender']);
 const MEMO_LIMIT = 50_000;
 
-function normalizeMemo(row: RowState, key: string, v: string, rule: (v: string, s: FileSettings, year: number) => Normalized): Normalized {
-  if (!REPEATING.has(key)) return rule(v, row.settings, row.year);
+function normalizeMemo(row: RowState, src: Source, v: string, rule: Rule): Normalized {
+  const key = src.def.key;
+  if (!REPEATING.has(key)) return rule(v, row.settings, row.today, src.dateOrder);
   const k = `${key}\u0000${v}`;
   let r = row.memo.get(k);
   if (!r) {
-    r = rule(v, row.settings, row.year);
+    r = rule(v, row.settings, row.today, src.dateOrder);
     if (row.memo.size >= MEMO_LIMIT) row.memo.clear();
     row.memo.set(k, r);
   }
   return r;
 }
 
-function checkField(row: RowState, def: FieldDef, raw: string, v: string): void {
+function checkField(row: RowState, src: Source, raw: string, v: string): void {
+  const { def } = src;
   const eff = row.effectiveRow;
   const { settings } = row;
   const key = def.key;
   const rule = HASHED_RULES[key];
   if (rule) {
-    const r = (v.length === 64 ? alreadyHashed(v) : null) ?? normalizeMemo(row, key, v, rule);
+    const r = (v.length === 64 ? alreadyHashed(v) : null) ?? normalizeMemo(row, src, v, rule);
     if (!r.ok) return addCorrection(row, key, `Dropped ${def.label.toLowerCase()} "${v}": it ${r.reason}.`, raw, '');
     eff[key] = r.value;
     if (r.note) addCorrection(row, key, r.note, raw, r.value);
@@ -207,22 +219,21 @@ function checkField(row: RowState, def: FieldDef, raw: string, v: string): void 
     }
     case 'event_time':
     case 'original_event_time': {
-      const t = parseEventTime(v, settings.timeZone, settings.dateOrder);
+      const t = parseEventTime(v, settings.timeZone, src.dateOrder);
       if (!t.ok) return addError(row, key, `${key} "${v}" ${t.reason}.`);
-      eff[key] = String(t.seconds);
-      if (t.note) addCorrection(row, key, `${t.note} (${iso(t.seconds)})`, raw, String(t.seconds));
-      if (key === 'event_time') checkWindow(row, t.seconds, v);
+      const seconds = sendableSeconds(t, row.now);
+      if (key === 'event_time') row.eventTimeAsWritten = String(t.seconds);
+      eff[key] = String(seconds);
+      if (seconds !== t.seconds) addCorrection(row, key, `${key} has no time of day and 12:00 is still to come; used the current time (${iso(seconds)})`, raw, String(seconds));
+      else if (t.note) addCorrection(row, key, `${t.note} (${iso(seconds)})`, raw, String(seconds));
+      if (key === 'event_time') checkWindow(row, seconds, v);
       return;
     }
     case 'value':
     case 'price':
     case 'net_revenue':
     case 'predicted_ltv': {
-      const n = parseAmount(v);
-      if (n === null) return addError(row, key, `${key} "${v}" is not a number.`);
-      eff[key] = String(n);
-      if (String(n) !== v) addCorrection(row, key, `${key} "${v}" read as ${n}`, raw, String(n));
-      return;
+      return checkAmount(row, key, raw, v, src.decimal, true);
     }
     case 'currency': {
       const c = canonicalCurrency(v);
@@ -249,16 +260,13 @@ function checkField(row: RowState, def: FieldDef, raw: string, v: string): void 
       if (!/^https?:\/\/\S+$/i.test(v)) return addError(row, key, `${key} "${v}" is not a full web address (https://…).`);
       eff[key] = v;
       return;
-    case 'contents':
-      try {
-        const parsed: unknown = JSON.parse(v);
-        const list = Array.isArray(parsed) ? parsed : [parsed];
-        if (!list.every((x) => x && typeof x === 'object' && 'id' in x)) throw new Error('no id');
-        eff[key] = JSON.stringify(list);
-      } catch {
-        addError(row, key, 'contents must be JSON like [{"id":"sku-1","quantity":1,"item_price":9.99}].');
-      }
+    case 'contents': {
+      const c = parseContents(v);
+      if (!c.ok) return addError(row, key, `contents ${c.reason}.`);
+      eff[key] = c.value;
+      if (c.note) addCorrection(row, key, c.note, raw, c.value);
       return;
+    }
     case 'data_processing_options': {
       const opts = splitList(v).map((o) => o.toUpperCase());
       if (opts.some((o) => o !== 'LDU')) return addError(row, key, 'data_processing_options must be LDU or empty.');
@@ -267,12 +275,8 @@ function checkField(row: RowState, def: FieldDef, raw: string, v: string): void 
     }
   }
   switch (def.type) {
-    case 'number': {
-      const n = parseAmount(v);
-      if (n === null) return addError(row, key, `${key} "${v}" is not a number.`);
-      eff[key] = String(n);
-      return;
-    }
+    case 'number':
+      return checkAmount(row, key, raw, v, src.decimal, false);
     case 'integer': {
       const n = parseInteger(v);
       if (n === null) return addError(row, key, `${key} "${v}" is not a whole number.`);
@@ -297,6 +301,15 @@ function checkField(row: RowState, def: FieldDef, raw: string, v: string): void 
     default:
       eff[key] = v;
   }
+}
+
+function checkAmount(row: RowState, key: string, raw: string, v: string, decimal: DecimalSeparator | undefined, reportReading: boolean): void {
+  const a = readAmount(v, decimal);
+  if (!a) return addError(row, key, `${key} "${v}" is not a number (for example 1200, 1,200.00 or 1.200,00).`);
+  const n = String(a.value);
+  row.effectiveRow[key] = n;
+  if (a.ambiguous) addCorrection(row, key, `${key} "${v}" read as ${n}: ${a.ambiguous}.`, raw, n);
+  else if (reportReading && n !== v) addCorrection(row, key, `${key} "${v}" read as ${n}`, raw, n);
 }
 
 function checkWindow(row: RowState, seconds: number, v: string): void {

@@ -1,4 +1,5 @@
 import { ACTION_SOURCES } from '../fields/catalogue.ts';
+import { readAmount, type DecimalSeparator } from './amount.ts';
 
 export const STANDARD_EVENTS = [
   'AddPaymentInfo', 'AddToCart', 'AddToWishlist', 'CompleteRegistration', 'Contact', 'CustomizeProduct', 'Donate',
@@ -36,37 +37,9 @@ export function canonicalActionSource(raw: string): { value: string; note?: stri
   return variant ? { value: variant, note: `action_source "${v}" → "${variant}"` } : null;
 }
 
-/**
- * A money amount from the ways spreadsheets write it: '$1,200.00', '1.234,56', '1 234,56', '€12', '(12.50)'.
- * Null when it is not a finite number.
- */
-export function parseAmount(raw: string): number | null {
-  let v = raw.trim().replace(/[\s\u00a0\u202f']/g, '');
-  if (!v) return null;
-  let negative = false;
-  if (/^\(.*\)$/.test(v)) {
-    negative = true;
-    v = v.slice(1, -1);
-  }
-  v = v.replace(/^[A-Za-z]{3}(?=[\d.,-])|(?<=[\d.,])[A-Za-z]{3}$/g, '').replace(/[$€£¥₹]/g, '');
-  if (v.startsWith('-')) {
-    negative = !negative;
-    v = v.slice(1);
-  }
-  if (!/^[\d.,]+$/.test(v) || !/\d/.test(v)) return null;
-  const lastComma = v.lastIndexOf(',');
-  const lastDot = v.lastIndexOf('.');
-  let normalized: string;
-  if (lastComma > lastDot) {
-    // Comma is the decimal separator when 1–2 digits follow it, or when dots group thousands before it.
-    const decimals = v.length - lastComma - 1;
-    normalized = decimals <= 2 || lastDot !== -1 ? v.replace(/\./g, '').replace(',', '.') : v.replace(/,/g, '');
-    if ((v.match(/,/g) ?? []).length > 1) normalized = v.replace(/,/g, '');
-  } else normalized = v.replace(/,/g, '');
-  if ((normalized.match(/\./g) ?? []).length > 1) return null;
-  const n = Number(normalized);
-  if (!Number.isFinite(n)) return null;
-  return negative ? -n : n;
+/** A money amount, or null; see readAmount for the formats and how ambiguous separators are read. */
+export function parseAmount(raw: string, decimal?: DecimalSeparator): number | null {
+  return readAmount(raw, decimal)?.value ?? null;
 }
 
 let currencies: Set<string> | null = null;

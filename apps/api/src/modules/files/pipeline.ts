@@ -8,12 +8,9 @@ import type { PipelineInput, PipelineMessage, PipelineMode, PipelineSummary, Pre
 
 const WORKER_URL = new URL('./pipeline.worker.ts', import.meta.url);
 
-/** The file's settings, with the day/month order the event_time column itself decided at upload. */
+/** The file's settings as the user chose them; each date column's own detected order is passed separately. */
 export function effectiveSettings(upload: UploadRow): FileSettings {
-  const settings = { ...DEFAULT_FILE_SETTINGS, ...(upload.settings ?? {}) };
-  const timeColumn = Object.keys(upload.mappings).find((c) => upload.mappings[c] === 'event_time');
-  const detected = timeColumn ? upload.dateOrders[timeColumn] : undefined;
-  return detected ? { ...settings, dateOrder: detected } : settings;
+  return { ...DEFAULT_FILE_SETTINGS, ...(upload.settings ?? {}) };
 }
 
 /** Identifies the file content plus everything that shapes validation; 'validated' must match a clean run. */
@@ -37,7 +34,13 @@ export async function runPipeline<M extends PipelineMode>(
   const input: PipelineInput = {
     mode: opts.mode,
     previewLimit: opts.previewLimit ?? 10,
-    ctx: { mappings: upload.mappings, hardcoded: upload.hardcodedValues, settings: effectiveSettings(upload), now: Math.floor(opts.now.getTime() / 1000) },
+    ctx: {
+      mappings: upload.mappings,
+      hardcoded: upload.hardcodedValues,
+      settings: effectiveSettings(upload),
+      dateOrders: upload.dateOrders,
+      now: Math.floor(opts.now.getTime() / 1000),
+    },
   };
   const worker = startTsWorker(WORKER_URL, input);
   let pending: { resolve: (m: PipelineMessage) => void; reject: (e: unknown) => void } | null = null;

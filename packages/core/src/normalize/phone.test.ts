@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { normalizePhone } from './phone.ts';
+
+const value = (raw: string, country: string) => {
+  const r = normalizePhone(raw, country);
+  return r.ok ? r.value : null;
+};
+
+describe('phone: trunk prefixes and impossible numbers', () => {
+  it.each([
+    // The trunk 0 goes before the country code is added.
+    ['020 7946 0958', 'GB', '442079460958'],
+    ['07911 123456', 'GB', '447911123456'],
+    ['06 12 34 56 78', 'FR', '33612345678'],
+    ['030 1234567', 'DE', '49301234567'],
+    // A national 0 written after the country code is dropped.
+    ['+44 020 7946 0958', 'US', '442079460958'],
+    ['0044 020 7946 0958', 'US', '442079460958'],
+    ['+33 06 12 34 56 78', 'US', '33612345678'],
+    // Valid North American numbers.
+    ['(201) 555-0123', 'US', '12015550123'],
+    ['+1 201 555 0123', 'GB', '12015550123'],
+    ['1 201 555 0123', 'US', '12015550123'],
+    // Impossible numbers are dropped, never given a country code.
+    ['0123456789', 'US', null],
+    ['+1 000 000 0000', 'US', null],
+    ['1111111111', 'US', null],
+    ['11111111111', 'US', null],
+    ['(123) 456-7890', 'US', null],
+    ['(201) 123-4567', 'US', null],
+    ['0000000000', 'GB', null],
+    ['00 00 00 00 00', 'FR', null],
+    ['+44 0000 000000', 'US', null],
+  ])('%j (default %s) → %s', (raw, country, expected) => expect(value(raw, country)).toBe(expected));
+
+  it('says it removed the national 0 after the country code', () => {
+    expect(normalizePhone('+44 020 7946 0958', 'US')).toMatchObject({ ok: true, note: expect.stringMatching(/national 0 after \+44/) });
+  });
+});

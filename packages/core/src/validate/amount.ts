@@ -1,0 +1,118 @@
+export type DecimalSeparator = '.' | ',';
+
+export interface Amount {
+  value: number;
+  /**
+   * Set when the value had one separator followed by exactly three digits ("1,234", "1.234"), which is a
+   * thousands separator in one convention and a decimal one in another: says how it was read.
+   */
+  ambiguous?: string;
+}
+
+const GROUP_CHARS = /[\s\u00a0\u202f']/;
+
+/** "1,234,567" (or Indian "12,34,567") with `sep` between groups; false for "1,2345" or "12,34". */
+function validGrouping(int: string, sep: string): boolean {
+  const groups = int.split(sep);
+  if (groups.length === 1) return /^\d+$/.test(int);
+  const [head, ...rest] = groups;
+  if (!/^\d{1,3}$/.test(head!) || !/^\d{3}$/.test(rest.at(-1)!)) return false;
+  const middle = rest.slice(0, -1);
+  return middle.every((g) => /^\d{3}$/.test(g)) || (sep === ',' && middle.every((g) => /^\d{2}$/.test(g)));
+}
+
+function splitAmount(v: string, decimal: DecimalSeparator | undefined): { int: string; frac: string; group: string | null; ambiguous?: string } | null {
+  const dots = v.split('.').length - 1;
+  const commas = v.split(',').length - 1;
+  const at = (sep: string) => v.lastIndexOf(sep);
+  if (dots && commas) {
+    const dec = at('.') > at(',') ? '.' : ',';
+    const group = dec === '.' ? ',' : '.';
+    if (v.split(dec).length !== 2) return null;
+    return { int: v.slice(0, at(dec)), frac: v.slice(at(dec) + 1), group };
+  }
+  const sep = dots ? '.' : commas ? ',' : null;
+  if (!sep) return { int: v, frac: '', group: null };
+  if ((dots || commas) > 1) return { int: v, frac: '', group: sep };
+  const int = v.slice(0, at(sep));
+  const frac = v.slice(at(sep) + 1);
+  // Only "1,234"-like values could be grouping: not "0,125", "1234,567" or "1 234,567".
+  // Four or more digits after a lone comma ("1,2345") is grouping gone wrong, not a decimal comma.
+  if (sep === ',' && frac.length > 3 && !/^0?$/.test(int)) return null;
+  const couldGroup = frac.length === 3 && /^[1-9]\d{0,2}$/.test(int);
+  if (!couldGroup) return { int, frac, group: null };
+  if (decimal) return decimal === sep ? { int, frac, group: null } : { int: v, frac: '', group: sep };
+  const other = sep === ',' ? '.' : ',';
+  return {
+    int: v,
+    frac: '',
+    group: sep,
+    ambiguous: `the "${sep}" was taken as a thousands separator; if it is a decimal ${sep === ',' ? 'comma' : 'point'}, write it as ${int}${other}${frac} or ${int}.${frac}0`,
+  };
+}
+
+/**
+ * A money amount from the ways spreadsheets write it: '$1,200.00', '1.234,56', '1 234,56', "1'234.50", '€12,50',
+ * '(12.50)', 'USD 12'. One separator followed by exactly three digits is ambiguous; `decimal` (the column's
+ * own evidence, see detectDecimalSeparator) settles it, otherwise it is read as a thousands separator and
+ * `ambiguous` says so. Null for anything that is not a finite number or has broken grouping ("1,2345").
+ */
+export function readAmount(raw: string, decimal?: DecimalSeparator): Amount | null {
+  let v = raw.trim();
+  if (!v) return null;
+  let negative = false;
+  if (/^\(.*\)$/.test(v)) {
+    negative = true;
+    v = v.slice(1, -1).trim();
+  }
+  v = v.replace(/^[A-Za-z]{3}\s*(?=[\d.,-])|(?<=[\d.,])\s*[A-Za-z]{3}$/g, '').replace(/[$€£¥₹]/g, '').trim();
+  if (v.startsWith('-')) {
+    negative = !negative;
+    v = v.slice(1).trim();
+  }
+  if (/^[.,]\d+$/.test(v)) v = `0${v}`;
+  if (!/^\d[\d.,\s\u00a0\u202f']*$/.test(v) || !/\d$/.test(v)) return null;
+  const parts = splitAmount(v, decimal);
+  if (!parts) return null;
+  // Spaces and apostrophes only ever group thousands.
+  let int = parts.int;
+  if (GROUP_CHARS.test(int)) {
+    const spaced = int.replace(/[\s\u00a0\u202f']+/g, ' ');
+    if (parts.group && spaced.includes(parts.group)) return null;
+    if (!validGrouping(spaced, ' ')) return null;
+    int = spaced.replace(/ /g, '');
+  }
+  if (parts.group) {
+    if (!validGrouping(int, parts.group)) return null;
+    int = int.split(parts.group).join('');
+  }
+  if (!/^\d+$/.test(int) || (parts.frac && !/^\d+$/.test(parts.frac))) return null;
+  const n = Number(parts.frac ? `${int}.${parts.frac}` : int);
+  if (!Number.isFinite(n)) return null;
+  const value = negative && n !== 0 ? -n : n;
+  return parts.ambiguous ? { value, ambiguous: parts.ambiguous } : { value };
+}
+
+/**
+ * The decimal separator a column's values agree on, from the ones that show it ("12.50", "1,234.56" → '.';
+ * "12,50", "1.234,56" → ','). Null when no value decides it or the values disagree.
+ */
+export function detectDecimalSeparator(samples: Iterable<string>): DecimalSeparator | null {
+  let dot = 0;
+  let comma = 0;
+  for (const s of samples) {
+    const v = s.replace(/[^\d.,]/g, '');
+    const last = Math.max(v.lastIndexOf('.'), v.lastIndexOf(','));
+    if (last === -1) continue;
+    const sep = v[last] as DecimalSeparator;
+    const digitsAfter = v.length - last - 1;
+    const both = v.includes('.') && v.includes(',');
+    if (both || (digitsAfter > 0 && digitsAfter !== 3) || /^0[.,]/.test(v)) {
+      if (sep === '.') dot++;
+      else comma++;
+    }
+  }
+  if (dot && !comma) return '.';
+  if (comma && !dot) return ',';
+  return null;
+}
