@@ -96,6 +96,22 @@ function known(verdict: Verdict | null, e: GraphError | null): Known {
 }
 
 /**
+ * Why a run stopped. Token, permission and pixel stops read Meta's answer; an 'internal' stop carries our own
+ * plain message (the file changed, the pipeline refused it, repeated internal errors, an address that is not Meta).
+ */
+export function explainStop(reason: Verdict | 'internal', stored: string | null): ErrorExplanation {
+  if (reason !== 'internal') return explainMetaError(stored, reason);
+  const e = parseGraphError(stored);
+  return {
+    title: 'Backsignal could not finish sending',
+    explanation: e ? 'Sending stopped on an answer Backsignal could not act on.' : (stored ?? 'Sending stopped on an internal error.'),
+    fix: 'Nothing more will be sent for this file. Upload it again to send the rest: events this pixel already received are skipped. If it happens again, contact us.',
+    metaTitle: e?.userTitle ?? null,
+    metaMessage: e ? (e.userMessage ?? e.message ?? UNKNOWN_ERROR_FORMAT) : UNKNOWN_ERROR_FORMAT,
+  };
+}
+
+/**
  * Plain-language explanation for a stored batch error. `raw` is what Meta answered (object or JSON text);
  * anything that is not a Graph error keeps our explanation and shows 'Unknown error format' as Meta's text.
  */

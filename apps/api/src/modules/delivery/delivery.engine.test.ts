@@ -2,7 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../../test/context.ts';
 import { loggedInAgent } from '../../../test/agent.ts';
 import { startFakeGraph, type FakeGraph } from '../../../../../e2e/fake-graph/fake-graph.ts';
-import { runSend, type EngineOptions } from './delivery.engine.ts';
+import { handleSendRunJob, INTERNAL_STOP } from '../../jobs/send-run.job.ts';
+import { RunFailure, runSend, type EngineOptions } from './delivery.engine.ts';
 import { deliveryRepo } from './delivery.repo.ts';
 import { fakeSource, makeEvents, seedUploadAndAccount } from './delivery.test-helpers.ts';
 
@@ -172,6 +173,43 @@ describe('delivery engine', () => {
     const third = await newRun({ pixelId, skipDelivered: false });
     expect(await runSend(engine(fakeSource(events)).opts, third.id)).toBe('completed');
     expect(graph.deliveredCount.size).toBe(120);
+  });
+
+  it('stops a run whose re-read batch no longer matches the stored one, with a plain internal reason', async () => {
+    const run = await newRun();
+    const events = makeEvents(150);
+    await deliveryRepo.ensureBatch(ctx.db, { runId: run.id, userId, idx: 1, rowNumbers: [102], payloadHash: 'something-else' });
+    expect(await runSend(engine(fakeSource(events), { concurrency: 1 }).opts, run.id)).toBe('stopped');
+    const done = await deliveryRepo.getRun(ctx.db, run.id);
+    expect(done).toMatchObject({ status: 'stopped', stop_reason: 'internal' });
+    expect(done!.stop_error).toMatch(/no longer matches what this send started with/);
+    expect(done!.finished_at).not.toBeNull();
+  });
+
+  it('stops with reason internal when the file cannot be read for sending', async () => {
+    const run = await newRun();
+    const source = fakeSource([]);
+    source.events = async function* () {
+      yield* makeEvents(3);
+      throw new RunFailure('The file could not be read for sending: headers changed');
+    };
+    expect(await runSend(engine(source).opts, run.id)).toBe('stopped');
+    expect(await deliveryRepo.getRun(ctx.db, run.id)).toMatchObject({ stop_reason: 'internal', stop_error: 'The file could not be read for sending: headers changed' });
+  });
+
+  it('lets pg-boss retry other errors and stops the run on the job’s last attempt', async () => {
+    const run = await newRun();
+    const source = fakeSource([]);
+    source.events = async function* () {
+      yield* makeEvents(3);
+      throw new Error('connection terminated unexpectedly');
+    };
+    const quiet = { error: () => {} };
+    const { opts } = engine(source);
+    await expect(handleSendRunJob(opts, { data: { runId: run.id }, retryCount: 2, retryLimit: 5 }, quiet)).rejects.toThrow('connection terminated');
+    expect(await deliveryRepo.getRun(ctx.db, run.id)).toMatchObject({ status: 'running' });
+    expect(await handleSendRunJob(opts, { data: { runId: run.id }, retryCount: 5, retryLimit: 5 }, quiet)).toBe('stopped');
+    expect(await deliveryRepo.getRun(ctx.db, run.id)).toMatchObject({ status: 'stopped', stop_reason: 'internal', stop_error: INTERNAL_STOP });
   });
 
   it('stops when the pixel account is gone', async () => {

@@ -36,6 +36,14 @@ export interface EngineOptions {
   onPoint?: (point: CrashPoint, batch: BatchRow) => void | Promise<void>;
 }
 
+/**
+ * A failure that another attempt cannot fix (the file no longer matches its batches, the pipeline refuses the
+ * file): the run is stopped with reason 'internal' and this plain message instead of being retried.
+ */
+export class RunFailure extends Error {
+  override name = 'RunFailure';
+}
+
 const LEDGER_CHUNK = 500;
 const hashEvents = (events: readonly ServerEvent[]) => createHash('sha256').update(JSON.stringify(events)).digest('hex');
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -178,7 +186,9 @@ export async function runSend(opts: EngineOptions, runId: string): Promise<RunSt
     const payloadHash = hashEvents(events);
     const stored = await deliveryRepo.ensureBatch(db, { runId, userId: run.user_id, idx, rowNumbers, payloadHash });
     if (stored !== payloadHash) {
-      throw new Error(`batch ${idx} of run ${runId} no longer matches the file it was cut from`);
+      throw new RunFailure(
+        `The file no longer matches what this send started with (batch ${idx + 1} changed), so Backsignal stopped rather than send different data.`,
+      );
     }
     const byRow = new Map(rowNumbers.map((r, i) => [r, events[i]!]));
     for (;;) {
@@ -239,17 +249,28 @@ export async function runSend(opts: EngineOptions, runId: string): Promise<RunSt
     if (!stopped) await deliveryRepo.finishPlan(db, runId, total - skipped, skipped);
   }
 
-  for (;;) {
-    await pass();
-    const finished = await deliveryRepo.tryFinish(db, runId);
-    if (finished) return finished;
-    if (!(await stillRunning())) return (await deliveryRepo.getRun(db, runId))?.status ?? null;
-    // Another worker holds the last batches: wait for them to settle or for their lease to run out.
-    while (!(await deliveryRepo.hasClaimable(db, runId))) {
-      const done = await deliveryRepo.tryFinish(db, runId);
-      if (done) return done;
+  async function sendAll(): Promise<RunStatus | null> {
+    for (;;) {
+      await pass();
+      const finished = await deliveryRepo.tryFinish(db, runId);
+      if (finished) return finished;
       if (!(await stillRunning())) return (await deliveryRepo.getRun(db, runId))?.status ?? null;
-      await o.sleep(o.pollMs);
+      // Another worker holds the last batches: wait for them to settle or for their lease to run out.
+      while (!(await deliveryRepo.hasClaimable(db, runId))) {
+        const done = await deliveryRepo.tryFinish(db, runId);
+        if (done) return done;
+        if (!(await stillRunning())) return (await deliveryRepo.getRun(db, runId))?.status ?? null;
+        await o.sleep(o.pollMs);
+      }
     }
+  }
+
+  try {
+    return await sendAll();
+  } catch (err) {
+    if (!(err instanceof RunFailure)) throw err;
+    stopped = true;
+    await deliveryRepo.stopRun(db, runId, 'internal', err.message);
+    return (await deliveryRepo.getRun(db, runId))?.status ?? null;
   }
 }

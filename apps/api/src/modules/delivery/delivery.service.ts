@@ -1,5 +1,5 @@
 import type { BatchSummary, DeliverySummary, SendRequest } from '@backsignal/contracts';
-import { explainMetaError, type Verdict } from '@backsignal/core';
+import { explainMetaError, explainStop, type Verdict } from '@backsignal/core';
 import type PgBoss from 'pg-boss';
 import type { Config } from '../../config/env.ts';
 import type { Db } from '../../db/db.ts';
@@ -94,7 +94,7 @@ export async function summary(db: Db, userId: string, uploadId: string): Promise
       eventsSkipped: run.skipped_events,
     },
     stopReason: run.stop_reason,
-    stopExplanation: run.stop_reason ? explainMetaError(run.stop_error, run.stop_reason === 'internal' ? null : run.stop_reason) : null,
+    stopExplanation: run.stop_reason ? explainStop(run.stop_reason, run.stop_error) : null,
     startedAt: run.started_at?.toISOString() ?? null,
     finishedAt: run.finished_at?.toISOString() ?? null,
   };
