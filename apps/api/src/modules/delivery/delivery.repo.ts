@@ -73,12 +73,22 @@ const lease = (sql: string, n: number) => sql.replaceAll('$LEASE', `$${n}`);
 export const deliveryRepo = {
   async createRun(
     db: Queryable,
-    r: { userId: string; uploadId: string; accountId: string; pixelId: string; accountName: string; testEventCode: string | null; skipDelivered: boolean },
+    r: {
+      userId: string;
+      uploadId: string;
+      accountId: string;
+      pixelId: string;
+      accountName: string;
+      testEventCode: string | null;
+      skipDelivered: boolean;
+      /** The prepared count: progress is honest from the first poll; corrected once the file is planned. */
+      expectedEvents?: number | null;
+    },
   ): Promise<RunRow> {
     const { rows } = await db.query<RunRow>(
-      `insert into send_runs (id, user_id, upload_id, pixel_account_id, pixel_id, account_name, test_event_code, skip_delivered)
-       values ($1, $2, $3, $4, $5, $6, $7, $8) returning *`,
-      [randomUUID(), r.userId, r.uploadId, r.accountId, r.pixelId, r.accountName, r.testEventCode, r.skipDelivered],
+      `insert into send_runs (id, user_id, upload_id, pixel_account_id, pixel_id, account_name, test_event_code, skip_delivered, total_events)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning *`,
+      [randomUUID(), r.userId, r.uploadId, r.accountId, r.pixelId, r.accountName, r.testEventCode, r.skipDelivered, r.expectedEvents ?? null],
     );
     return rows[0]!;
   },

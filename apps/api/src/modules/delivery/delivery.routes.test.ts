@@ -80,6 +80,8 @@ describe('send, summary, delivered count and failed-rows download', () => {
 
     const running = (await agent.get(`/api/uploads/${id}/summary`)).json();
     expect(running).toMatchObject({ status: 'running', totalBatches: 0, pixelAccount: { name: 'Main store', pixelId: '123456789' }, testEventCode: 'TEST42' });
+    // The prepared count is known before a single batch is cut: progress is honest from the first poll.
+    expect(running.progress).toMatchObject({ totalEvents: 250, eventsSent: 0, eventsRemaining: 250 });
 
     expect(await work(runId)).toBe('completed');
     const done = (await agent.get(`/api/uploads/${id}/summary`)).json();

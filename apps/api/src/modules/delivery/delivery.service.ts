@@ -45,6 +45,8 @@ export async function startSend(
       accountName: account.name,
       testEventCode: body.testEventCode?.trim() || null,
       skipDelivered: body.skipDelivered ?? true,
+      // A prepared file has no row with errors, so every data row becomes one event.
+      expectedEvents: upload.rowCount,
     });
   });
   await deps.queue.send(SEND_RUN_JOB, { runId: run.id }, { singletonKey: run.id });
