@@ -23,6 +23,12 @@ describe('classifyResponse', () => {
     ['100 invalid', 400, err(100, { error_subcode: 2804003 }), 'bad_rows'],
     ['401 without body', 401, 'nope', 'token'],
     ['403 without body', 403, 'nope', 'permission'],
+    ['404 html from a proxy', 404, '<html>Not Found</html>', 'endpoint'],
+    ['405 method not allowed', 405, '', 'endpoint'],
+    ['400 html', 400, '<html>Bad Request</html>', 'endpoint'],
+    ['413 too large', 413, '<html>Request Entity Too Large</html>', 'bad_rows'],
+    ['504 html', 504, '<html>Gateway Timeout</html>', 'retry'],
+    ['400 graph error with an unknown code', 400, err(2500), 'bad_rows'],
   ];
   it.each(cases)('%s → %s', (_name, status, body, verdict) => {
     const out = classify({ status, body });

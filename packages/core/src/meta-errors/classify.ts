@@ -3,7 +3,11 @@
  * caller passes the HTTP status, the parsed body (or the raw text) and any Retry-After header.
  */
 
-export type Verdict = 'retry' | 'token' | 'permission' | 'pixel' | 'bad_rows';
+/**
+ * 'endpoint': the answer did not come from the Conversions API at all (a 404/405 or another non-Graph 4xx from a
+ * proxy or a wrong address). Resending or splitting cannot help, so the run stops.
+ */
+export type Verdict = 'retry' | 'token' | 'permission' | 'pixel' | 'bad_rows' | 'endpoint';
 
 export interface GraphError {
   code: number | null;
@@ -95,8 +99,13 @@ export function verdictFor(status: number, e: GraphError | null): Verdict {
   if (status >= 500 || status === 408 || status === 429) return 'retry';
   if (status === 401) return 'token';
   if (status === 403) return 'permission';
-  // An unknown 4xx without a code: the request itself was refused, so split to find the cause.
-  return 'bad_rows';
+  // Too large a body: halving is the documented cure (meta-capi.md §1.2).
+  if (status === 413) return 'bad_rows';
+  // A Graph error we have no rule for still names a problem with the data: split to find the rows.
+  if (e) return 'bad_rows';
+  // A 404, 405, an HTML page, any 4xx that is not a Graph error: no row is at fault, and halving would send
+  // ~2N requests to an address that cannot take them.
+  return 'endpoint';
 }
 
 /** Classifies one HTTP answer from `/{pixel}/events`. */

@@ -45,7 +45,8 @@ function engine(source: EngineOptions['source'], extra: Partial<EngineOptions> =
     apiVersion: 'v25.0',
     batchSize: 100,
     concurrency: 2,
-    timeoutMs: 300,
+    // Long enough for a cold first request on two shared cores (a timeout would resend the batch).
+    timeoutMs: 1500,
     leaseMs: 60_000,
     pollMs: 10,
     backoff: { maxAttempts: 8, baseMs: 10, capMs: 100 },
@@ -160,6 +161,48 @@ describe('delivery engine', () => {
     expect(new Set(bodies).size).toBe(bodies.length);
   });
 
+  it('fails a whole batch in 3 requests when both halves are rejected like the batch (not about one row)', async () => {
+    const run = await newRun();
+    const tooOld = { kind: 'graph' as const, code: 100, subcode: 2804003, title: 'Event Timestamp Too Old', message: 'Invalid parameter' };
+    graph.inject(...Array.from({ length: 30 }, () => tooOld));
+    const { opts } = engine(fakeSource(makeEvents(8)), { concurrency: 1 });
+    expect(await runSend(opts, run.id)).toBe('completed_with_errors');
+    expect(graph.requests.map((r) => r.events.length)).toEqual([8, 4, 4]);
+    const leaves = await deliveryRepo.leaves(ctx.db, run.id);
+    expect(leaves).toHaveLength(1);
+    expect(leaves[0]).toMatchObject({ part: '', status: 'failed', event_count: 8, error_code: 100, error_subcode: 2804003, first_row: 2, last_row: 9 });
+    expect(await deliveryRepo.totals(ctx.db, run.id)).toMatchObject({ events_failed: 8, events_sent: 0, batches_failed: 1 });
+  });
+
+  it('keeps halving the half that fails like its parent when the other half goes through', async () => {
+    const run = await newRun();
+    const invalid = { kind: 'graph' as const, code: 100, message: 'Invalid parameter' };
+    // The batch and its first half are refused; the second half and the quarters go through.
+    graph.inject(invalid, invalid);
+    const { opts } = engine(fakeSource(makeEvents(8)), { concurrency: 1 });
+    expect(await runSend(opts, run.id)).toBe('completed');
+    // The first half is split without being sent again unchanged.
+    expect(graph.requests.map((r) => [r.events.length, r.outcome])).toEqual([
+      [8, 'fault'],
+      [4, 'fault'],
+      [4, 'accepted'],
+      [2, 'accepted'],
+      [2, 'accepted'],
+    ]);
+    expect(graph.deliveredCount.size).toBe(8);
+  });
+
+  it('stops on an answer that is not from the Conversions API instead of splitting', async () => {
+    const run = await newRun();
+    graph.inject({ kind: 'status', status: 404, body: '<html>Not Found</html>' });
+    const { opts } = engine(fakeSource(makeEvents(300)), { concurrency: 1 });
+    expect(await runSend(opts, run.id)).toBe('stopped');
+    expect(graph.requests).toHaveLength(1);
+    const stoppedRun = await deliveryRepo.getRun(ctx.db, run.id);
+    expect(stoppedRun).toMatchObject({ stop_reason: 'internal' });
+    expect(stoppedRun!.stop_error).toMatch(/not a Meta answer \(http_404\)/);
+  });
+
   it('skips events already delivered to the pixel unless asked to send anyway', async () => {
     const pixelId = '555000111';
     const events = makeEvents(120, { prefix: 'dup' });
@@ -233,7 +276,7 @@ describe('delivery engine', () => {
     expect(await deliveryRepo.totals(ctx.db, run.id)).toMatchObject({ batches_sent: 2 });
     const confirmed = new Set((await deliveryRepo.leaves(ctx.db, run.id)).filter((l) => l.status === 'sent').flatMap((l) => l.row_numbers.map((r) => `ev-${r}`)));
     const before = graph.requests.length;
-    await new Promise((r) => setTimeout(r, 600)); // the crashed worker's lease (lease + request timeout) runs out
+    await new Promise((r) => setTimeout(r, 200 + 1500 + 100)); // the crashed worker's lease (lease + request timeout) runs out
     expect(await runSend(engine(fakeSource(events), { leaseMs: 200 }).opts, run.id)).toBe('completed');
     const resent = graph.requests.slice(before).flatMap((r) => r.events.map((e) => e.event_id));
     expect(resent.filter((id) => confirmed.has(id))).toEqual([]);

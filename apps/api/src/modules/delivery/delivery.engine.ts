@@ -155,11 +155,73 @@ export async function runSend(opts: EngineOptions, runId: string): Promise<RunSt
           await deliveryRepo.commitFailed(db, leaf.id, token, err);
           await stop(out.verdict, res.bodyText ?? out.cause);
           return;
+        case 'endpoint':
+          await deliveryRepo.commitFailed(db, leaf.id, token, err);
+          await stop(
+            'internal',
+            `The Conversions API address answered with something that is not a Meta answer (${out.cause}), so Backsignal stopped instead of splitting the file into thousands of requests.`,
+          );
+          return;
         case 'bad_rows':
+          if (out.badIndex === null && (await wholeBatchRejection(leaf, err))) return;
           await isolate(leaf, events, out.badIndex, err);
           return;
       }
     }
+  }
+
+  const sameError = (a: { error_code: number | null; error_subcode: number | null }, e: BatchError) =>
+    a.error_code === e.code && a.error_subcode === e.subcode;
+  const isHalf = (leaf: BatchRow) => leaf.part.endsWith('0') || leaf.part.endsWith('1');
+
+  /**
+   * A half rejected with the same code and subcode as its parent, naming no row. The first half waits (failed)
+   * for its sibling; if the second half fails the same way too, the rejection was about the whole batch (every
+   * event too old, a bad test event code…) and the parent is failed whole instead of being halved down to single
+   * rows. Answers true when the leaf was settled here.
+   */
+  async function wholeBatchRejection(leaf: BatchRow, err: BatchError): Promise<boolean> {
+    if (!isHalf(leaf)) return false;
+    const parent = await deliveryRepo.findPart(db, runId, leaf.idx, leaf.part.slice(0, -1));
+    if (!parent || parent.status !== 'split' || !sameError(parent, err)) return false;
+    if (leaf.part.endsWith('0')) {
+      await deliveryRepo.commitFailed(db, leaf.id, token, err);
+      return true;
+    }
+    const first = await deliveryRepo.findPart(db, runId, leaf.idx, parent.part + '0');
+    if (first?.status !== 'failed' || !sameError(first, err)) return false;
+    await deliveryRepo.failWhole(db, parent, leaf, token);
+    return true;
+  }
+
+  /**
+   * After a second half settled any other way: a first half still failed like the parent holds the bad rows,
+   * so it is split now (from what we know, without sending it again).
+   */
+  async function resolveFirstHalf(leaf: BatchRow, byRow: Map<number, ServerEvent>): Promise<void> {
+    if (!leaf.part.endsWith('1')) return;
+    const second = await deliveryRepo.findPart(db, runId, leaf.idx, leaf.part);
+    if (second?.status !== 'sent' && second?.status !== 'failed' && second?.status !== 'split') return;
+    const parent = await deliveryRepo.findPart(db, runId, leaf.idx, leaf.part.slice(0, -1));
+    const first = await deliveryRepo.findPart(db, runId, leaf.idx, leaf.part.slice(0, -1) + '0');
+    if (!parent || parent.status !== 'split' || first?.status !== 'failed' || first.verdict !== 'bad_rows') return;
+    if (first.event_count < 2 || first.error_code !== parent.error_code || first.error_subcode !== parent.error_subcode) return;
+    const events = first.row_numbers.map((r) => byRow.get(r)!);
+    await deliveryRepo.split(db, first, null, halves(first, events));
+  }
+
+  function halves(leaf: BatchRow, events: ServerEvent[]) {
+    const all = leaf.row_numbers.map((_, i) => i);
+    const mid = Math.ceil(all.length / 2);
+    return [childOf(leaf, events, '0', all.slice(0, mid)), childOf(leaf, events, '1', all.slice(mid))];
+  }
+
+  function childOf(leaf: BatchRow, events: ServerEvent[], suffix: string, idx: number[]) {
+    return {
+      part: leaf.part + suffix,
+      rowNumbers: idx.map((i) => leaf.row_numbers[i]!),
+      payloadHash: hashEvents(idx.map((i) => events[i]!)),
+    };
   }
 
   /** Meta rejected the whole leaf: split it so the good rows still go (each child is new, never a resend). */
@@ -168,18 +230,14 @@ export async function runSend(opts: EngineOptions, runId: string): Promise<RunSt
       await deliveryRepo.commitFailed(db, leaf.id, token, err);
       return;
     }
-    const rows = leaf.row_numbers;
-    const part = (suffix: string, idx: number[]) => ({
-      part: leaf.part + suffix,
-      rowNumbers: idx.map((i) => rows[i]!),
-      payloadHash: hashEvents(idx.map((i) => events[i]!)),
-    });
-    const all = rows.map((_, i) => i);
-    const children =
-      badIndex !== null && badIndex >= 0 && badIndex < events.length
-        ? [{ ...part('x', [badIndex]), failed: err }, part('r', all.filter((i) => i !== badIndex))]
-        : [part('0', all.slice(0, Math.ceil(all.length / 2))), part('1', all.slice(Math.ceil(all.length / 2)))];
-    await deliveryRepo.split(db, leaf, token, children);
+    const all = leaf.row_numbers.map((_, i) => i);
+    if (badIndex !== null && badIndex >= 0 && badIndex < events.length) {
+      const children = [{ ...childOf(leaf, events, 'x', [badIndex]), failed: err }, childOf(leaf, events, 'r', all.filter((i) => i !== badIndex))];
+      await deliveryRepo.split(db, leaf, token, children);
+      return;
+    }
+    // The parent keeps Meta's answer: its halves are compared with it (wholeBatchRejection).
+    await deliveryRepo.split(db, leaf, token, halves(leaf, events), err);
   }
 
   async function processBatch(idx: number, events: ServerEvent[], rowNumbers: number[]): Promise<void> {
@@ -199,6 +257,7 @@ export async function runSend(opts: EngineOptions, runId: string): Promise<RunSt
         leaf,
         leaf.row_numbers.map((r) => byRow.get(r)!),
       );
+      if (!stopped) await resolveFirstHalf(leaf, byRow);
     }
   }
 

@@ -67,6 +67,13 @@ export interface RunTotals {
   events_batched: number;
 }
 
+/**
+ * A second half ('…1') waits until its first half ('…0') has an outcome: whether both halves fail the same way
+ * as their parent decides if the parent is failed whole or split further (see the engine's isolate).
+ */
+const SIBLING_SETTLED = `not (b.part like '%1' and exists (select 1 from send_batches s where s.run_id = b.run_id
+  and s.idx = b.idx and s.part = left(b.part, -1) || '0' and s.status in ('pending', 'sending')))`;
+
 const LEASE = `now() + make_interval(secs => $LEASE::double precision / 1000)`;
 const lease = (sql: string, n: number) => sql.replaceAll('$LEASE', `$${n}`);
 
@@ -167,9 +174,9 @@ export const deliveryRepo = {
     const { rows } = await db.query<BatchRow>(
       lease(`update send_batches set status = 'sending', lease_token = $3, lease_until = ${LEASE}, updated_at = now()
        where id = (
-         select id from send_batches
+         select id from send_batches b
          where run_id = $1 and idx = $2
-           and (status = 'pending' or (status = 'sending' and lease_until < now()))
+           and (status = 'pending' or (status = 'sending' and lease_until < now())) and ${SIBLING_SETTLED}
          order by part limit 1 for update skip locked)
        returning *`, 4),
       [runId, idx, token, leaseMs],
@@ -235,14 +242,21 @@ export const deliveryRepo = {
   async split(
     db: Db,
     parent: BatchRow,
-    token: string,
+    token: string | null,
     children: { part: string; rowNumbers: number[]; payloadHash: string; failed?: BatchError }[],
+    parentError: BatchError | null = null,
   ): Promise<boolean> {
     return db.transaction(async (tx) => {
+      // Ours under lease, or (token null) a failed half whose sibling just showed the parent was not failed whole.
       const r = await tx.query(
-        `update send_batches set status = 'split', lease_token = null, lease_until = null, updated_at = now()
-         where id = $1 and lease_token = $2 and status = 'sending'`,
-        [parent.id, token],
+        `update send_batches set status = 'split', lease_token = null, lease_until = null, updated_at = now(),
+           verdict = coalesce($3, verdict), error_code = case when $3::text is null then error_code else $4 end,
+           error_subcode = case when $3::text is null then error_subcode else $5 end,
+           error_title = case when $3::text is null then error_title else $6 end,
+           error_message = case when $3::text is null then error_message else $7 end,
+           error_raw = case when $3::text is null then error_raw else $8 end
+         where id = $1 and (case when $2::uuid is null then status = 'failed' else lease_token = $2 and status = 'sending' end)`,
+        [parent.id, token, parentError?.verdict ?? null, parentError?.code ?? null, parentError?.subcode ?? null, parentError?.title ?? null, parentError?.message ?? null, parentError?.raw ?? null],
       );
       if (r.rowCount === 0) return false;
       for (const c of children) {
@@ -262,11 +276,34 @@ export const deliveryRepo = {
     });
   },
 
+  async findPart(db: Queryable, runId: string, idx: number, part: string): Promise<BatchRow | null> {
+    const { rows } = await db.query<BatchRow>('select * from send_batches where run_id = $1 and idx = $2 and part = $3', [runId, idx, part]);
+    return rows[0] ?? null;
+  },
+
+  /**
+   * Both halves of a split failed the way their parent did: the rejection was about the whole batch, not one
+   * row. The parent (which kept its error) becomes the failed leaf again and the halves go away.
+   */
+  async failWhole(db: Db, parent: BatchRow, leaf: BatchRow, token: string): Promise<boolean> {
+    return db.transaction(async (tx) => {
+      const r = await tx.query(`delete from send_batches where id = $1 and lease_token = $2 and status = 'sending'`, [leaf.id, token]);
+      if (r.rowCount === 0) return false;
+      await tx.query(`delete from send_batches where run_id = $1 and idx = $2 and part = $3 and status = 'failed'`, [
+        parent.run_id,
+        parent.idx,
+        parent.part + '0',
+      ]);
+      await tx.query(`update send_batches set status = 'failed', updated_at = now() where id = $1 and status = 'split'`, [parent.id]);
+      return true;
+    });
+  },
+
   /** Whether a worker could take a batch of the run right now (pending, or a lease that ran out). */
   async hasClaimable(db: Queryable, runId: string): Promise<boolean> {
     const { rows } = await db.query<{ ok: boolean }>(
-      `select exists (select 1 from send_batches where run_id = $1
-         and (status = 'pending' or (status = 'sending' and lease_until < now()))) as ok`,
+      `select exists (select 1 from send_batches b where run_id = $1
+         and (status = 'pending' or (status = 'sending' and lease_until < now())) and ${SIBLING_SETTLED}) as ok`,
       [runId],
     );
     return rows[0]!.ok;
