@@ -73,6 +73,7 @@ describe('delivery engine', () => {
     expect(totals).toMatchObject({ batches_sent: 3, batches_failed: 0, events_sent: 250, events_open: 0 });
     const done = await deliveryRepo.getRun(ctx.db, run.id);
     expect(done).toMatchObject({ status: 'completed', planned: true, total_events: 250 });
+    expect(done!.heartbeat_at).not.toBeNull();
     const ledger = await ctx.db.query<{ n: number; t: boolean }>('select count(*)::int as n, bool_and(test) as t from delivery_ledger where run_id = $1', [run.id]);
     expect(ledger.rows[0]).toEqual({ n: 250, t: true });
   });

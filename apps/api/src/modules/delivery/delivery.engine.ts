@@ -30,6 +30,8 @@ export interface EngineOptions {
   backoff?: BackoffPolicy;
   /** Wait between passes while other workers hold the last batches. */
   pollMs?: number;
+  /** How often the run's heartbeat is touched while this worker is on it (sweepers re-queue quiet runs). */
+  heartbeatMs?: number;
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
   now?: () => number;
@@ -324,6 +326,8 @@ export async function runSend(opts: EngineOptions, runId: string): Promise<RunSt
     }
   }
 
+  const beat = setInterval(() => void deliveryRepo.heartbeat(db, runId).catch(() => {}), o.heartbeatMs ?? Math.max(1000, Math.floor(o.leaseMs / 6)));
+  beat.unref?.();
   try {
     return await sendAll();
   } catch (err) {
@@ -331,5 +335,7 @@ export async function runSend(opts: EngineOptions, runId: string): Promise<RunSt
     stopped = true;
     await deliveryRepo.stopRun(db, runId, 'internal', err.message);
     return (await deliveryRepo.getRun(db, runId))?.status ?? null;
+  } finally {
+    clearInterval(beat);
   }
 }

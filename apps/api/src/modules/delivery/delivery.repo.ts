@@ -23,6 +23,7 @@ export interface RunRow {
   created_at: Date;
   started_at: Date | null;
   finished_at: Date | null;
+  heartbeat_at: Date | null;
 }
 
 export interface BatchRow {
@@ -119,7 +120,26 @@ export const deliveryRepo = {
   },
 
   async markStarted(db: Queryable, runId: string): Promise<void> {
-    await db.query('update send_runs set started_at = coalesce(started_at, now()), updated_at = now() where id = $1', [runId]);
+    await db.query('update send_runs set started_at = coalesce(started_at, now()), heartbeat_at = now(), updated_at = now() where id = $1', [runId]);
+  },
+
+  /** A worker is still on the run (see staleRunIds). */
+  async heartbeat(db: Queryable, runId: string): Promise<void> {
+    await db.query(`update send_runs set heartbeat_at = now() where id = $1 and status = 'running'`, [runId]);
+  },
+
+  /** Running runs nobody is working on: no heartbeat and no batch activity for longer than `quietMs`. */
+  async staleRunIds(db: Queryable, quietMs: number): Promise<string[]> {
+    const { rows } = await db.query<{ id: string }>(
+      `select r.id from send_runs r
+       where r.status = 'running'
+         and coalesce(r.heartbeat_at, r.created_at) < now() - make_interval(secs => $1::double precision / 1000)
+         and not exists (select 1 from send_batches b where b.run_id = r.id
+           and b.updated_at >= now() - make_interval(secs => $1::double precision / 1000))
+       order by r.created_at`,
+      [quietMs],
+    );
+    return rows.map((r) => r.id);
   },
 
   /** Idempotent: every worker that reads the whole file arrives at the same numbers. */
