@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffDelayMs, badRowIndex, classifyNetworkFailure, classifyResponse, parseRetryAfter } from './classify.ts';
+import { backoffDelayMs, badRowIndex, classifyNetworkFailure, classifyResponse, MAX_RETRY_AFTER_MS, parseRetryAfter } from './classify.ts';
 import { explainMetaError, UNKNOWN_ERROR_FORMAT } from './explain.ts';
 
 const classify = (input: { status: number; body: unknown; retryAfter?: string }) => classifyResponse({ ...input, nowMs: 0 });
@@ -86,6 +86,15 @@ describe('helpers', () => {
     expect(backoffDelayMs(20, null, 0.999, p)).toBe(59_940);
     expect(backoffDelayMs(1, null, 0, p)).toBe(0);
     expect(backoffDelayMs(1, 5, 0.1, p)).toBe(5000);
+  });
+
+  it('caps Retry-After at 5 minutes, as seconds or as a far-off date', () => {
+    const p = { maxAttempts: 8, baseMs: 1000, capMs: 60_000 };
+    expect(backoffDelayMs(1, 86_400, 0.5, p)).toBe(MAX_RETRY_AFTER_MS);
+    expect(MAX_RETRY_AFTER_MS).toBe(300_000);
+    const nextWeek = parseRetryAfter(new Date(7 * 86_400_000).toUTCString(), 0);
+    expect(backoffDelayMs(2, nextWeek, 0.5, p)).toBe(300_000);
+    expect(backoffDelayMs(2, 299, 0.5, p)).toBe(299_000);
   });
 });
 
