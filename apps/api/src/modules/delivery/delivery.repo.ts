@@ -354,6 +354,34 @@ export const deliveryRepo = {
     return rows;
   },
 
+  /**
+   * One page of leaves with their position in file order (the batch number the summary shows): failed first,
+   * then file order. Bounded whatever the run's size.
+   */
+  async leavesPage(db: Queryable, runId: string, q: { onlyFailed: boolean; offset: number; limit: number }): Promise<(BatchRow & { position: number })[]> {
+    const { rows } = await db.query<BatchRow & { position: number }>(
+      `select * from (
+         select b.*, (row_number() over (order by idx, first_row, part) - 1)::int as position
+         from send_batches b where run_id = $1 and status <> 'split'
+       ) l
+       where not $2::boolean or status = 'failed'
+       order by status <> 'failed', position
+       limit $3 offset $4`,
+      [runId, q.onlyFailed, q.limit, q.offset],
+    );
+    return rows;
+  },
+
+  /** A leaf's position among the run's leaves in file order. */
+  async leafPosition(db: Queryable, batch: BatchRow): Promise<number> {
+    const { rows } = await db.query<{ n: number }>(
+      `select count(*)::int as n from send_batches
+       where run_id = $1 and status <> 'split' and (idx, first_row, part) < ($2, $3, $4)`,
+      [batch.run_id, batch.idx, batch.first_row, batch.part],
+    );
+    return rows[0]!.n;
+  },
+
   async findBatchForUser(db: Queryable, userId: string, uploadId: string, batchId: string): Promise<BatchRow | null> {
     const { rows } = await db.query<BatchRow>(
       `select b.* from send_batches b join send_runs r on r.id = b.run_id

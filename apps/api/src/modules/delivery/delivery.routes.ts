@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { DeliveredQuery, SendRequest, type DeliveredResponse, type DeliverySummary, type SendResponse } from '@backsignal/contracts';
+import { DeliveredQuery, SendRequest, SummaryQuery, type DeliveredResponse, type DeliverySummary, type SendResponse } from '@backsignal/contracts';
 import type { ResolvedDeps } from '../../app.ts';
 import { csvLine } from '../../lib/csv-out.ts';
 import { streamedBody } from '../../lib/stream-out.ts';
@@ -25,9 +25,9 @@ export const deliveryRoutes =
       return { runId: run.id, status: run.status };
     });
 
-    app.get('/api/uploads/:id/summary', { schema: { params: Id } }, async (request, reply): Promise<DeliverySummary> => {
+    app.get('/api/uploads/:id/summary', { schema: { params: Id, querystring: SummaryQuery } }, async (request, reply): Promise<DeliverySummary> => {
       reply.header('cache-control', 'no-store');
-      return delivery.summary(db, uid(request), request.params.id);
+      return delivery.summary(db, uid(request), request.params.id, request.query.batchOffset ?? 0);
     });
 
     app.get('/api/uploads/:id/delivered', { schema: { params: Id, querystring: DeliveredQuery } }, async (request): Promise<DeliveredResponse> => ({

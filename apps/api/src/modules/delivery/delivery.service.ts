@@ -1,4 +1,4 @@
-import type { BatchSummary, DeliverySummary, SendRequest } from '@backsignal/contracts';
+import { SUMMARY_PAGE, type BatchSummary, type DeliverySummary, type SendRequest } from '@backsignal/contracts';
 import { explainMetaError, explainStop, type Verdict } from '@backsignal/core';
 import type PgBoss from 'pg-boss';
 import type { Config } from '../../config/env.ts';
@@ -69,21 +69,32 @@ function presentBatch(b: BatchRow, index: number): BatchSummary {
   };
 }
 
-export async function summary(db: Db, userId: string, uploadId: string): Promise<DeliverySummary> {
+/**
+ * Polled every 1.5 s while sending, so it stays small: totals plus failed batches only. A finished run lists
+ * every batch, failed first, a page at a time.
+ */
+export async function summary(db: Db, userId: string, uploadId: string, batchOffset = 0): Promise<DeliverySummary> {
   const upload = await ownUpload(db, userId, uploadId);
   const run = await deliveryRepo.latestRunForUpload(db, userId, upload.id);
   if (!run) throw new AppError('INVALID_STATE', NOT_READY);
-  const [totals, leaves] = await Promise.all([deliveryRepo.totals(db, run.id), deliveryRepo.leaves(db, run.id)]);
-  const batches = leaves.map(presentBatch);
+  const onlyFailed = run.status === 'running';
+  const [totals, page] = await Promise.all([
+    deliveryRepo.totals(db, run.id),
+    deliveryRepo.leavesPage(db, run.id, { onlyFailed, offset: batchOffset, limit: SUMMARY_PAGE }),
+  ]);
+  const listed = onlyFailed ? totals.batches_failed : totals.batches_sent + totals.batches_failed + totals.batches_open;
+  const next = batchOffset + page.length;
   return {
     runId: run.id,
     status: run.status,
-    totalBatches: batches.length,
+    totalBatches: totals.batches_sent + totals.batches_failed + totals.batches_open,
     totalSent: totals.events_sent,
     totalFailed: totals.events_failed,
     pixelAccount: { name: run.account_name, pixelId: run.pixel_id },
     testEventCode: run.test_event_code,
-    batches,
+    batches: page.map((b) => presentBatch(b, b.position)),
+    batchesListed: onlyFailed ? 'failed' : 'all',
+    nextBatchOffset: page.length > 0 && next < listed ? next : null,
     progress: {
       totalEvents: run.total_events,
       batchesSent: totals.batches_sent,
@@ -128,8 +139,7 @@ export async function batchRows(db: Db, userId: string, uploadId: string, batchI
   const batch = await deliveryRepo.findBatchForUser(db, userId, upload.id, batchId);
   if (!batch || batch.status === 'split') throw notFound('Batch not found.');
   const run = (await deliveryRepo.getRun(db, batch.run_id))!;
-  const leaves = await deliveryRepo.leaves(db, run.id);
-  const index = leaves.findIndex((l) => l.id === batch.id);
+  const index = await deliveryRepo.leafPosition(db, batch);
   const e = batch.status === 'failed' ? explainMetaError(batch.error_raw, (batch.verdict as Verdict | null) ?? null) : null;
   const reason = e ? [e.title, e.metaTitle, e.metaMessage].filter(Boolean).join(': ') : '';
   const wanted = new Set(batch.row_numbers);
