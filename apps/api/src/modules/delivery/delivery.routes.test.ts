@@ -129,6 +129,13 @@ describe('send, summary, delivered count and failed-rows download', () => {
     // Formula-leading cells are neutralised for spreadsheets.
     expect(lines[1]).toMatch(/^"'=cmd\|evil/);
     expect(lines[1]).toContain('Meta rejected these rows');
+
+    // Sent batches are not offered for download.
+    const sent = s.batches.find((b: { status: string }) => b.status === 'sent');
+    const refused = await agent.get(`/api/uploads/${id}/batches/${sent.batchId}/download-original`);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toBe('Only the rows of a failed batch can be downloaded.');
+    expect((await agent.get(`/api/uploads/${id}/batches/${crypto.randomUUID()}/download-original`)).statusCode).toBe(404);
   });
 
   it('keeps the polled summary small while sending: totals plus failed batches only', async () => {

@@ -12,6 +12,7 @@ import { preparedEvents } from './delivery.source.ts';
 export const SEND_RUN_JOB = 'send-run';
 export const NOT_READY = 'Cannot submit: data not in the right state';
 export const NO_ACCOUNT = 'Please select or save an account first';
+export const NOT_FAILED = 'Only the rows of a failed batch can be downloaded.';
 
 async function ownUpload(db: Db, userId: string, id: string): Promise<UploadRow> {
   const upload = await filesRepo.findForUser(db, userId, id);
@@ -138,10 +139,12 @@ export async function batchRows(db: Db, userId: string, uploadId: string, batchI
   const upload = await ownUpload(db, userId, uploadId);
   const batch = await deliveryRepo.findBatchForUser(db, userId, upload.id, batchId);
   if (!batch || batch.status === 'split') throw notFound('Batch not found.');
+  // Only failed rows are offered: the download exists to fix and resend them, never to re-export sent data.
+  if (batch.status !== 'failed') throw new AppError('INVALID_STATE', NOT_FAILED);
   const run = (await deliveryRepo.getRun(db, batch.run_id))!;
   const index = await deliveryRepo.leafPosition(db, batch);
-  const e = batch.status === 'failed' ? explainMetaError(batch.error_raw, (batch.verdict as Verdict | null) ?? null) : null;
-  const reason = e ? [e.title, e.metaTitle, e.metaMessage].filter(Boolean).join(': ') : '';
+  const e = explainMetaError(batch.error_raw, (batch.verdict as Verdict | null) ?? null);
+  const reason = [e.title, e.metaTitle, e.metaMessage].filter(Boolean).join(': ');
   const wanted = new Set(batch.row_numbers);
   async function* rows(): AsyncGenerator<string[]> {
     for await (const item of preparedEvents(db, upload, run.created_at)) {
