@@ -83,5 +83,10 @@ export const SummaryQuery = z.object({ batchOffset: z.coerce.number().int().min(
 
 /** GET /api/uploads/:id/delivered?accountId= */
 export const DeliveredQuery = z.object({ accountId: z.string().uuid() });
-export const DeliveredResponse = z.object({ alreadyDelivered: z.number().int() });
+export const DeliveredResponse = z.object({
+  /** Events this pixel already received live: skipped by default. */
+  alreadyDelivered: z.number().int(),
+  /** Events it received only as test events (test_event_code): always sent again. */
+  alreadyDeliveredTest: z.number().int(),
+});
 export type DeliveredResponse = z.infer<typeof DeliveredResponse>;

@@ -256,6 +256,28 @@ describe('delivery engine', () => {
     expect(await deliveryRepo.getRun(ctx.db, run.id)).toMatchObject({ status: 'stopped', stop_reason: 'internal', stop_error: INTERNAL_STOP });
   });
 
+  it('does not skip events sent only as test events, and a live send turns their ledger entry live', async () => {
+    const pixelId = '555000222';
+    const events = makeEvents(50, { prefix: 'tst' });
+    const testRun = await newRun({ pixelId, testEventCode: 'TEST1' });
+    expect(await runSend(engine(fakeSource(events)).opts, testRun.id)).toBe('completed');
+    graph.reset();
+    const live = await newRun({ pixelId });
+    expect(await runSend(engine(fakeSource(events)).opts, live.id)).toBe('completed');
+    expect(graph.deliveredCount.size).toBe(50);
+    expect(await deliveryRepo.getRun(ctx.db, live.id)).toMatchObject({ skipped_events: 0, total_events: 50 });
+    const ledger = await ctx.db.query<{ n: number; t: boolean; r: string }>(
+      `select count(*)::int as n, bool_or(test) as t, min(run_id::text) as r from delivery_ledger where pixel_id = $1`,
+      [pixelId],
+    );
+    expect(ledger.rows[0]).toEqual({ n: 50, t: false, r: live.id });
+    graph.reset();
+    const again = await newRun({ pixelId });
+    expect(await runSend(engine(fakeSource(events)).opts, again.id)).toBe('completed');
+    expect(graph.requests).toHaveLength(0);
+    expect(await deliveryRepo.getRun(ctx.db, again.id)).toMatchObject({ skipped_events: 50 });
+  });
+
   it('stops when the pixel account is gone', async () => {
     const run = await newRun();
     expect(await runSend(engine(fakeSource(makeEvents(3), { missingAccount: true })).opts, run.id)).toBe('stopped');

@@ -283,8 +283,9 @@ export async function runSend(opts: EngineOptions, runId: string): Promise<RunSt
     };
     let chunk: { rowNumber: number; event: ServerEvent }[] = [];
     const drain = async () => {
+      // Only live deliveries are skipped: an event sent as a test event still has to reach the live dataset.
       const delivered = run.skip_delivered
-        ? await deliveryRepo.deliveredBefore(db, run.user_id, run.pixel_id, chunk.map((c) => c.event.event_id), run.created_at)
+        ? (await deliveryRepo.deliveredBefore(db, run.user_id, run.pixel_id, chunk.map((c) => c.event.event_id), run.created_at)).live
         : new Set<string>();
       for (const c of chunk) {
         total++;

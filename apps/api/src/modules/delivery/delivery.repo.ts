@@ -240,7 +240,9 @@ export const deliveryRepo = {
         await tx.query(
           `insert into delivery_ledger (user_id, pixel_id, event_name, event_id, test, run_id)
            select $1, $2, n, i, $3, $4 from unnest($5::text[], $6::text[]) as t(n, i)
-           on conflict do nothing`,
+           on conflict (user_id, pixel_id, event_id, event_name) do update
+             set test = false, run_id = excluded.run_id, delivered_at = now()
+             where delivery_ledger.test and not excluded.test`,
           [ledger.userId, ledger.pixelId, ledger.test, ledger.runId, ledger.events.map((e) => e.name), ledger.events.map((e) => e.id)],
         );
       }
@@ -391,15 +393,28 @@ export const deliveryRepo = {
     return rows[0] ?? null;
   },
 
-  /** Event ids (with names) from `ids` already delivered to the pixel before `before`. */
-  async deliveredBefore(db: Queryable, userId: string, pixelId: string, ids: string[], before: Date | null): Promise<Set<string>> {
-    if (!ids.length) return new Set();
-    const { rows } = await db.query<{ n: string; i: string }>(
-      `select event_name as n, event_id as i from delivery_ledger
+  /**
+   * Event ids (with names) from `ids` delivered live to the pixel before `before` (what a run skips), and
+   * those delivered only as test events (never skipped: Meta's test tool is not the live dataset's record).
+   * A later live delivery turns a test entry live, dated then, so a run created earlier keeps seeing it as test.
+   */
+  async deliveredBefore(
+    db: Queryable,
+    userId: string,
+    pixelId: string,
+    ids: string[],
+    before: Date | null,
+  ): Promise<{ live: Set<string>; test: Set<string> }> {
+    const live = new Set<string>();
+    const test = new Set<string>();
+    if (!ids.length) return { live, test };
+    const { rows } = await db.query<{ n: string; i: string; t: boolean }>(
+      `select event_name as n, event_id as i, test as t from delivery_ledger
        where user_id = $1 and pixel_id = $2 and event_id = any($3::text[]) and ($4::timestamptz is null or delivered_at < $4)`,
       [userId, pixelId, ids, before],
     );
-    return new Set(rows.map((r) => ledgerKey(r.n, r.i)));
+    for (const r of rows) (r.t ? test : live).add(ledgerKey(r.n, r.i));
+    return { live, test };
   },
 };
 

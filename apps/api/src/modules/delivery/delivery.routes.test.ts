@@ -71,7 +71,7 @@ describe('send, summary, delivered count and failed-rows download', () => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);
     const id = await prepared(agent, csv(250));
     const accountId = await account(agent);
-    expect((await agent.get(`/api/uploads/${id}/delivered?accountId=${accountId}`)).json()).toEqual({ alreadyDelivered: 0 });
+    expect((await agent.get(`/api/uploads/${id}/delivered?accountId=${accountId}`)).json()).toEqual({ alreadyDelivered: 0, alreadyDeliveredTest: 0 });
 
     const res = await agent.post(`/api/uploads/${id}/send`, { selectedAccountId: accountId, testEventCode: ' TEST42 ' });
     expect(res.statusCode).toBe(202);
@@ -99,7 +99,8 @@ describe('send, summary, delivered count and failed-rows download', () => {
       [2, 202, 251, 50],
     ]);
     expect(graph.requests.every((r) => r.testEventCode === 'TEST42')).toBe(true);
-    expect((await agent.get(`/api/uploads/${id}/delivered?accountId=${accountId}`)).json()).toEqual({ alreadyDelivered: 250 });
+    // Sent with a test event code: reported apart, and not skipped by a later live send.
+    expect((await agent.get(`/api/uploads/${id}/delivered?accountId=${accountId}`)).json()).toEqual({ alreadyDelivered: 0, alreadyDeliveredTest: 250 });
 
     // A second send of the same upload is refused: it is submitted now.
     const again = await agent.post(`/api/uploads/${id}/send`, { selectedAccountId: accountId });

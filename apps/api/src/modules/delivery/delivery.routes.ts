@@ -30,9 +30,10 @@ export const deliveryRoutes =
       return delivery.summary(db, uid(request), request.params.id, request.query.batchOffset ?? 0);
     });
 
-    app.get('/api/uploads/:id/delivered', { schema: { params: Id, querystring: DeliveredQuery } }, async (request): Promise<DeliveredResponse> => ({
-      alreadyDelivered: await delivery.deliveredBefore(db, config, uid(request), request.params.id, request.query.accountId, deps.now()),
-    }));
+    app.get('/api/uploads/:id/delivered', { schema: { params: Id, querystring: DeliveredQuery } }, async (request): Promise<DeliveredResponse> => {
+      const n = await delivery.deliveredBefore(db, config, uid(request), request.params.id, request.query.accountId, deps.now());
+      return { alreadyDelivered: n.live, alreadyDeliveredTest: n.test };
+    });
 
     app.get('/api/uploads/:id/batches/:batchId/download-original', { schema: { params: BatchParams } }, async (request, reply) => {
       const { fileName, headers, rows } = await delivery.batchRows(db, uid(request), request.params.id, request.params.batchId);

@@ -114,16 +114,24 @@ export async function summary(db: Db, userId: string, uploadId: string, batchOff
   };
 }
 
-/** How many of the file's events the account's pixel already received (the /submit skip choice). */
-export async function deliveredBefore(db: Db, config: Config, userId: string, uploadId: string, accountId: string, now: Date): Promise<number> {
+/** How many of the file's events the account's pixel already received, live and as test events (/submit). */
+export async function deliveredBefore(
+  db: Db,
+  config: Config,
+  userId: string,
+  uploadId: string,
+  accountId: string,
+  now: Date,
+): Promise<{ live: number; test: number }> {
   const upload = await ownUpload(db, userId, uploadId);
   const account = await getAccountWithToken(db, config, userId, accountId);
   if (!account) throw notFound('Pixel account not found.');
-  let count = 0;
+  const count = { live: 0, test: 0 };
   let chunk: { name: string; id: string }[] = [];
   const flush = async () => {
     const hits = await deliveryRepo.deliveredBefore(db, userId, account.pixelId, chunk.map((c) => c.id), null);
-    count += chunk.filter((c) => hits.has(ledgerKey(c.name, c.id))).length;
+    count.live += chunk.filter((c) => hits.live.has(ledgerKey(c.name, c.id))).length;
+    count.test += chunk.filter((c) => hits.test.has(ledgerKey(c.name, c.id))).length;
     chunk = [];
   };
   for await (const item of preparedEvents(db, upload, now)) {
