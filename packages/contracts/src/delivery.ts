@@ -62,7 +62,14 @@ export const DeliverySummary = z.object({
   totalFailed: z.number().int(),
   pixelAccount: z.object({ name: z.string(), pixelId: z.string() }),
   testEventCode: z.string().nullable(),
+  /**
+   * A bounded page of leaves. While running: failed batches only (the rest is in `progress`). Once finished:
+   * failed batches first, then the others in file order, SUMMARY_PAGE at a time (`?batchOffset=`).
+   */
   batches: z.array(BatchSummary),
+  batchesListed: z.enum(['failed', 'all']),
+  /** Pass as `batchOffset` for the next page; null when this page is the last. */
+  nextBatchOffset: z.number().int().nullable(),
   progress: DeliveryProgress,
   stopReason: z.enum(['token', 'permission', 'pixel', 'internal']).nullable(),
   stopExplanation: ErrorExplanation.nullable(),
@@ -71,7 +78,15 @@ export const DeliverySummary = z.object({
 });
 export type DeliverySummary = z.infer<typeof DeliverySummary>;
 
+export const SUMMARY_PAGE = 200;
+export const SummaryQuery = z.object({ batchOffset: z.coerce.number().int().min(0).optional() });
+
 /** GET /api/uploads/:id/delivered?accountId= */
 export const DeliveredQuery = z.object({ accountId: z.string().uuid() });
-export const DeliveredResponse = z.object({ alreadyDelivered: z.number().int() });
+export const DeliveredResponse = z.object({
+  /** Events this pixel already received live: skipped by default. */
+  alreadyDelivered: z.number().int(),
+  /** Events it received only as test events (test_event_code): always sent again. */
+  alreadyDeliveredTest: z.number().int(),
+});
 export type DeliveredResponse = z.infer<typeof DeliveredResponse>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffDelayMs, badRowIndex, classifyNetworkFailure, classifyResponse, parseRetryAfter } from './classify.ts';
+import { backoffDelayMs, badRowIndex, classifyNetworkFailure, classifyResponse, MAX_RETRY_AFTER_MS, parseRetryAfter } from './classify.ts';
 import { explainMetaError, UNKNOWN_ERROR_FORMAT } from './explain.ts';
 
 const classify = (input: { status: number; body: unknown; retryAfter?: string }) => classifyResponse({ ...input, nowMs: 0 });
@@ -23,6 +23,12 @@ describe('classifyResponse', () => {
     ['100 invalid', 400, err(100, { error_subcode: 2804003 }), 'bad_rows'],
     ['401 without body', 401, 'nope', 'token'],
     ['403 without body', 403, 'nope', 'permission'],
+    ['404 html from a proxy', 404, '<html>Not Found</html>', 'endpoint'],
+    ['405 method not allowed', 405, '', 'endpoint'],
+    ['400 html', 400, '<html>Bad Request</html>', 'endpoint'],
+    ['413 too large', 413, '<html>Request Entity Too Large</html>', 'bad_rows'],
+    ['504 html', 504, '<html>Gateway Timeout</html>', 'retry'],
+    ['400 graph error with an unknown code', 400, err(2500), 'bad_rows'],
   ];
   it.each(cases)('%s → %s', (_name, status, body, verdict) => {
     const out = classify({ status, body });
@@ -80,6 +86,15 @@ describe('helpers', () => {
     expect(backoffDelayMs(20, null, 0.999, p)).toBe(59_940);
     expect(backoffDelayMs(1, null, 0, p)).toBe(0);
     expect(backoffDelayMs(1, 5, 0.1, p)).toBe(5000);
+  });
+
+  it('caps Retry-After at 5 minutes, as seconds or as a far-off date', () => {
+    const p = { maxAttempts: 8, baseMs: 1000, capMs: 60_000 };
+    expect(backoffDelayMs(1, 86_400, 0.5, p)).toBe(MAX_RETRY_AFTER_MS);
+    expect(MAX_RETRY_AFTER_MS).toBe(300_000);
+    const nextWeek = parseRetryAfter(new Date(7 * 86_400_000).toUTCString(), 0);
+    expect(backoffDelayMs(2, nextWeek, 0.5, p)).toBe(300_000);
+    expect(backoffDelayMs(2, 299, 0.5, p)).toBe(299_000);
   });
 });
 

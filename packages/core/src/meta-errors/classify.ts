@@ -3,7 +3,11 @@
  * caller passes the HTTP status, the parsed body (or the raw text) and any Retry-After header.
  */
 
-export type Verdict = 'retry' | 'token' | 'permission' | 'pixel' | 'bad_rows';
+/**
+ * 'endpoint': the answer did not come from the Conversions API at all (a 404/405 or another non-Graph 4xx from a
+ * proxy or a wrong address). Resending or splitting cannot help, so the run stops.
+ */
+export type Verdict = 'retry' | 'token' | 'permission' | 'pixel' | 'bad_rows' | 'endpoint';
 
 export interface GraphError {
   code: number | null;
@@ -95,8 +99,13 @@ export function verdictFor(status: number, e: GraphError | null): Verdict {
   if (status >= 500 || status === 408 || status === 429) return 'retry';
   if (status === 401) return 'token';
   if (status === 403) return 'permission';
-  // An unknown 4xx without a code: the request itself was refused, so split to find the cause.
-  return 'bad_rows';
+  // Too large a body: halving is the documented cure (meta-capi.md §1.2).
+  if (status === 413) return 'bad_rows';
+  // A Graph error we have no rule for still names a problem with the data: split to find the rows.
+  if (e) return 'bad_rows';
+  // A 404, 405, an HTML page, any 4xx that is not a Graph error: no row is at fault, and halving would send
+  // ~2N requests to an address that cannot take them.
+  return 'endpoint';
 }
 
 /** Classifies one HTTP answer from `/{pixel}/events`. */
@@ -146,12 +155,21 @@ export interface BackoffPolicy {
 export const DEFAULT_BACKOFF: BackoffPolicy = { maxAttempts: 8, baseMs: 1000, capMs: 60_000 };
 
 /**
+ * The longest Retry-After we honour. A worker holds the batch's lease (and one of its send slots) through the
+ * wait, and the user watches /summary; a proxy answering `Retry-After: 86400` (or a date next week) must not
+ * park a run for a day. Past 5 minutes we wait 5 minutes and try again: with 8 attempts a batch that keeps
+ * being refused fails within ~40 minutes with Meta's reason, instead of the run stalling silently.
+ */
+export const MAX_RETRY_AFTER_MS = 5 * 60_000;
+
+/**
  * Delay before attempt `attempt + 1` after `attempt` failures (1-based): full jitter over an exponential
- * ceiling, but never shorter than a Retry-After the server gave. `random` in [0, 1) is injected.
+ * ceiling, but never shorter than a Retry-After the server gave (itself capped at MAX_RETRY_AFTER_MS).
+ * `random` in [0, 1) is injected.
  */
 export function backoffDelayMs(attempt: number, retryAfterSeconds: number | null, random: number, policy: BackoffPolicy = DEFAULT_BACKOFF): number {
   const ceiling = Math.min(policy.capMs, policy.baseMs * 2 ** Math.max(0, attempt - 1));
   const jittered = Math.floor(random * ceiling);
-  const floor = retryAfterSeconds !== null ? Math.ceil(retryAfterSeconds * 1000) : 0;
+  const floor = retryAfterSeconds !== null ? Math.min(MAX_RETRY_AFTER_MS, Math.ceil(retryAfterSeconds * 1000)) : 0;
   return Math.max(jittered, floor);
 }

@@ -72,6 +72,12 @@ const TRANSIENT: Known = {
   fix: 'Wait a few minutes, download the failed rows and send them again as a new file.',
 };
 
+const ENDPOINT: Known = {
+  title: 'The answer did not come from Meta',
+  explanation: 'The request reached an address that is not Meta’s Conversions API (for example a proxy page or a wrong URL), so nothing in this batch was delivered.',
+  fix: 'Nothing is wrong with your rows. Contact us: the Meta address Backsignal sends to needs fixing. Then send the file again.',
+};
+
 const BY_SUBCODE: Record<number, Known> = {
   2804003: TOO_OLD,
   2804016: NOT_HASHED,
@@ -88,11 +94,29 @@ function known(verdict: Verdict | null, e: GraphError | null): Known {
       return PERMISSION;
     case 'pixel':
       return PIXEL;
+    case 'endpoint':
+      return ENDPOINT;
     case 'retry':
       return e?.code !== null && e?.code !== undefined && [4, 17, 32, 341, 613, 80003, 80004].includes(e.code) ? RATE : TRANSIENT;
     default:
       return INVALID;
   }
+}
+
+/**
+ * Why a run stopped. Token, permission and pixel stops read Meta's answer; an 'internal' stop carries our own
+ * plain message (the file changed, the pipeline refused it, repeated internal errors, an address that is not Meta).
+ */
+export function explainStop(reason: Verdict | 'internal', stored: string | null): ErrorExplanation {
+  if (reason !== 'internal') return explainMetaError(stored, reason);
+  const e = parseGraphError(stored);
+  return {
+    title: 'Backsignal could not finish sending',
+    explanation: e ? 'Sending stopped on an answer Backsignal could not act on.' : (stored ?? 'Sending stopped on an internal error.'),
+    fix: 'Nothing more will be sent for this file. Upload it again to send the rest: events this pixel already received are skipped. If it happens again, contact us.',
+    metaTitle: e?.userTitle ?? null,
+    metaMessage: e ? (e.userMessage ?? e.message ?? UNKNOWN_ERROR_FORMAT) : UNKNOWN_ERROR_FORMAT,
+  };
 }
 
 /**

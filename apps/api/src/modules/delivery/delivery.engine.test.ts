@@ -2,7 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../../test/context.ts';
 import { loggedInAgent } from '../../../test/agent.ts';
 import { startFakeGraph, type FakeGraph } from '../../../../../e2e/fake-graph/fake-graph.ts';
-import { runSend, type EngineOptions } from './delivery.engine.ts';
+import { handleSendRunJob, INTERNAL_STOP } from '../../jobs/send-run.job.ts';
+import { RunFailure, runSend, type EngineOptions } from './delivery.engine.ts';
 import { deliveryRepo } from './delivery.repo.ts';
 import { fakeSource, makeEvents, seedUploadAndAccount } from './delivery.test-helpers.ts';
 
@@ -44,7 +45,8 @@ function engine(source: EngineOptions['source'], extra: Partial<EngineOptions> =
     apiVersion: 'v25.0',
     batchSize: 100,
     concurrency: 2,
-    timeoutMs: 300,
+    // Long enough for a cold first request on two shared cores (a timeout would resend the batch).
+    timeoutMs: 1500,
     leaseMs: 60_000,
     pollMs: 10,
     backoff: { maxAttempts: 8, baseMs: 10, capMs: 100 },
@@ -71,6 +73,7 @@ describe('delivery engine', () => {
     expect(totals).toMatchObject({ batches_sent: 3, batches_failed: 0, events_sent: 250, events_open: 0 });
     const done = await deliveryRepo.getRun(ctx.db, run.id);
     expect(done).toMatchObject({ status: 'completed', planned: true, total_events: 250 });
+    expect(done!.heartbeat_at).not.toBeNull();
     const ledger = await ctx.db.query<{ n: number; t: boolean }>('select count(*)::int as n, bool_and(test) as t from delivery_ledger where run_id = $1', [run.id]);
     expect(ledger.rows[0]).toEqual({ n: 250, t: true });
   });
@@ -159,6 +162,48 @@ describe('delivery engine', () => {
     expect(new Set(bodies).size).toBe(bodies.length);
   });
 
+  it('fails a whole batch in 3 requests when both halves are rejected like the batch (not about one row)', async () => {
+    const run = await newRun();
+    const tooOld = { kind: 'graph' as const, code: 100, subcode: 2804003, title: 'Event Timestamp Too Old', message: 'Invalid parameter' };
+    graph.inject(...Array.from({ length: 30 }, () => tooOld));
+    const { opts } = engine(fakeSource(makeEvents(8)), { concurrency: 1 });
+    expect(await runSend(opts, run.id)).toBe('completed_with_errors');
+    expect(graph.requests.map((r) => r.events.length)).toEqual([8, 4, 4]);
+    const leaves = await deliveryRepo.leaves(ctx.db, run.id);
+    expect(leaves).toHaveLength(1);
+    expect(leaves[0]).toMatchObject({ part: '', status: 'failed', event_count: 8, error_code: 100, error_subcode: 2804003, first_row: 2, last_row: 9 });
+    expect(await deliveryRepo.totals(ctx.db, run.id)).toMatchObject({ events_failed: 8, events_sent: 0, batches_failed: 1 });
+  });
+
+  it('keeps halving the half that fails like its parent when the other half goes through', async () => {
+    const run = await newRun();
+    const invalid = { kind: 'graph' as const, code: 100, message: 'Invalid parameter' };
+    // The batch and its first half are refused; the second half and the quarters go through.
+    graph.inject(invalid, invalid);
+    const { opts } = engine(fakeSource(makeEvents(8)), { concurrency: 1 });
+    expect(await runSend(opts, run.id)).toBe('completed');
+    // The first half is split without being sent again unchanged.
+    expect(graph.requests.map((r) => [r.events.length, r.outcome])).toEqual([
+      [8, 'fault'],
+      [4, 'fault'],
+      [4, 'accepted'],
+      [2, 'accepted'],
+      [2, 'accepted'],
+    ]);
+    expect(graph.deliveredCount.size).toBe(8);
+  });
+
+  it('stops on an answer that is not from the Conversions API instead of splitting', async () => {
+    const run = await newRun();
+    graph.inject({ kind: 'status', status: 404, body: '<html>Not Found</html>' });
+    const { opts } = engine(fakeSource(makeEvents(300)), { concurrency: 1 });
+    expect(await runSend(opts, run.id)).toBe('stopped');
+    expect(graph.requests).toHaveLength(1);
+    const stoppedRun = await deliveryRepo.getRun(ctx.db, run.id);
+    expect(stoppedRun).toMatchObject({ stop_reason: 'internal' });
+    expect(stoppedRun!.stop_error).toMatch(/not a Meta answer \(http_404\)/);
+  });
+
   it('skips events already delivered to the pixel unless asked to send anyway', async () => {
     const pixelId = '555000111';
     const events = makeEvents(120, { prefix: 'dup' });
@@ -172,6 +217,65 @@ describe('delivery engine', () => {
     const third = await newRun({ pixelId, skipDelivered: false });
     expect(await runSend(engine(fakeSource(events)).opts, third.id)).toBe('completed');
     expect(graph.deliveredCount.size).toBe(120);
+  });
+
+  it('stops a run whose re-read batch no longer matches the stored one, with a plain internal reason', async () => {
+    const run = await newRun();
+    const events = makeEvents(150);
+    await deliveryRepo.ensureBatch(ctx.db, { runId: run.id, userId, idx: 1, rowNumbers: [102], payloadHash: 'something-else' });
+    expect(await runSend(engine(fakeSource(events), { concurrency: 1 }).opts, run.id)).toBe('stopped');
+    const done = await deliveryRepo.getRun(ctx.db, run.id);
+    expect(done).toMatchObject({ status: 'stopped', stop_reason: 'internal' });
+    expect(done!.stop_error).toMatch(/no longer matches what this send started with/);
+    expect(done!.finished_at).not.toBeNull();
+  });
+
+  it('stops with reason internal when the file cannot be read for sending', async () => {
+    const run = await newRun();
+    const source = fakeSource([]);
+    source.events = async function* () {
+      yield* makeEvents(3);
+      throw new RunFailure('The file could not be read for sending: headers changed');
+    };
+    expect(await runSend(engine(source).opts, run.id)).toBe('stopped');
+    expect(await deliveryRepo.getRun(ctx.db, run.id)).toMatchObject({ stop_reason: 'internal', stop_error: 'The file could not be read for sending: headers changed' });
+  });
+
+  it('lets pg-boss retry other errors and stops the run on the job’s last attempt', async () => {
+    const run = await newRun();
+    const source = fakeSource([]);
+    source.events = async function* () {
+      yield* makeEvents(3);
+      throw new Error('connection terminated unexpectedly');
+    };
+    const quiet = { error: () => {} };
+    const { opts } = engine(source);
+    await expect(handleSendRunJob(opts, { data: { runId: run.id }, retryCount: 2, retryLimit: 5 }, quiet)).rejects.toThrow('connection terminated');
+    expect(await deliveryRepo.getRun(ctx.db, run.id)).toMatchObject({ status: 'running' });
+    expect(await handleSendRunJob(opts, { data: { runId: run.id }, retryCount: 5, retryLimit: 5 }, quiet)).toBe('stopped');
+    expect(await deliveryRepo.getRun(ctx.db, run.id)).toMatchObject({ status: 'stopped', stop_reason: 'internal', stop_error: INTERNAL_STOP });
+  });
+
+  it('does not skip events sent only as test events, and a live send turns their ledger entry live', async () => {
+    const pixelId = '555000222';
+    const events = makeEvents(50, { prefix: 'tst' });
+    const testRun = await newRun({ pixelId, testEventCode: 'TEST1' });
+    expect(await runSend(engine(fakeSource(events)).opts, testRun.id)).toBe('completed');
+    graph.reset();
+    const live = await newRun({ pixelId });
+    expect(await runSend(engine(fakeSource(events)).opts, live.id)).toBe('completed');
+    expect(graph.deliveredCount.size).toBe(50);
+    expect(await deliveryRepo.getRun(ctx.db, live.id)).toMatchObject({ skipped_events: 0, total_events: 50 });
+    const ledger = await ctx.db.query<{ n: number; t: boolean; r: string }>(
+      `select count(*)::int as n, bool_or(test) as t, min(run_id::text) as r from delivery_ledger where pixel_id = $1`,
+      [pixelId],
+    );
+    expect(ledger.rows[0]).toEqual({ n: 50, t: false, r: live.id });
+    graph.reset();
+    const again = await newRun({ pixelId });
+    expect(await runSend(engine(fakeSource(events)).opts, again.id)).toBe('completed');
+    expect(graph.requests).toHaveLength(0);
+    expect(await deliveryRepo.getRun(ctx.db, again.id)).toMatchObject({ skipped_events: 50 });
   });
 
   it('stops when the pixel account is gone', async () => {
@@ -195,7 +299,7 @@ describe('delivery engine', () => {
     expect(await deliveryRepo.totals(ctx.db, run.id)).toMatchObject({ batches_sent: 2 });
     const confirmed = new Set((await deliveryRepo.leaves(ctx.db, run.id)).filter((l) => l.status === 'sent').flatMap((l) => l.row_numbers.map((r) => `ev-${r}`)));
     const before = graph.requests.length;
-    await new Promise((r) => setTimeout(r, 600)); // the crashed worker's lease (lease + request timeout) runs out
+    await new Promise((r) => setTimeout(r, 200 + 1500 + 100)); // the crashed worker's lease (lease + request timeout) runs out
     expect(await runSend(engine(fakeSource(events), { leaseMs: 200 }).opts, run.id)).toBe('completed');
     const resent = graph.requests.slice(before).flatMap((r) => r.events.map((e) => e.event_id));
     expect(resent.filter((id) => confirmed.has(id))).toEqual([]);

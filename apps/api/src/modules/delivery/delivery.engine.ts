@@ -30,10 +30,20 @@ export interface EngineOptions {
   backoff?: BackoffPolicy;
   /** Wait between passes while other workers hold the last batches. */
   pollMs?: number;
+  /** How often the run's heartbeat is touched while this worker is on it (sweepers re-queue quiet runs). */
+  heartbeatMs?: number;
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
   now?: () => number;
   onPoint?: (point: CrashPoint, batch: BatchRow) => void | Promise<void>;
+}
+
+/**
+ * A failure that another attempt cannot fix (the file no longer matches its batches, the pipeline refuses the
+ * file): the run is stopped with reason 'internal' and this plain message instead of being retried.
+ */
+export class RunFailure extends Error {
+  override name = 'RunFailure';
 }
 
 const LEDGER_CHUNK = 500;
@@ -147,11 +157,73 @@ export async function runSend(opts: EngineOptions, runId: string): Promise<RunSt
           await deliveryRepo.commitFailed(db, leaf.id, token, err);
           await stop(out.verdict, res.bodyText ?? out.cause);
           return;
+        case 'endpoint':
+          await deliveryRepo.commitFailed(db, leaf.id, token, err);
+          await stop(
+            'internal',
+            `The Conversions API address answered with something that is not a Meta answer (${out.cause}), so Backsignal stopped instead of splitting the file into thousands of requests.`,
+          );
+          return;
         case 'bad_rows':
+          if (out.badIndex === null && (await wholeBatchRejection(leaf, err))) return;
           await isolate(leaf, events, out.badIndex, err);
           return;
       }
     }
+  }
+
+  const sameError = (a: { error_code: number | null; error_subcode: number | null }, e: BatchError) =>
+    a.error_code === e.code && a.error_subcode === e.subcode;
+  const isHalf = (leaf: BatchRow) => leaf.part.endsWith('0') || leaf.part.endsWith('1');
+
+  /**
+   * A half rejected with the same code and subcode as its parent, naming no row. The first half waits (failed)
+   * for its sibling; if the second half fails the same way too, the rejection was about the whole batch (every
+   * event too old, a bad test event code…) and the parent is failed whole instead of being halved down to single
+   * rows. Answers true when the leaf was settled here.
+   */
+  async function wholeBatchRejection(leaf: BatchRow, err: BatchError): Promise<boolean> {
+    if (!isHalf(leaf)) return false;
+    const parent = await deliveryRepo.findPart(db, runId, leaf.idx, leaf.part.slice(0, -1));
+    if (!parent || parent.status !== 'split' || !sameError(parent, err)) return false;
+    if (leaf.part.endsWith('0')) {
+      await deliveryRepo.commitFailed(db, leaf.id, token, err);
+      return true;
+    }
+    const first = await deliveryRepo.findPart(db, runId, leaf.idx, parent.part + '0');
+    if (first?.status !== 'failed' || !sameError(first, err)) return false;
+    await deliveryRepo.failWhole(db, parent, leaf, token);
+    return true;
+  }
+
+  /**
+   * After a second half settled any other way: a first half still failed like the parent holds the bad rows,
+   * so it is split now (from what we know, without sending it again).
+   */
+  async function resolveFirstHalf(leaf: BatchRow, byRow: Map<number, ServerEvent>): Promise<void> {
+    if (!leaf.part.endsWith('1')) return;
+    const second = await deliveryRepo.findPart(db, runId, leaf.idx, leaf.part);
+    if (second?.status !== 'sent' && second?.status !== 'failed' && second?.status !== 'split') return;
+    const parent = await deliveryRepo.findPart(db, runId, leaf.idx, leaf.part.slice(0, -1));
+    const first = await deliveryRepo.findPart(db, runId, leaf.idx, leaf.part.slice(0, -1) + '0');
+    if (!parent || parent.status !== 'split' || first?.status !== 'failed' || first.verdict !== 'bad_rows') return;
+    if (first.event_count < 2 || first.error_code !== parent.error_code || first.error_subcode !== parent.error_subcode) return;
+    const events = first.row_numbers.map((r) => byRow.get(r)!);
+    await deliveryRepo.split(db, first, null, halves(first, events));
+  }
+
+  function halves(leaf: BatchRow, events: ServerEvent[]) {
+    const all = leaf.row_numbers.map((_, i) => i);
+    const mid = Math.ceil(all.length / 2);
+    return [childOf(leaf, events, '0', all.slice(0, mid)), childOf(leaf, events, '1', all.slice(mid))];
+  }
+
+  function childOf(leaf: BatchRow, events: ServerEvent[], suffix: string, idx: number[]) {
+    return {
+      part: leaf.part + suffix,
+      rowNumbers: idx.map((i) => leaf.row_numbers[i]!),
+      payloadHash: hashEvents(idx.map((i) => events[i]!)),
+    };
   }
 
   /** Meta rejected the whole leaf: split it so the good rows still go (each child is new, never a resend). */
@@ -160,25 +232,23 @@ export async function runSend(opts: EngineOptions, runId: string): Promise<RunSt
       await deliveryRepo.commitFailed(db, leaf.id, token, err);
       return;
     }
-    const rows = leaf.row_numbers;
-    const part = (suffix: string, idx: number[]) => ({
-      part: leaf.part + suffix,
-      rowNumbers: idx.map((i) => rows[i]!),
-      payloadHash: hashEvents(idx.map((i) => events[i]!)),
-    });
-    const all = rows.map((_, i) => i);
-    const children =
-      badIndex !== null && badIndex >= 0 && badIndex < events.length
-        ? [{ ...part('x', [badIndex]), failed: err }, part('r', all.filter((i) => i !== badIndex))]
-        : [part('0', all.slice(0, Math.ceil(all.length / 2))), part('1', all.slice(Math.ceil(all.length / 2)))];
-    await deliveryRepo.split(db, leaf, token, children);
+    const all = leaf.row_numbers.map((_, i) => i);
+    if (badIndex !== null && badIndex >= 0 && badIndex < events.length) {
+      const children = [{ ...childOf(leaf, events, 'x', [badIndex]), failed: err }, childOf(leaf, events, 'r', all.filter((i) => i !== badIndex))];
+      await deliveryRepo.split(db, leaf, token, children);
+      return;
+    }
+    // The parent keeps Meta's answer: its halves are compared with it (wholeBatchRejection).
+    await deliveryRepo.split(db, leaf, token, halves(leaf, events), err);
   }
 
   async function processBatch(idx: number, events: ServerEvent[], rowNumbers: number[]): Promise<void> {
     const payloadHash = hashEvents(events);
     const stored = await deliveryRepo.ensureBatch(db, { runId, userId: run.user_id, idx, rowNumbers, payloadHash });
     if (stored !== payloadHash) {
-      throw new Error(`batch ${idx} of run ${runId} no longer matches the file it was cut from`);
+      throw new RunFailure(
+        `The file no longer matches what this send started with (batch ${idx + 1} changed), so Backsignal stopped rather than send different data.`,
+      );
     }
     const byRow = new Map(rowNumbers.map((r, i) => [r, events[i]!]));
     for (;;) {
@@ -189,6 +259,7 @@ export async function runSend(opts: EngineOptions, runId: string): Promise<RunSt
         leaf,
         leaf.row_numbers.map((r) => byRow.get(r)!),
       );
+      if (!stopped) await resolveFirstHalf(leaf, byRow);
     }
   }
 
@@ -212,8 +283,9 @@ export async function runSend(opts: EngineOptions, runId: string): Promise<RunSt
     };
     let chunk: { rowNumber: number; event: ServerEvent }[] = [];
     const drain = async () => {
+      // Only live deliveries are skipped: an event sent as a test event still has to reach the live dataset.
       const delivered = run.skip_delivered
-        ? await deliveryRepo.deliveredBefore(db, run.user_id, run.pixel_id, chunk.map((c) => c.event.event_id), run.created_at)
+        ? (await deliveryRepo.deliveredBefore(db, run.user_id, run.pixel_id, chunk.map((c) => c.event.event_id), run.created_at)).live
         : new Set<string>();
       for (const c of chunk) {
         total++;
@@ -239,17 +311,32 @@ export async function runSend(opts: EngineOptions, runId: string): Promise<RunSt
     if (!stopped) await deliveryRepo.finishPlan(db, runId, total - skipped, skipped);
   }
 
-  for (;;) {
-    await pass();
-    const finished = await deliveryRepo.tryFinish(db, runId);
-    if (finished) return finished;
-    if (!(await stillRunning())) return (await deliveryRepo.getRun(db, runId))?.status ?? null;
-    // Another worker holds the last batches: wait for them to settle or for their lease to run out.
-    while (!(await deliveryRepo.hasClaimable(db, runId))) {
-      const done = await deliveryRepo.tryFinish(db, runId);
-      if (done) return done;
+  async function sendAll(): Promise<RunStatus | null> {
+    for (;;) {
+      await pass();
+      const finished = await deliveryRepo.tryFinish(db, runId);
+      if (finished) return finished;
       if (!(await stillRunning())) return (await deliveryRepo.getRun(db, runId))?.status ?? null;
-      await o.sleep(o.pollMs);
+      // Another worker holds the last batches: wait for them to settle or for their lease to run out.
+      while (!(await deliveryRepo.hasClaimable(db, runId))) {
+        const done = await deliveryRepo.tryFinish(db, runId);
+        if (done) return done;
+        if (!(await stillRunning())) return (await deliveryRepo.getRun(db, runId))?.status ?? null;
+        await o.sleep(o.pollMs);
+      }
     }
+  }
+
+  const beat = setInterval(() => void deliveryRepo.heartbeat(db, runId).catch(() => {}), o.heartbeatMs ?? Math.max(1000, Math.floor(o.leaseMs / 6)));
+  beat.unref?.();
+  try {
+    return await sendAll();
+  } catch (err) {
+    if (!(err instanceof RunFailure)) throw err;
+    stopped = true;
+    await deliveryRepo.stopRun(db, runId, 'internal', err.message);
+    return (await deliveryRepo.getRun(db, runId))?.status ?? null;
+  } finally {
+    clearInterval(beat);
   }
 }

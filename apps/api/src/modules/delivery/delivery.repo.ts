@@ -23,6 +23,7 @@ export interface RunRow {
   created_at: Date;
   started_at: Date | null;
   finished_at: Date | null;
+  heartbeat_at: Date | null;
 }
 
 export interface BatchRow {
@@ -67,18 +68,35 @@ export interface RunTotals {
   events_batched: number;
 }
 
+/**
+ * A second half ('…1') waits until its first half ('…0') has an outcome: whether both halves fail the same way
+ * as their parent decides if the parent is failed whole or split further (see the engine's isolate).
+ */
+const SIBLING_SETTLED = `not (b.part like '%1' and exists (select 1 from send_batches s where s.run_id = b.run_id
+  and s.idx = b.idx and s.part = left(b.part, -1) || '0' and s.status in ('pending', 'sending')))`;
+
 const LEASE = `now() + make_interval(secs => $LEASE::double precision / 1000)`;
 const lease = (sql: string, n: number) => sql.replaceAll('$LEASE', `$${n}`);
 
 export const deliveryRepo = {
   async createRun(
     db: Queryable,
-    r: { userId: string; uploadId: string; accountId: string; pixelId: string; accountName: string; testEventCode: string | null; skipDelivered: boolean },
+    r: {
+      userId: string;
+      uploadId: string;
+      accountId: string;
+      pixelId: string;
+      accountName: string;
+      testEventCode: string | null;
+      skipDelivered: boolean;
+      /** The prepared count: progress is honest from the first poll; corrected once the file is planned. */
+      expectedEvents?: number | null;
+    },
   ): Promise<RunRow> {
     const { rows } = await db.query<RunRow>(
-      `insert into send_runs (id, user_id, upload_id, pixel_account_id, pixel_id, account_name, test_event_code, skip_delivered)
-       values ($1, $2, $3, $4, $5, $6, $7, $8) returning *`,
-      [randomUUID(), r.userId, r.uploadId, r.accountId, r.pixelId, r.accountName, r.testEventCode, r.skipDelivered],
+      `insert into send_runs (id, user_id, upload_id, pixel_account_id, pixel_id, account_name, test_event_code, skip_delivered, total_events)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning *`,
+      [randomUUID(), r.userId, r.uploadId, r.accountId, r.pixelId, r.accountName, r.testEventCode, r.skipDelivered, r.expectedEvents ?? null],
     );
     return rows[0]!;
   },
@@ -102,7 +120,26 @@ export const deliveryRepo = {
   },
 
   async markStarted(db: Queryable, runId: string): Promise<void> {
-    await db.query('update send_runs set started_at = coalesce(started_at, now()), updated_at = now() where id = $1', [runId]);
+    await db.query('update send_runs set started_at = coalesce(started_at, now()), heartbeat_at = now(), updated_at = now() where id = $1', [runId]);
+  },
+
+  /** A worker is still on the run (see staleRunIds). */
+  async heartbeat(db: Queryable, runId: string): Promise<void> {
+    await db.query(`update send_runs set heartbeat_at = now() where id = $1 and status = 'running'`, [runId]);
+  },
+
+  /** Running runs nobody is working on: no heartbeat and no batch activity for longer than `quietMs`. */
+  async staleRunIds(db: Queryable, quietMs: number): Promise<string[]> {
+    const { rows } = await db.query<{ id: string }>(
+      `select r.id from send_runs r
+       where r.status = 'running'
+         and coalesce(r.heartbeat_at, r.created_at) < now() - make_interval(secs => $1::double precision / 1000)
+         and not exists (select 1 from send_batches b where b.run_id = r.id
+           and b.updated_at >= now() - make_interval(secs => $1::double precision / 1000))
+       order by r.created_at`,
+      [quietMs],
+    );
+    return rows.map((r) => r.id);
   },
 
   /** Idempotent: every worker that reads the whole file arrives at the same numbers. */
@@ -157,9 +194,9 @@ export const deliveryRepo = {
     const { rows } = await db.query<BatchRow>(
       lease(`update send_batches set status = 'sending', lease_token = $3, lease_until = ${LEASE}, updated_at = now()
        where id = (
-         select id from send_batches
+         select id from send_batches b
          where run_id = $1 and idx = $2
-           and (status = 'pending' or (status = 'sending' and lease_until < now()))
+           and (status = 'pending' or (status = 'sending' and lease_until < now())) and ${SIBLING_SETTLED}
          order by part limit 1 for update skip locked)
        returning *`, 4),
       [runId, idx, token, leaseMs],
@@ -203,7 +240,9 @@ export const deliveryRepo = {
         await tx.query(
           `insert into delivery_ledger (user_id, pixel_id, event_name, event_id, test, run_id)
            select $1, $2, n, i, $3, $4 from unnest($5::text[], $6::text[]) as t(n, i)
-           on conflict do nothing`,
+           on conflict (user_id, pixel_id, event_id, event_name) do update
+             set test = false, run_id = excluded.run_id, delivered_at = now()
+             where delivery_ledger.test and not excluded.test`,
           [ledger.userId, ledger.pixelId, ledger.test, ledger.runId, ledger.events.map((e) => e.name), ledger.events.map((e) => e.id)],
         );
       }
@@ -225,14 +264,21 @@ export const deliveryRepo = {
   async split(
     db: Db,
     parent: BatchRow,
-    token: string,
+    token: string | null,
     children: { part: string; rowNumbers: number[]; payloadHash: string; failed?: BatchError }[],
+    parentError: BatchError | null = null,
   ): Promise<boolean> {
     return db.transaction(async (tx) => {
+      // Ours under lease, or (token null) a failed half whose sibling just showed the parent was not failed whole.
       const r = await tx.query(
-        `update send_batches set status = 'split', lease_token = null, lease_until = null, updated_at = now()
-         where id = $1 and lease_token = $2 and status = 'sending'`,
-        [parent.id, token],
+        `update send_batches set status = 'split', lease_token = null, lease_until = null, updated_at = now(),
+           verdict = coalesce($3, verdict), error_code = case when $3::text is null then error_code else $4 end,
+           error_subcode = case when $3::text is null then error_subcode else $5 end,
+           error_title = case when $3::text is null then error_title else $6 end,
+           error_message = case when $3::text is null then error_message else $7 end,
+           error_raw = case when $3::text is null then error_raw else $8 end
+         where id = $1 and (case when $2::uuid is null then status = 'failed' else lease_token = $2 and status = 'sending' end)`,
+        [parent.id, token, parentError?.verdict ?? null, parentError?.code ?? null, parentError?.subcode ?? null, parentError?.title ?? null, parentError?.message ?? null, parentError?.raw ?? null],
       );
       if (r.rowCount === 0) return false;
       for (const c of children) {
@@ -252,11 +298,34 @@ export const deliveryRepo = {
     });
   },
 
+  async findPart(db: Queryable, runId: string, idx: number, part: string): Promise<BatchRow | null> {
+    const { rows } = await db.query<BatchRow>('select * from send_batches where run_id = $1 and idx = $2 and part = $3', [runId, idx, part]);
+    return rows[0] ?? null;
+  },
+
+  /**
+   * Both halves of a split failed the way their parent did: the rejection was about the whole batch, not one
+   * row. The parent (which kept its error) becomes the failed leaf again and the halves go away.
+   */
+  async failWhole(db: Db, parent: BatchRow, leaf: BatchRow, token: string): Promise<boolean> {
+    return db.transaction(async (tx) => {
+      const r = await tx.query(`delete from send_batches where id = $1 and lease_token = $2 and status = 'sending'`, [leaf.id, token]);
+      if (r.rowCount === 0) return false;
+      await tx.query(`delete from send_batches where run_id = $1 and idx = $2 and part = $3 and status = 'failed'`, [
+        parent.run_id,
+        parent.idx,
+        parent.part + '0',
+      ]);
+      await tx.query(`update send_batches set status = 'failed', updated_at = now() where id = $1 and status = 'split'`, [parent.id]);
+      return true;
+    });
+  },
+
   /** Whether a worker could take a batch of the run right now (pending, or a lease that ran out). */
   async hasClaimable(db: Queryable, runId: string): Promise<boolean> {
     const { rows } = await db.query<{ ok: boolean }>(
-      `select exists (select 1 from send_batches where run_id = $1
-         and (status = 'pending' or (status = 'sending' and lease_until < now()))) as ok`,
+      `select exists (select 1 from send_batches b where run_id = $1
+         and (status = 'pending' or (status = 'sending' and lease_until < now())) and ${SIBLING_SETTLED}) as ok`,
       [runId],
     );
     return rows[0]!.ok;
@@ -287,6 +356,34 @@ export const deliveryRepo = {
     return rows;
   },
 
+  /**
+   * One page of leaves with their position in file order (the batch number the summary shows): failed first,
+   * then file order. Bounded whatever the run's size.
+   */
+  async leavesPage(db: Queryable, runId: string, q: { onlyFailed: boolean; offset: number; limit: number }): Promise<(BatchRow & { position: number })[]> {
+    const { rows } = await db.query<BatchRow & { position: number }>(
+      `select * from (
+         select b.*, (row_number() over (order by idx, first_row, part) - 1)::int as position
+         from send_batches b where run_id = $1 and status <> 'split'
+       ) l
+       where not $2::boolean or status = 'failed'
+       order by status <> 'failed', position
+       limit $3 offset $4`,
+      [runId, q.onlyFailed, q.limit, q.offset],
+    );
+    return rows;
+  },
+
+  /** A leaf's position among the run's leaves in file order. */
+  async leafPosition(db: Queryable, batch: BatchRow): Promise<number> {
+    const { rows } = await db.query<{ n: number }>(
+      `select count(*)::int as n from send_batches
+       where run_id = $1 and status <> 'split' and (idx, first_row, part) < ($2, $3, $4)`,
+      [batch.run_id, batch.idx, batch.first_row, batch.part],
+    );
+    return rows[0]!.n;
+  },
+
   async findBatchForUser(db: Queryable, userId: string, uploadId: string, batchId: string): Promise<BatchRow | null> {
     const { rows } = await db.query<BatchRow>(
       `select b.* from send_batches b join send_runs r on r.id = b.run_id
@@ -296,15 +393,28 @@ export const deliveryRepo = {
     return rows[0] ?? null;
   },
 
-  /** Event ids (with names) from `ids` already delivered to the pixel before `before`. */
-  async deliveredBefore(db: Queryable, userId: string, pixelId: string, ids: string[], before: Date | null): Promise<Set<string>> {
-    if (!ids.length) return new Set();
-    const { rows } = await db.query<{ n: string; i: string }>(
-      `select event_name as n, event_id as i from delivery_ledger
+  /**
+   * Event ids (with names) from `ids` delivered live to the pixel before `before` (what a run skips), and
+   * those delivered only as test events (never skipped: Meta's test tool is not the live dataset's record).
+   * A later live delivery turns a test entry live, dated then, so a run created earlier keeps seeing it as test.
+   */
+  async deliveredBefore(
+    db: Queryable,
+    userId: string,
+    pixelId: string,
+    ids: string[],
+    before: Date | null,
+  ): Promise<{ live: Set<string>; test: Set<string> }> {
+    const live = new Set<string>();
+    const test = new Set<string>();
+    if (!ids.length) return { live, test };
+    const { rows } = await db.query<{ n: string; i: string; t: boolean }>(
+      `select event_name as n, event_id as i, test as t from delivery_ledger
        where user_id = $1 and pixel_id = $2 and event_id = any($3::text[]) and ($4::timestamptz is null or delivered_at < $4)`,
       [userId, pixelId, ids, before],
     );
-    return new Set(rows.map((r) => ledgerKey(r.n, r.i)));
+    for (const r of rows) (r.t ? test : live).add(ledgerKey(r.n, r.i));
+    return { live, test };
   },
 };
 

@@ -4,7 +4,7 @@ import { createTestContext, type TestContext } from '../../../test/context.ts';
 import { Agent, loggedInAgent } from '../../../test/agent.ts';
 import { multipartFile } from '../../../test/multipart.ts';
 import { startFakeGraph, type FakeGraph } from '../../../../../e2e/fake-graph/fake-graph.ts';
-import { runSend } from './delivery.engine.ts';
+import { runSend, type EngineOptions } from './delivery.engine.ts';
 import { appDeliverySource } from './delivery.source.ts';
 
 let ctx: TestContext;
@@ -49,7 +49,7 @@ async function account(agent: Agent) {
   return (res.json().account?.id ?? res.json().id) as string;
 }
 
-const work = (runId: string) =>
+const work = (runId: string, extra: Partial<EngineOptions> = {}) =>
   runSend(
     {
       db: ctx.db,
@@ -61,6 +61,7 @@ const work = (runId: string) =>
       concurrency: 2,
       timeoutMs: 2000,
       backoff: { maxAttempts: 8, baseMs: 1, capMs: 5 },
+      ...extra,
     },
     runId,
   );
@@ -70,7 +71,7 @@ describe('send, summary, delivered count and failed-rows download', () => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);
     const id = await prepared(agent, csv(250));
     const accountId = await account(agent);
-    expect((await agent.get(`/api/uploads/${id}/delivered?accountId=${accountId}`)).json()).toEqual({ alreadyDelivered: 0 });
+    expect((await agent.get(`/api/uploads/${id}/delivered?accountId=${accountId}`)).json()).toEqual({ alreadyDelivered: 0, alreadyDeliveredTest: 0 });
 
     const res = await agent.post(`/api/uploads/${id}/send`, { selectedAccountId: accountId, testEventCode: ' TEST42 ' });
     expect(res.statusCode).toBe(202);
@@ -80,6 +81,8 @@ describe('send, summary, delivered count and failed-rows download', () => {
 
     const running = (await agent.get(`/api/uploads/${id}/summary`)).json();
     expect(running).toMatchObject({ status: 'running', totalBatches: 0, pixelAccount: { name: 'Main store', pixelId: '123456789' }, testEventCode: 'TEST42' });
+    // The prepared count is known before a single batch is cut: progress is honest from the first poll.
+    expect(running.progress).toMatchObject({ totalEvents: 250, eventsSent: 0, eventsRemaining: 250 });
 
     expect(await work(runId)).toBe('completed');
     const done = (await agent.get(`/api/uploads/${id}/summary`)).json();
@@ -96,7 +99,8 @@ describe('send, summary, delivered count and failed-rows download', () => {
       [2, 202, 251, 50],
     ]);
     expect(graph.requests.every((r) => r.testEventCode === 'TEST42')).toBe(true);
-    expect((await agent.get(`/api/uploads/${id}/delivered?accountId=${accountId}`)).json()).toEqual({ alreadyDelivered: 250 });
+    // Sent with a test event code: reported apart, and not skipped by a later live send.
+    expect((await agent.get(`/api/uploads/${id}/delivered?accountId=${accountId}`)).json()).toEqual({ alreadyDelivered: 0, alreadyDeliveredTest: 250 });
 
     // A second send of the same upload is refused: it is submitted now.
     const again = await agent.post(`/api/uploads/${id}/send`, { selectedAccountId: accountId });
@@ -126,6 +130,57 @@ describe('send, summary, delivered count and failed-rows download', () => {
     // Formula-leading cells are neutralised for spreadsheets.
     expect(lines[1]).toMatch(/^"'=cmd\|evil/);
     expect(lines[1]).toContain('Meta rejected these rows');
+
+    // Sent batches are not offered for download.
+    const sent = s.batches.find((b: { status: string }) => b.status === 'sent');
+    const refused = await agent.get(`/api/uploads/${id}/batches/${sent.batchId}/download-original`);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toBe('Only the rows of a failed batch can be downloaded.');
+    expect((await agent.get(`/api/uploads/${id}/batches/${crypto.randomUUID()}/download-original`)).statusCode).toBe(404);
+  });
+
+  it('keeps the polled summary small while sending: totals plus failed batches only', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const id = await prepared(agent, csv(300, [50]));
+    const accountId = await account(agent);
+    const { runId } = (await agent.post(`/api/uploads/${id}/send`, { selectedAccountId: accountId })).json();
+    let mid: { status: string; batchesListed: string; batches: { status: string; firstRow: number }[]; totalBatches: number } | null = null;
+    expect(
+      await work(runId, {
+        concurrency: 1,
+        onPoint: async (point, batch) => {
+          if (point === 'before-send' && batch.idx === 2 && !mid) mid = (await agent.get(`/api/uploads/${id}/summary`)).json();
+        },
+      }),
+    ).toBe('completed_with_errors');
+    expect(mid).toMatchObject({ status: 'running', batchesListed: 'failed', totalBatches: 4 });
+    expect(mid!.batches.map((b) => [b.status, b.firstRow])).toEqual([['failed', 50]]);
+    const done = (await agent.get(`/api/uploads/${id}/summary`)).json();
+    expect(done).toMatchObject({ status: 'completed_with_errors', batchesListed: 'all', totalBatches: 4, nextBatchOffset: null });
+    // Failed first, each with its number in file order.
+    expect(done.batches.map((b: { status: string; index: number }) => [b.status, b.index])).toEqual([
+      ['failed', 1],
+      ['sent', 0],
+      ['sent', 2],
+      ['sent', 3],
+    ]);
+  });
+
+  it('pages the batch list of a finished run with more than 200 batches', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const id = await prepared(agent, csv(205, [150]));
+    const accountId = await account(agent);
+    const { runId } = (await agent.post(`/api/uploads/${id}/send`, { selectedAccountId: accountId })).json();
+    expect(await work(runId, { batchSize: 1, concurrency: 4 })).toBe('completed_with_errors');
+    const first = (await agent.get(`/api/uploads/${id}/summary`)).json();
+    expect(first).toMatchObject({ totalBatches: 205, nextBatchOffset: 200 });
+    expect(first.batches).toHaveLength(200);
+    expect(first.batches[0]).toMatchObject({ status: 'failed', firstRow: 150, index: 148 });
+    const second = (await agent.get(`/api/uploads/${id}/summary?batchOffset=200`)).json();
+    expect(second).toMatchObject({ nextBatchOffset: null });
+    expect(second.batches).toHaveLength(5);
+    const indexes = [...first.batches, ...second.batches].map((b: { index: number }) => b.index).sort((a: number, b: number) => a - b);
+    expect(indexes).toEqual(Array.from({ length: 205 }, (_, i) => i));
   });
 
   it('refuses files that are not prepared, accounts of others, bad bodies, strangers and missing XSRF', async () => {

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { DeliveredQuery, SendRequest, type DeliveredResponse, type DeliverySummary, type SendResponse } from '@backsignal/contracts';
+import { DeliveredQuery, SendRequest, SummaryQuery, type DeliveredResponse, type DeliverySummary, type SendResponse } from '@backsignal/contracts';
 import type { ResolvedDeps } from '../../app.ts';
 import { csvLine } from '../../lib/csv-out.ts';
 import { streamedBody } from '../../lib/stream-out.ts';
@@ -25,14 +25,15 @@ export const deliveryRoutes =
       return { runId: run.id, status: run.status };
     });
 
-    app.get('/api/uploads/:id/summary', { schema: { params: Id } }, async (request, reply): Promise<DeliverySummary> => {
+    app.get('/api/uploads/:id/summary', { schema: { params: Id, querystring: SummaryQuery } }, async (request, reply): Promise<DeliverySummary> => {
       reply.header('cache-control', 'no-store');
-      return delivery.summary(db, uid(request), request.params.id);
+      return delivery.summary(db, uid(request), request.params.id, request.query.batchOffset ?? 0);
     });
 
-    app.get('/api/uploads/:id/delivered', { schema: { params: Id, querystring: DeliveredQuery } }, async (request): Promise<DeliveredResponse> => ({
-      alreadyDelivered: await delivery.deliveredBefore(db, config, uid(request), request.params.id, request.query.accountId, deps.now()),
-    }));
+    app.get('/api/uploads/:id/delivered', { schema: { params: Id, querystring: DeliveredQuery } }, async (request): Promise<DeliveredResponse> => {
+      const n = await delivery.deliveredBefore(db, config, uid(request), request.params.id, request.query.accountId, deps.now());
+      return { alreadyDelivered: n.live, alreadyDeliveredTest: n.test };
+    });
 
     app.get('/api/uploads/:id/batches/:batchId/download-original', { schema: { params: BatchParams } }, async (request, reply) => {
       const { fileName, headers, rows } = await delivery.batchRows(db, uid(request), request.params.id, request.params.batchId);

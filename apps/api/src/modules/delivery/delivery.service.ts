@@ -1,5 +1,5 @@
-import type { BatchSummary, DeliverySummary, SendRequest } from '@backsignal/contracts';
-import { explainMetaError, type Verdict } from '@backsignal/core';
+import { SUMMARY_PAGE, type BatchSummary, type DeliverySummary, type SendRequest } from '@backsignal/contracts';
+import { explainMetaError, explainStop, type Verdict } from '@backsignal/core';
 import type PgBoss from 'pg-boss';
 import type { Config } from '../../config/env.ts';
 import type { Db } from '../../db/db.ts';
@@ -12,6 +12,7 @@ import { preparedEvents } from './delivery.source.ts';
 export const SEND_RUN_JOB = 'send-run';
 export const NOT_READY = 'Cannot submit: data not in the right state';
 export const NO_ACCOUNT = 'Please select or save an account first';
+export const NOT_FAILED = 'Only the rows of a failed batch can be downloaded.';
 
 async function ownUpload(db: Db, userId: string, id: string): Promise<UploadRow> {
   const upload = await filesRepo.findForUser(db, userId, id);
@@ -45,6 +46,8 @@ export async function startSend(
       accountName: account.name,
       testEventCode: body.testEventCode?.trim() || null,
       skipDelivered: body.skipDelivered ?? true,
+      // A prepared file has no row with errors, so every data row becomes one event.
+      expectedEvents: upload.rowCount,
     });
   });
   await deps.queue.send(SEND_RUN_JOB, { runId: run.id }, { singletonKey: run.id });
@@ -67,21 +70,32 @@ function presentBatch(b: BatchRow, index: number): BatchSummary {
   };
 }
 
-export async function summary(db: Db, userId: string, uploadId: string): Promise<DeliverySummary> {
+/**
+ * Polled every 1.5 s while sending, so it stays small: totals plus failed batches only. A finished run lists
+ * every batch, failed first, a page at a time.
+ */
+export async function summary(db: Db, userId: string, uploadId: string, batchOffset = 0): Promise<DeliverySummary> {
   const upload = await ownUpload(db, userId, uploadId);
   const run = await deliveryRepo.latestRunForUpload(db, userId, upload.id);
   if (!run) throw new AppError('INVALID_STATE', NOT_READY);
-  const [totals, leaves] = await Promise.all([deliveryRepo.totals(db, run.id), deliveryRepo.leaves(db, run.id)]);
-  const batches = leaves.map(presentBatch);
+  const onlyFailed = run.status === 'running';
+  const [totals, page] = await Promise.all([
+    deliveryRepo.totals(db, run.id),
+    deliveryRepo.leavesPage(db, run.id, { onlyFailed, offset: batchOffset, limit: SUMMARY_PAGE }),
+  ]);
+  const listed = onlyFailed ? totals.batches_failed : totals.batches_sent + totals.batches_failed + totals.batches_open;
+  const next = batchOffset + page.length;
   return {
     runId: run.id,
     status: run.status,
-    totalBatches: batches.length,
+    totalBatches: totals.batches_sent + totals.batches_failed + totals.batches_open,
     totalSent: totals.events_sent,
     totalFailed: totals.events_failed,
     pixelAccount: { name: run.account_name, pixelId: run.pixel_id },
     testEventCode: run.test_event_code,
-    batches,
+    batches: page.map((b) => presentBatch(b, b.position)),
+    batchesListed: onlyFailed ? 'failed' : 'all',
+    nextBatchOffset: page.length > 0 && next < listed ? next : null,
     progress: {
       totalEvents: run.total_events,
       batchesSent: totals.batches_sent,
@@ -94,22 +108,30 @@ export async function summary(db: Db, userId: string, uploadId: string): Promise
       eventsSkipped: run.skipped_events,
     },
     stopReason: run.stop_reason,
-    stopExplanation: run.stop_reason ? explainMetaError(run.stop_error, run.stop_reason === 'internal' ? null : run.stop_reason) : null,
+    stopExplanation: run.stop_reason ? explainStop(run.stop_reason, run.stop_error) : null,
     startedAt: run.started_at?.toISOString() ?? null,
     finishedAt: run.finished_at?.toISOString() ?? null,
   };
 }
 
-/** How many of the file's events the account's pixel already received (the /submit skip choice). */
-export async function deliveredBefore(db: Db, config: Config, userId: string, uploadId: string, accountId: string, now: Date): Promise<number> {
+/** How many of the file's events the account's pixel already received, live and as test events (/submit). */
+export async function deliveredBefore(
+  db: Db,
+  config: Config,
+  userId: string,
+  uploadId: string,
+  accountId: string,
+  now: Date,
+): Promise<{ live: number; test: number }> {
   const upload = await ownUpload(db, userId, uploadId);
   const account = await getAccountWithToken(db, config, userId, accountId);
   if (!account) throw notFound('Pixel account not found.');
-  let count = 0;
+  const count = { live: 0, test: 0 };
   let chunk: { name: string; id: string }[] = [];
   const flush = async () => {
     const hits = await deliveryRepo.deliveredBefore(db, userId, account.pixelId, chunk.map((c) => c.id), null);
-    count += chunk.filter((c) => hits.has(ledgerKey(c.name, c.id))).length;
+    count.live += chunk.filter((c) => hits.live.has(ledgerKey(c.name, c.id))).length;
+    count.test += chunk.filter((c) => hits.test.has(ledgerKey(c.name, c.id))).length;
     chunk = [];
   };
   for await (const item of preparedEvents(db, upload, now)) {
@@ -125,11 +147,12 @@ export async function batchRows(db: Db, userId: string, uploadId: string, batchI
   const upload = await ownUpload(db, userId, uploadId);
   const batch = await deliveryRepo.findBatchForUser(db, userId, upload.id, batchId);
   if (!batch || batch.status === 'split') throw notFound('Batch not found.');
+  // Only failed rows are offered: the download exists to fix and resend them, never to re-export sent data.
+  if (batch.status !== 'failed') throw new AppError('INVALID_STATE', NOT_FAILED);
   const run = (await deliveryRepo.getRun(db, batch.run_id))!;
-  const leaves = await deliveryRepo.leaves(db, run.id);
-  const index = leaves.findIndex((l) => l.id === batch.id);
-  const e = batch.status === 'failed' ? explainMetaError(batch.error_raw, (batch.verdict as Verdict | null) ?? null) : null;
-  const reason = e ? [e.title, e.metaTitle, e.metaMessage].filter(Boolean).join(': ') : '';
+  const index = await deliveryRepo.leafPosition(db, batch);
+  const e = explainMetaError(batch.error_raw, (batch.verdict as Verdict | null) ?? null);
+  const reason = [e.title, e.metaTitle, e.metaMessage].filter(Boolean).join(': ');
   const wanted = new Set(batch.row_numbers);
   async function* rows(): AsyncGenerator<string[]> {
     for await (const item of preparedEvents(db, upload, run.created_at)) {

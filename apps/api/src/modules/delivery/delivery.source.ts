@@ -5,7 +5,7 @@ import { filesRepo, type UploadRow } from '../files/files.repo.ts';
 import { runPipeline } from '../files/pipeline.ts';
 import type { PreparedEvent } from '../files/pipeline-types.ts';
 import { getAccountWithToken, markReconnectNeeded } from '../pixels/pixels.service.ts';
-import type { DeliverySource } from './delivery.engine.ts';
+import { RunFailure, type DeliverySource } from './delivery.engine.ts';
 import type { RunRow } from './delivery.repo.ts';
 
 const CANCELLED = new Error('cancelled');
@@ -29,7 +29,8 @@ export async function* preparedEvents(db: Db, upload: UploadRow, now: Date): Asy
     if (cancelled) throw CANCELLED;
   }).then(
     (summary) => {
-      if (summary.error) failure = new Error(summary.error);
+      // The pipeline refused the file (e.g. its headers no longer match the mapping): no retry can fix that.
+      if (summary.error) failure = new RunFailure(`The file could not be read for sending: ${summary.error}`);
     },
     (err: unknown) => {
       if (err !== CANCELLED) failure = err;
@@ -66,7 +67,7 @@ export function appDeliverySource(db: Db, config: Config): DeliverySource {
   return {
     async *events(run: RunRow): AsyncGenerator<{ rowNumber: number; event: ServerEvent }> {
       const upload = await filesRepo.findForUser(db, run.user_id, run.upload_id);
-      if (!upload) return;
+      if (!upload) throw new RunFailure('The uploaded file is no longer available, so the send could not continue.');
       // The run's own start time, not the clock: a resumed run must cut exactly the same batches.
       yield* preparedEvents(db, upload, run.created_at);
     },

@@ -7,17 +7,37 @@ import { summaryApi } from './summary-api.ts';
 
 const rows = (b: BatchSummary) => (b.firstRow === b.lastRow ? `Row ${b.firstRow}` : `Rows ${b.firstRow}–${b.lastRow}`);
 
-/** Batch details (spec §3, §9): failed batches first, each with our explanation, the fix and Meta's words. */
+/**
+ * Batch details (spec §3, §9): failed batches first, each with our explanation, the fix and Meta's words. The
+ * server lists batches a page at a time (failed first); 'Show more' fetches the next page.
+ */
 export function BatchList({ summary, fileId }: { summary: DeliverySummary; fileId: string }) {
-  const failed = summary.batches.filter((b) => b.status === 'failed');
-  const sent = summary.batches.filter((b) => b.status === 'sent');
-  const open = summary.batches.filter((b) => b.status === 'pending' || b.status === 'sending');
+  const [more, setMore] = useState<{ batches: BatchSummary[]; next: number | null } | null>(null);
+  const [loading, setLoading] = useState(false);
+  const all = [...summary.batches, ...(more?.batches ?? [])];
+  const next = more ? more.next : summary.nextBatchOffset;
+  const failed = all.filter((b) => b.status === 'failed');
+  const sent = all.filter((b) => b.status === 'sent');
+  const p = summary.progress;
+  const onMore = async () => {
+    if (next === null) return;
+    setLoading(true);
+    try {
+      const page = await summaryApi.summary(fileId, next);
+      setMore((m) => ({ batches: [...(m?.batches ?? []), ...page.batches], next: page.nextBatchOffset }));
+    } catch {
+      toast.error('Failed to load more batches.');
+    } finally {
+      setLoading(false);
+    }
+  };
   return (
     <Card className="mt-6">
       <h2 className="text-lg font-semibold text-slate-900">Batch details</h2>
       <p className="mt-1 text-sm text-slate-600">
-        {summary.totalBatches} {summary.totalBatches === 1 ? 'batch' : 'batches'}: {sent.length} sent, {failed.length} failed
-        {open.length ? `, ${open.length} not sent` : ''}. Row numbers count the header as row 1.
+        {summary.totalBatches.toLocaleString()} {summary.totalBatches === 1 ? 'batch' : 'batches'}: {p.batchesSent.toLocaleString()} sent,{' '}
+        {p.batchesFailed.toLocaleString()} failed
+        {p.batchesRemaining ? `, ${p.batchesRemaining.toLocaleString()} not sent` : ''}. Row numbers count the header as row 1.
       </p>
       {failed.length > 0 && (
         <ul className="mt-4 space-y-3">
@@ -28,7 +48,7 @@ export function BatchList({ summary, fileId }: { summary: DeliverySummary; fileI
       )}
       {sent.length > 0 && (
         <details className="mt-4 rounded-xl ring-1 ring-inset ring-slate-200">
-          <summary className="cursor-pointer px-4 py-3 text-sm font-medium text-slate-800">Sent batches ({sent.length})</summary>
+          <summary className="cursor-pointer px-4 py-3 text-sm font-medium text-slate-800">Sent batches ({p.batchesSent.toLocaleString()})</summary>
           <ul className="max-h-72 divide-y divide-slate-100 overflow-y-auto border-t border-slate-200 text-sm">
             {sent.map((b) => (
               <li key={b.batchId} className="flex flex-wrap items-center justify-between gap-2 px-4 py-2">
@@ -40,6 +60,16 @@ export function BatchList({ summary, fileId }: { summary: DeliverySummary; fileI
             ))}
           </ul>
         </details>
+      )}
+      {next !== null && (
+        <div className="mt-4 flex flex-wrap items-center justify-between gap-2 text-sm text-slate-600">
+          <span>
+            Showing {all.length.toLocaleString()} of {summary.totalBatches.toLocaleString()} batches.
+          </span>
+          <Button variant="secondary" onClick={onMore} disabled={loading}>
+            {loading ? 'Loading…' : 'Show more'}
+          </Button>
+        </div>
       )}
     </Card>
   );

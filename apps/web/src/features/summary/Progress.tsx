@@ -1,11 +1,10 @@
 import type { DeliverySummary } from '@backsignal/contracts';
+import { progressPercent } from './progress.ts';
 
 /** Batches and events sent, failed and remaining; the bar fills as outcomes are committed on the server. */
 export function Progress({ summary }: { summary: DeliverySummary }) {
   const p = summary.progress;
-  const done = p.eventsSent + p.eventsFailed;
-  const total = p.totalEvents ?? done + (p.eventsRemaining ?? 0);
-  const pct = total > 0 ? Math.min(100, Math.round((done / total) * 100)) : summary.status === 'running' ? 0 : 100;
+  const pct = progressPercent(summary);
   const remaining = p.eventsRemaining === null ? '…' : p.eventsRemaining.toLocaleString();
   return (
     <div className="mt-5">

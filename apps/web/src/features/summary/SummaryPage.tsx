@@ -7,6 +7,7 @@ import { StepIndicator } from '../../components/StepIndicator.tsx';
 import { buttonClass } from '../../components/ui/Button.tsx';
 import { Card } from '../../components/ui/Card.tsx';
 import { Spinner } from '../../components/ui/Spinner.tsx';
+import { ApiError } from '../../lib/api.ts';
 import { errorMessage } from '../../lib/errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { track } from '../../lib/track.ts';
@@ -21,6 +22,8 @@ interface SendState {
 }
 
 const NOT_READY = 'Cannot submit: data not in the right state';
+/** The server refused because the file is not (or no longer) in a state to send or summarise. */
+const notReady = (err: unknown) => err instanceof ApiError && err.code === 'INVALID_STATE';
 
 /**
  * /summary?fileId (spec §2, §4): a prepared file is sent (once) with the choices made on /submit; a submitted
@@ -71,6 +74,12 @@ export function SummaryPage() {
         setSent(true);
       })
       .catch((err: unknown) => {
+        // Spec §8: not in the right state is a toast and the dashboard, not the Error page.
+        if (notReady(err)) {
+          toast.error(NOT_READY);
+          navigate('/dashboard', { replace: true });
+          return;
+        }
         toast.error('Submission failed');
         setFailure(errorMessage(err, 'Submission failed'));
       });
@@ -81,9 +90,16 @@ export function SummaryPage() {
     queryKey: ['summary', fileId],
     queryFn: () => summaryApi.summary(fileId),
     enabled: ready,
-    refetchInterval: (q) => (q.state.data?.status === 'running' || q.state.error ? POLL_MS : false),
-    retry: 2,
+    refetchInterval: (q) => (q.state.data?.status === 'running' || (q.state.error && !notReady(q.state.error)) ? POLL_MS : false),
+    retry: (n, err) => !notReady(err) && n < 2,
   });
+
+  const summaryNotReady = summary.isError && notReady(summary.error);
+  useEffect(() => {
+    if (!summaryNotReady) return;
+    toast.error(NOT_READY);
+    navigate('/dashboard', { replace: true });
+  }, [summaryNotReady, navigate]);
 
   const status = summary.data?.status;
   useEffect(() => {
@@ -96,7 +112,7 @@ export function SummaryPage() {
   }, [status]);
 
   if (failure) return <ErrorPage message={failure} />;
-  if (summary.isError && !summary.data) return <ErrorPage message={errorMessage(summary.error, 'Submission failed')} />;
+  if (summary.isError && !summary.data && !summaryNotReady) return <ErrorPage message={errorMessage(summary.error, 'Submission failed')} />;
 
   return (
     <div className="mx-auto max-w-4xl px-4 pb-16 sm:px-6">

@@ -4,7 +4,7 @@ import { api, download } from '../../lib/api.ts';
 export const summaryApi = {
   file: (id: string) => api<UploadSummary>(`/api/uploads/${id}`),
   send: (id: string, body: SendRequest) => api<SendResponse>(`/api/uploads/${id}/send`, { method: 'POST', body }),
-  summary: (id: string) => api<DeliverySummary>(`/api/uploads/${id}/summary`),
+  summary: (id: string, batchOffset = 0) => api<DeliverySummary>(`/api/uploads/${id}/summary${batchOffset ? `?batchOffset=${batchOffset}` : ''}`),
   downloadFailed: (id: string, batchId: string, index: number) =>
     download(`/api/uploads/${id}/batches/${batchId}/download-original`, `failed-rows-batch-${index}.csv`),
 };

@@ -1,0 +1,71 @@
+import { describe, expect, it, vi, beforeEach } from 'vitest';
+import { render, screen, waitFor } from '@testing-library/react';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { ApiError } from '../../lib/api.ts';
+import { SummaryPage } from './SummaryPage.tsx';
+import { summaryApi } from './summary-api.ts';
+
+const toastError = vi.fn();
+vi.mock('react-toastify', () => ({ toast: { error: (m: string) => toastError(m), success: vi.fn() } }));
+vi.mock('../../lib/track.ts', () => ({ track: vi.fn() }));
+vi.mock('./summary-api.ts', () => ({
+  POLL_MS: 1500,
+  summaryApi: { file: vi.fn(), send: vi.fn(), summary: vi.fn(), downloadFailed: vi.fn() },
+}));
+
+const NOT_READY = 'Cannot submit: data not in the right state';
+const notReady = () => new ApiError(409, 'INVALID_STATE', NOT_READY);
+
+function Where() {
+  return <p>at {useLocation().pathname}</p>;
+}
+
+function renderSummary(state: unknown) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter initialEntries={[{ pathname: '/summary', search: '?fileId=f1', state }]}>
+        <Routes>
+          <Route path="/summary" element={<SummaryPage />} />
+          <Route path="*" element={<Where />} />
+        </Routes>
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+describe('SummaryPage when the file is not in the right state (spec §8)', () => {
+  beforeEach(() => {
+    toastError.mockReset();
+    vi.mocked(summaryApi.file).mockReset();
+    vi.mocked(summaryApi.send).mockReset();
+    vi.mocked(summaryApi.summary).mockReset();
+  });
+
+  it('toasts and goes to the dashboard when the send is refused, instead of the Error page', async () => {
+    vi.mocked(summaryApi.file).mockResolvedValue({ status: 'prepared' } as never);
+    vi.mocked(summaryApi.send).mockRejectedValue(notReady());
+    renderSummary({ selectedAccountId: 'a1' });
+    await waitFor(() => expect(screen.getByText('at /dashboard')).toBeTruthy());
+    expect(toastError).toHaveBeenCalledWith(NOT_READY);
+    expect(screen.queryByText('Error')).toBeNull();
+  });
+
+  it('does the same when the summary of a submitted file is refused', async () => {
+    vi.mocked(summaryApi.file).mockResolvedValue({ status: 'submitted' } as never);
+    vi.mocked(summaryApi.summary).mockRejectedValue(notReady());
+    renderSummary(null);
+    await waitFor(() => expect(screen.getByText('at /dashboard')).toBeTruthy());
+    expect(toastError).toHaveBeenCalledWith(NOT_READY);
+  });
+
+  it('keeps the Error page with the server message for other send failures', async () => {
+    vi.mocked(summaryApi.file).mockResolvedValue({ status: 'prepared' } as never);
+    vi.mocked(summaryApi.send).mockRejectedValue(new ApiError(500, 'INTERNAL', 'Submission failed: queue down'));
+    renderSummary({ selectedAccountId: 'a1' });
+    expect(await screen.findByText('Submission failed: queue down')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Error' })).toBeTruthy();
+    expect(toastError).toHaveBeenCalledWith('Submission failed');
+  });
+});
