@@ -168,6 +168,24 @@ describe('validation, report, prepare and preview', () => {
     expect(v.quality).toMatchObject({ rows: 2 });
   });
 
+  it('fills the 10-row preview with error rows first, then corrected rows, and leaves warning-only rows out', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const corrected = Array.from({ length: 12 }, (_, i) => `c${i}@example.com,(650)555-12${String(i).padStart(2, '0')},Purchase,2026-11-21T10:00:00Z,physical_store,99,usd`);
+    const lines = [
+      CSV.split('\r\n')[0]!,
+      ...corrected, // rows 2-13: corrected only
+      'warn@example.com,,Purchase,2026-09-22T00:00:00Z,physical_store,99,USD', // row 14: about to age out (warning only)
+      'not-an-email,,Lead,2026-11-21T10:00:00Z,physical_store,,', // row 15: error
+    ];
+    const id = await mapped(agent, lines.join('\r\n'));
+    const v = (await agent.get(`/api/uploads/${id}/validate`)).json();
+    expect(v).toMatchObject({ rowsChecked: 14, rowsWithErrors: 1, rowsWithWarnings: 1 });
+    expect(v.rows).toHaveLength(10);
+    expect(v.rows[0]).toMatchObject({ rowNumber: 15, hasErrors: true });
+    expect(v.rows.slice(1).every((r: { hasCorrections: boolean; hasErrors: boolean }) => r.hasCorrections && !r.hasErrors)).toBe(true);
+    expect(v.rows.some((r: { rowNumber: number }) => r.rowNumber === 14)).toBe(false);
+  });
+
   it('reports a whole-file error when the mapping names columns the file lacks', async () => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);
     const id = await mapped(agent);

@@ -22,6 +22,8 @@ const quality = createMatchQualityTracker();
 const summary: PipelineSummary = { rowsChecked: 0, rowsWithErrors: 0, rowsCorrected: 0, rowsWithWarnings: 0, preview: [], fileIssues: [], quality: null, validEvents: 0 };
 let validate: ((values: readonly string[], rowNumber: number) => RowResult) | null = null;
 let stopped = false;
+const previewErrors: RowResult[] = [];
+const previewCorrected: RowResult[] = [];
 
 function handle(items: ReturnType<typeof reader.push>, out: unknown[]) {
   for (const item of items) {
@@ -54,7 +56,11 @@ function handle(items: ReturnType<typeof reader.push>, out: unknown[]) {
         if (r.warnings.length) summary.rowsWithWarnings++;
         if (!bad) quality.add(r);
         const problem = bad || r.corrections.length > 0 || r.warnings.length > 0;
-        if (problem && summary.preview.length < input.previewLimit) summary.preview.push(r);
+        // Spec: the preview shows rows with errors or corrections. Error rows come first (they block the user),
+        // so a file with many corrected rows can never push them out; warning-only rows stay in the report.
+        if (bad) {
+          if (previewErrors.length < input.previewLimit) previewErrors.push(r);
+        } else if (r.corrections.length && previewCorrected.length < input.previewLimit) previewCorrected.push(r);
         if (input.mode === 'report' && problem) out.push(r);
         if (input.mode === 'events' && !bad) {
           summary.validEvents++;
@@ -75,6 +81,7 @@ port.on('message', (msg: { type: 'chunk'; data: Uint8Array } | { type: 'end' }) 
   }
   if (!stopped) handle(reader.end(), out);
   summary.quality = summary.rowsChecked ? quality.result() : null;
+  summary.preview = [...previewErrors, ...previewCorrected].slice(0, input.previewLimit);
   port.postMessage({ type: 'items', items: out, stopped: true } satisfies PipelineMessage);
   port.postMessage({ type: 'done', summary } satisfies PipelineMessage);
 });

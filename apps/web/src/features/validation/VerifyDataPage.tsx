@@ -198,7 +198,13 @@ function ProblemRows({ rows }: { rows: ValidationRow[] }) {
             <p className="text-sm font-semibold text-slate-900">
               {/* rowNumber is already the CSV line (header = 1), what the spec's "row number + 1" shows. */}
               Row {r.rowNumber}{' '}
-              {r.hasErrors ? <span className="text-red-700">· has errors</span> : <span className="text-brand-700">· corrected</span>}
+              {r.hasErrors ? (
+                <span className="text-red-700">· has errors</span>
+              ) : r.hasCorrections ? (
+                <span className="text-brand-700">· corrected</span>
+              ) : (
+                <span className="text-amber-700">· warning</span>
+              )}
             </p>
             <ul className="mt-2 space-y-1 text-sm">
               {r.errors.map((e, i) => (

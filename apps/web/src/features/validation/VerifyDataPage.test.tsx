@@ -1,0 +1,61 @@
+import { describe, expect, it, vi, beforeEach } from 'vitest';
+import { render, screen } from '@testing-library/react';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import type { ValidationResponse, ValidationRow } from '@backsignal/contracts';
+
+const api = vi.hoisted(() => ({ file: vi.fn(), validate: vi.fn(), uploadFixed: vi.fn(), setStatus: vi.fn() }));
+const toast = vi.hoisted(() => ({ error: vi.fn(), success: vi.fn(), warn: vi.fn(), info: vi.fn() }));
+vi.mock('react-toastify', () => ({ toast }));
+vi.mock('../workflow/workflow-api.ts', async (orig) => ({
+  ...(await orig<typeof import('../workflow/workflow-api.ts')>()),
+  workflowApi: api,
+  atLeast: <T,>(_ms: number, p: Promise<T>) => p,
+}));
+
+const { VerifyDataPage } = await import('./VerifyDataPage.tsx');
+
+const row = (n: number, over: Partial<ValidationRow> = {}): ValidationRow => ({
+  rowNumber: n, hasErrors: false, hasCorrections: false, errors: [], corrections: [], warnings: [], effectiveRow: { email: 'a@b.co' }, ...over,
+});
+const result = (over: Partial<ValidationResponse> = {}): ValidationResponse => ({
+  rows: [], rowsChecked: 3, rowsWithErrors: 0, rowsCorrected: 0, rowsWithWarnings: 0, fileIssues: [], quality: null, ...over,
+});
+
+const text = (el: HTMLElement) => el.textContent?.replace(/\s+/g, ' ').trim();
+
+function renderPage() {
+  return render(
+    <MemoryRouter initialEntries={['/verify-data?fileId=f1']}>
+      <Routes>
+        <Route path="/verify-data" element={<VerifyDataPage />} />
+        <Route path="/dashboard" element={<p>dashboard page</p>} />
+        <Route path="/map-columns" element={<p>map columns page</p>} />
+      </Routes>
+    </MemoryRouter>,
+  );
+}
+
+beforeEach(() => {
+  vi.clearAllMocks();
+  api.file.mockResolvedValue({ id: 'f1', fileName: 'a.csv', status: 'mapped', rowCount: 3, sizeBytes: 10, createdAt: '' });
+});
+
+describe('VerifyDataPage', () => {
+  it('labels errors, corrections and warning-only rows each for what they are', async () => {
+    api.validate.mockResolvedValue(
+      result({
+        rowsWithErrors: 1,
+        rows: [
+          row(2, { hasErrors: true, errors: [{ field: 'email', message: 'bad' }] }),
+          row(3, { hasCorrections: true, corrections: [{ field: 'currency', message: 'upper-cased', original: 'usd', corrected: 'USD' }] }),
+          row(4, { warnings: [{ field: 'event_time', message: 'Send it today.' }] }),
+        ],
+      }),
+    );
+    renderPage();
+    await screen.findByText(/^Row 2/);
+    expect(text(screen.getByText(/^Row 2/))).toBe('Row 2 · has errors');
+    expect(text(screen.getByText(/^Row 3/))).toBe('Row 3 · corrected');
+    expect(text(screen.getByText(/^Row 4/))).toBe('Row 4 · warning');
+  });
+});
