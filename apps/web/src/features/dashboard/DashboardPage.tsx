@@ -13,6 +13,7 @@ import { usePageMeta } from '../../lib/page-meta.ts';
 import { usePublicConfig } from '../../lib/public-config.ts';
 import { useSession } from '../../lib/session.tsx';
 import { track } from '../../lib/track.ts';
+import { issuesNotice } from '../workflow/FileIssues.tsx';
 import { routeForStatus, STATUS_BADGE, workflowApi } from '../workflow/workflow-api.ts';
 
 const BETA_FLAG = 'backsignal:beta-welcome-seen';
@@ -34,6 +35,8 @@ export function DashboardPage() {
     mutationFn: (file: File) => workflowApi.upload(file),
     onSuccess: (res) => {
       toast.success(`Uploaded: ${res.file.fileName}`);
+      const notice = issuesNotice(res.issues);
+      if (notice) toast.warn(notice);
       track('file_upload', { rows: res.file.rowCount });
       void queryClient.invalidateQueries({ queryKey: ['uploads'] });
       navigate(`/map-columns?fileId=${res.file.id}`);

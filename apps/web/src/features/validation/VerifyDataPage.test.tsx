@@ -58,4 +58,23 @@ describe('VerifyDataPage', () => {
     expect(text(screen.getByText(/^Row 3/))).toBe('Row 3 · corrected');
     expect(text(screen.getByText(/^Row 4/))).toBe('Row 4 · warning');
   });
+
+  it('shows the problems met while reading the CSV', async () => {
+    api.validate.mockResolvedValue(
+      result({ fileIssues: [{ rowNumber: 1, code: 'DUPLICATE_HEADER', message: 'Column "Email" appears more than once; the copy in column 3 is called "Email_2".' }] }),
+    );
+    renderPage();
+    expect(await screen.findByText('Problems reading your file (1)')).toBeTruthy();
+    expect(screen.getByText(/Column "Email" appears more than once/)).toBeTruthy();
+  });
+
+  it('shows read problems beside the whole-file Validation Error too', async () => {
+    api.validate.mockResolvedValue(
+      result({ error: "Your file headers don't match your mappings. x", fileIssues: [{ rowNumber: 7, code: 'RAGGED_ROW', message: 'Row 7 has 3 cells.' }] }),
+    );
+    renderPage();
+    expect(await screen.findByText('Validation Error')).toBeTruthy();
+    expect(screen.getByText('Row 7 has 3 cells.')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Return to Mapping' }).getAttribute('href')).toBe('/map-columns?fileId=f1');
+  });
 });

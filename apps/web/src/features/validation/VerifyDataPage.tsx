@@ -11,6 +11,7 @@ import { download } from '../../lib/api.ts';
 import { errorMessage } from '../../lib/errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { track } from '../../lib/track.ts';
+import { FileIssues } from '../workflow/FileIssues.tsx';
 import { atLeast, workflowApi } from '../workflow/workflow-api.ts';
 
 const HEADER_MISMATCH = "Your file headers don't match your mappings. Please reupload a CSV file with the correct headers or return to the mappings page to fix the mappings.";
@@ -98,6 +99,11 @@ export function VerifyDataPage() {
                 Return to Mapping
               </Link>
             </div>
+            {result?.fileIssues.length ? (
+              <div className="mt-4">
+                <FileIssues issues={result.fileIssues} />
+              </div>
+            ) : null}
             <div className="mt-4">
               <CorrectedUpload onFile={uploadFixed} />
             </div>
@@ -109,6 +115,7 @@ export function VerifyDataPage() {
               <Stat label="Rows with errors" value={result.rowsWithErrors} tone={result.rowsWithErrors ? 'bad' : 'good'} />
               <Stat label="Rows auto-corrected" value={result.rowsCorrected} tone="info" />
             </div>
+            <FileIssues issues={result.fileIssues} />
             {clean && (
               <p role="status" className="rounded-xl bg-emerald-50 px-4 py-3 font-medium text-emerald-800 ring-1 ring-inset ring-emerald-200">
                 Looks great! Your data is clean and ready to submit
