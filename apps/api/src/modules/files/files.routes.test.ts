@@ -210,6 +210,20 @@ describe('validation, report, prepare and preview', () => {
     expect(lines.some((l) => l.startsWith('4,user_data,error'))).toBe(true);
   });
 
+  it('puts the original value of every problem in report.csv, errors included', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const text = CSV + '\r\nzed@example.com,,Purchase,2030-01-01T00:00:00Z,physical_store,12,dollars';
+    const id = await mapped(agent, text);
+    const lines = (await agent.get(`/api/uploads/${id}/validate/report.csv`)).body.trim().split('\r\n');
+    const at = (row: number, field: string, kind: string) => lines.find((l) => l.startsWith(`${row},${field},${kind},`));
+    // Errors: the raw cell (or the mapped customer columns), nothing corrected.
+    expect(at(5, 'event_time', 'error')).toMatch(/,2030-01-01T00:00:00Z,$/);
+    expect(at(5, 'currency', 'error')).toMatch(/,dollars,$/);
+    expect(at(4, 'user_data', 'error')).toMatch(/,email=not-an-email; phone=,$/);
+    // Corrections keep both values.
+    expect(at(2, 'currency', 'correction')).toMatch(/,usd,USD$/);
+  });
+
   it('only allows validated after a clean run; a corrected file revalidates clean; prepare and preview follow', async () => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);
     const id = await mapped(agent);

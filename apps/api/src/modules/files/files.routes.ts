@@ -116,9 +116,10 @@ export const fileRoutes =
           const summary = await runPipeline(db, f, { mode: 'report', now: deps.now(), previewLimit: 0 }, async (rows) => {
             let out = '';
             for (const r of rows) {
-              for (const e of r.errors) out += csvLine([r.rowNumber, e.field, 'error', e.message, '', '']);
+              // Errors have no corrected value (the field is not sent); warnings keep the value as it will be sent.
+              for (const e of r.errors) out += csvLine([r.rowNumber, e.field, 'error', e.message, r.original[e.field] ?? '', '']);
               for (const c of r.corrections) out += csvLine([r.rowNumber, c.field, 'correction', c.message, c.original, c.corrected]);
-              for (const w of r.warnings) out += csvLine([r.rowNumber, w.field, 'warning', w.message, '', '']);
+              for (const w of r.warnings) out += csvLine([r.rowNumber, w.field, 'warning', w.message, r.original[w.field] ?? '', r.effectiveRow[w.field] ?? '']);
             }
             await write(out);
           });
