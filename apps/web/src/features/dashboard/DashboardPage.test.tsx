@@ -56,4 +56,29 @@ describe('DashboardPage', () => {
       'We read your file, but: Column 2 has no name; it is called "Column 2". (and 1 more problem, listed on the validation step)',
     );
   });
+
+  it('goes back to the last page with files after deleting the last file of the last page', async () => {
+    let files = Array.from({ length: 21 }, (_, i) => file(i + 1));
+    api.list.mockImplementation(async (page: number) => ({ uploads: files.slice((page - 1) * 10, page * 10), total: files.length }));
+    api.remove.mockImplementation(async (id: string) => {
+      files = files.filter((f) => f.id !== id);
+      return { message: 'File deleted!' };
+    });
+    renderPage();
+    await screen.findByText('Page 1 of 3');
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Next' }));
+    await screen.findByText('Page 3 of 3');
+    await userEvent.click(await screen.findByRole('button', { name: 'Delete file-21.csv' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Delete file' }));
+    expect(await screen.findByText('Page 2 of 2')).toBeTruthy();
+    expect(await screen.findByRole('link', { name: 'file-20.csv' })).toBeTruthy();
+    expect(toast.success).toHaveBeenCalledWith('File deleted!');
+  });
+
+  it("raises the spec's error toast when the file list cannot load", async () => {
+    api.list.mockRejectedValue(new Error('network'));
+    renderPage();
+    await waitFor(() => expect(toast.error).toHaveBeenCalledWith('Failed to load uploaded files'));
+  });
 });
