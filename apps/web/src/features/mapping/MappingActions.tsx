@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
 import type { HardcodedValues, Mappings } from '@backsignal/core/browser';
@@ -32,7 +32,11 @@ export function MappingActions(props: {
     initialDataUpdatedAt: 0,
     enabled: open,
   });
-  if (templates.isError) console.error('Failed to load saved templates', templates.error);
+  useEffect(() => {
+    if (!templates.isError) return;
+    console.error('Failed to load saved templates', templates.error);
+    toast.error('Failed to load saved templates');
+  }, [templates.isError, templates.error]);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['templates'] });
   const act = (f: () => void) => () => {
     f();
