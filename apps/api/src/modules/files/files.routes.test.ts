@@ -144,6 +144,18 @@ describe('mapping and status', () => {
     expect(badZone.json().message).toBe('Unknown time zone "Mars/Base".');
   });
 
+  it('refuses to validate a file that is still only uploaded, pointing back to mapping', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const id = (await upload(agent)).json().file.id;
+    await agent.patch(`/api/uploads/${id}/status`, { status: 'uploaded', mappings: MAPPING, hardcodedValues: {} });
+    const v = await agent.get(`/api/uploads/${id}/validate`);
+    expect(v.statusCode).toBe(409);
+    expect(v.json()).toMatchObject({ code: 'INVALID_STATE', message: 'Please finish mapping this file before validating it.' });
+    const early = await agent.patch(`/api/uploads/${id}/status`, { status: 'validated' });
+    expect(early.statusCode).toBe(409);
+    expect(early.json().message).toBe('Please finish mapping this file before validating it.');
+  });
+
   it('refuses validated before a clean validation, and statuses the client may not set', async () => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);
     const id = await mapped(agent);

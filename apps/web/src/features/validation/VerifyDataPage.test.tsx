@@ -77,4 +77,12 @@ describe('VerifyDataPage', () => {
     expect(screen.getByText('Row 7 has 3 cells.')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Return to Mapping' }).getAttribute('href')).toBe('/map-columns?fileId=f1');
   });
+
+  it('sends a file that is only uploaded back to mapping instead of validating it', async () => {
+    api.file.mockResolvedValue({ id: 'f1', fileName: 'a.csv', status: 'uploaded', rowCount: 3, sizeBytes: 10, createdAt: '' });
+    renderPage();
+    expect(await screen.findByText('map columns page')).toBeTruthy();
+    expect(toast.error).toHaveBeenCalledWith('Please finish mapping this file before validating it.');
+    expect(api.validate).not.toHaveBeenCalled();
+  });
 });

@@ -33,6 +33,11 @@ export function VerifyDataPage() {
         toast.error('This file is already submitted. Please upload a new file.');
         return navigate('/dashboard', { replace: true });
       }
+      if (file.status === 'uploaded') {
+        // Only auto-saved so far: nothing confirmed to validate against (the server refuses it too).
+        toast.error('Please finish mapping this file before validating it.');
+        return navigate(`/map-columns?fileId=${fileId}`, { replace: true });
+      }
       setResult(await atLeast(3000, workflowApi.validate(fileId)));
     } catch (err) {
       toast.error(errorMessage(err, 'Failed to validate uploaded data'));
