@@ -1,5 +1,6 @@
 import { describe, expect, it, vi, beforeEach } from 'vitest';
 import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import type { ValidationResponse, ValidationRow } from '@backsignal/contracts';
 
@@ -84,5 +85,25 @@ describe('VerifyDataPage', () => {
     expect(await screen.findByText('map columns page')).toBeTruthy();
     expect(toast.error).toHaveBeenCalledWith('Please finish mapping this file before validating it.');
     expect(api.validate).not.toHaveBeenCalled();
+  });
+
+  it("answers a missing or another user's file with the spec toast and the dashboard", async () => {
+    api.file.mockRejectedValue(new Error('404'));
+    renderPage();
+    expect(await screen.findByText('dashboard page')).toBeTruthy();
+    expect(toast.error).toHaveBeenCalledWith('Failed to fetch uploaded file.');
+    expect(api.validate).not.toHaveBeenCalled();
+  });
+
+  it('disables the corrected-file drop zone while the file uploads', async () => {
+    api.validate.mockResolvedValue(result({ rowsWithErrors: 1, rows: [row(2, { hasErrors: true, errors: [{ field: 'email', message: 'bad' }] })] }));
+    api.uploadFixed.mockReturnValue(new Promise(() => {}));
+    renderPage();
+    await screen.findByText('Upload a corrected CSV');
+    await userEvent.upload(screen.getByTestId('file-input'), new File(['a\n1\n'], 'fixed.csv', { type: 'text/csv' }));
+    const zone = (await screen.findByText('Uploading...')).closest('[role="button"]')!;
+    expect(zone.getAttribute('aria-disabled')).toBe('true');
+    await userEvent.upload(screen.getByTestId('file-input'), new File(['a\n1\n'], 'again.csv', { type: 'text/csv' }));
+    expect(api.uploadFixed).toHaveBeenCalledTimes(1);
   });
 });

@@ -28,7 +28,14 @@ export function VerifyDataPage() {
   const run = useCallback(async () => {
     setLoading(true);
     try {
-      const file = await workflowApi.file(fileId);
+      let file;
+      try {
+        file = await workflowApi.file(fileId);
+      } catch {
+        // Missing, deleted or another user's file (spec §8 file state).
+        toast.error('Failed to fetch uploaded file.');
+        return navigate('/dashboard', { replace: true });
+      }
       if (file.status === 'submitted') {
         toast.error('This file is already submitted. Please upload a new file.');
         return navigate('/dashboard', { replace: true });
@@ -52,8 +59,11 @@ export function VerifyDataPage() {
     else void run();
   }, [fileId, navigate, run]);
 
+  const [uploading, setUploading] = useState(false);
   const uploadFixed = async (file: File | undefined) => {
+    if (uploading) return;
     if (!file || !file.name.toLowerCase().endsWith('.csv')) return toast.error('Please upload a valid .csv file.');
+    setUploading(true);
     try {
       const res = await workflowApi.uploadFixed(fileId, file);
       if (!res.headers?.length) return toast.error('Uploaded file did not contain valid headers.');
@@ -61,6 +71,8 @@ export function VerifyDataPage() {
       await run();
     } catch (err) {
       toast.error(errorMessage(err, 'Failed to upload file.'));
+    } finally {
+      setUploading(false);
     }
   };
 
@@ -110,7 +122,7 @@ export function VerifyDataPage() {
               </div>
             ) : null}
             <div className="mt-4">
-              <CorrectedUpload onFile={uploadFixed} />
+              <CorrectedUpload onFile={uploadFixed} busy={uploading} />
             </div>
           </Card>
         ) : result ? (
@@ -136,7 +148,7 @@ export function VerifyDataPage() {
               </Button>
             </div>
             {result.rows.length > 0 && <ProblemRows rows={result.rows} />}
-            <CorrectedUpload onFile={uploadFixed} />
+            <CorrectedUpload onFile={uploadFixed} busy={uploading} />
           </>
         ) : (
           <Card>
@@ -243,10 +255,10 @@ function ProblemRows({ rows }: { rows: ValidationRow[] }) {
   );
 }
 
-function CorrectedUpload({ onFile }: { onFile: (f: File | undefined) => void }) {
+function CorrectedUpload({ onFile, busy }: { onFile: (f: File | undefined) => void; busy: boolean }) {
   return (
-    <FileDrop onFile={onFile}>
-      <p className="font-semibold text-slate-900">Upload a corrected CSV</p>
+    <FileDrop onFile={onFile} disabled={busy}>
+      <p className="font-semibold text-slate-900">{busy ? 'Uploading...' : 'Upload a corrected CSV'}</p>
       <p className="mt-1 text-sm text-slate-500">Click or drag and drop. Your mapping is kept and the file is checked again.</p>
     </FileDrop>
   );
