@@ -88,6 +88,35 @@ describe('upload and list', () => {
     expect(r.rows[0]!.n).toBe(0);
   });
 
+  it.each([
+    ['a CSV type whatever the name', 'export.txt', 'text/csv', 201],
+    ['the Excel CSV type', 'export.txt', 'application/vnd.ms-excel', 201],
+    ['an odd type for a .csv name', 'leads.csv', 'application/x-unknown', 201],
+    ['octet-stream for a .csv name', 'leads.csv', 'application/octet-stream', 201],
+    ['another type without a .csv name', 'leads.txt', 'text/plain', 400],
+  ])('accepts or refuses an upload by type and name: %s', async (_n, name, type, status) => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const res = await upload(agent, CSV, name, type);
+    expect(res.statusCode).toBe(status);
+    if (status === 400) expect(res.json().message).toBe('Invalid file type. Please upload a CSV file.');
+  });
+
+  it('refuses a corrected file whose name does not end in .csv', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const id = await mapped(agent);
+    const res = await agent.request({ method: 'POST', url: `/api/uploads/${id}/fixed`, ...multipartFile('fixed.txt', CSV, 'text/csv') });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe('Please upload a valid .csv file.');
+  });
+
+  it('answers any other 413 with the spec text and the configured size', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const id = (await upload(agent)).json().file.id;
+    const res = await agent.patch(`/api/uploads/${id}/status`, { status: 'uploaded', mappings: { x: 'y'.repeat(1024 * 1024) } });
+    expect(res.statusCode).toBe(413);
+    expect(res.json().message).toBe('File is too large. Max size is 0.1MB.');
+  });
+
   it('refuses a file over the size limit with 413 and keeps nothing of it', async () => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);
     const big = 'email\n' + 'someone@example.com\n'.repeat(4000); // ~80 KB > 0.05 MB
@@ -220,6 +249,20 @@ describe('validation, report, prepare and preview', () => {
     expect(res.body).toContain(`"'=HYPERLINK(""http://x"")"`);
     expect(res.body).not.toMatch(/(^|,)=HYPERLINK/m);
     expect(lines.some((l) => l.startsWith('4,user_data,error'))).toBe(true);
+  });
+
+  it('refuses report.csv, validation and corrected files for a submitted file', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const id = await mapped(agent);
+    await ctx.db.query(`update uploads set status = 'submitted' where id = $1`, [id]);
+    for (const res of [
+      await agent.get(`/api/uploads/${id}/validate/report.csv`),
+      await agent.get(`/api/uploads/${id}/validate`),
+      await agent.request({ method: 'POST', url: `/api/uploads/${id}/fixed`, ...multipartFile('fixed.csv', CSV) }),
+    ]) {
+      expect(res.statusCode).toBe(409);
+      expect(res.json().message).toBe('This file is already submitted. Please upload a new file.');
+    }
   });
 
   it('puts the original value of every problem in report.csv, errors included', async () => {

@@ -19,7 +19,7 @@ export async function ownFile(db: Db, userId: string, id: string): Promise<Uploa
   return f;
 }
 
-function notSubmitted(f: UploadRow) {
+export function notSubmitted(f: UploadRow) {
   if (f.status === 'submitted') throw new AppError('INVALID_STATE', SUBMITTED);
 }
 
