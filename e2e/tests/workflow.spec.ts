@@ -24,14 +24,14 @@ test('upload, map with suggestions and a template, validate, fix, and reach a re
   await shot(page, 'map-columns');
 
   // Save the mapping as a template, clear everything, and bring it back from the template.
-  await page.getByRole('button', { name: 'Mapping Actions ▾' }).click();
+  await page.getByRole('button', { name: 'Mapping Actions' }).click();
   await page.getByLabel('Template name (max 20 characters)').fill('CRM export');
   await page.getByRole('button', { name: 'Save as new' }).click();
   await expect(page.getByText('Mapping saved as new!')).toBeVisible();
   await page.getByRole('button', { name: 'Clear All Mappings' }).click();
   await expect(page.getByText('Missing required fields: event_name, event_time, action_source')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Continue to Validation' })).toBeDisabled();
-  await page.getByRole('button', { name: 'Mapping Actions ▾' }).click();
+  await page.getByRole('button', { name: 'Mapping Actions' }).click();
   await page.getByLabel('Saved templates').selectOption({ label: 'CRM export' });
   await page.getByRole('button', { name: 'Apply', exact: true }).click();
   await expect(page.getByText('Template applied!')).toBeVisible();
@@ -110,7 +110,7 @@ test('workflow screens fit a phone', async ({ page }) => {
   const fits = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1);
   await shot(page, 'phone-map-columns');
   expect(await fits()).toBe(true);
-  await page.getByRole('button', { name: 'Mapping Actions ▾' }).click();
+  await page.getByRole('button', { name: 'Mapping Actions' }).click();
   const menu = page.getByRole('button', { name: 'Clear All Mappings' });
   const box = await menu.boundingBox();
   expect(box && box.x >= 0 && box.x + box.width <= 375).toBe(true);

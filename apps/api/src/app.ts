@@ -59,7 +59,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Per-route limits; preHandler so a key can include the parsed body (an email address).
   await app.register(rateLimit, { global: false, hook: 'preHandler' });
   if (deps.webDist) await serveWeb(app, deps.webDist);
-  registerErrorHandler(app, deps.webDist ? webFallback(deps.webDist) : undefined);
+  registerErrorHandler(app, deps.webDist ? webFallback(deps.webDist) : undefined, deps.config.maxUploadBytes);
   registerSession(app, resolved);
   registerXsrf(app, deps.config);
 

@@ -103,10 +103,13 @@ export const TemplateName = z
   .min(1, 'Template name is required.')
   .max(20, 'Template name must be 20 characters or fewer.');
 export const TemplateCreate = z.object({ name: TemplateName, mappings: Mappings, hardcoded: HardcodedValues.default({}) });
-export const TemplateUpdate = z.union([
-  z.object({ name: TemplateName }).strict(),
-  z.object({ mappings: Mappings, hardcoded: HardcodedValues.default({}) }),
-]);
+/**
+ * PATCH /api/mappings/:id: {mappings, hardcoded} updates the content, {name} renames (both at once do both).
+ * Unknown fields (id, userId, createdAt from a client echoing the template back) are ignored, never trusted.
+ */
+export const TemplateUpdate = z
+  .object({ name: TemplateName.optional(), mappings: Mappings.optional(), hardcoded: HardcodedValues.optional() })
+  .refine((b) => b.name !== undefined || b.mappings !== undefined, { message: 'Send a new name or the mappings to save.' });
 export const TemplateSummary = z.object({ id: z.string(), name: z.string() });
 export const TemplateDetail = TemplateSummary.extend({ mappings: Mappings, hardcoded: HardcodedValues });
 export type TemplateDetail = z.infer<typeof TemplateDetail>;

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorBody } from '@backsignal/contracts';
 import { AppError } from '../errors/app-error.ts';
+import { fileTooLargeMessage } from '../lib/upload-limit.ts';
 
 /**
  * The one place errors become HTTP. Known errors keep their code and message; anything else is logged with
@@ -11,6 +12,8 @@ export function registerErrorHandler(
   app: FastifyInstance,
   /** Answers unknown GET paths outside the API (the SPA's history fallback); returns false to decline. */
   webFallback?: (request: FastifyRequest, reply: FastifyReply) => boolean,
+  /** The upload limit, for the spec §5 text on any 413 the routes did not answer themselves. */
+  maxUploadBytes = 10 * 1024 * 1024,
 ): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     const send = (status: number, body: ErrorBody) => reply.status(status).send({ ...body, requestId: request.id });
@@ -29,7 +32,7 @@ export function registerErrorHandler(
     }
     const status = err.statusCode ?? 500;
     if (status === 413 || err.code === 'FST_REQ_FILE_TOO_LARGE') {
-      return send(413, { code: 'PAYLOAD_TOO_LARGE', message: 'File is too large.' });
+      return send(413, { code: 'PAYLOAD_TOO_LARGE', message: fileTooLargeMessage(maxUploadBytes) });
     }
     if (status === 415) return send(415, { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Unsupported content type.' });
     if (status === 429) return send(429, { code: 'RATE_LIMITED', message: 'Too many requests. Please try again later.' });

@@ -88,6 +88,35 @@ describe('upload and list', () => {
     expect(r.rows[0]!.n).toBe(0);
   });
 
+  it.each([
+    ['a CSV type whatever the name', 'export.txt', 'text/csv', 201],
+    ['the Excel CSV type', 'export.txt', 'application/vnd.ms-excel', 201],
+    ['an odd type for a .csv name', 'leads.csv', 'application/x-unknown', 201],
+    ['octet-stream for a .csv name', 'leads.csv', 'application/octet-stream', 201],
+    ['another type without a .csv name', 'leads.txt', 'text/plain', 400],
+  ])('accepts or refuses an upload by type and name: %s', async (_n, name, type, status) => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const res = await upload(agent, CSV, name, type);
+    expect(res.statusCode).toBe(status);
+    if (status === 400) expect(res.json().message).toBe('Invalid file type. Please upload a CSV file.');
+  });
+
+  it('refuses a corrected file whose name does not end in .csv', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const id = await mapped(agent);
+    const res = await agent.request({ method: 'POST', url: `/api/uploads/${id}/fixed`, ...multipartFile('fixed.txt', CSV, 'text/csv') });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe('Please upload a valid .csv file.');
+  });
+
+  it('answers any other 413 with the spec text and the configured size', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const id = (await upload(agent)).json().file.id;
+    const res = await agent.patch(`/api/uploads/${id}/status`, { status: 'uploaded', mappings: { x: 'y'.repeat(1024 * 1024) } });
+    expect(res.statusCode).toBe(413);
+    expect(res.json().message).toBe('File is too large. Max size is 0.1MB.');
+  });
+
   it('refuses a file over the size limit with 413 and keeps nothing of it', async () => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);
     const big = 'email\n' + 'someone@example.com\n'.repeat(4000); // ~80 KB > 0.05 MB
@@ -144,6 +173,18 @@ describe('mapping and status', () => {
     expect(badZone.json().message).toBe('Unknown time zone "Mars/Base".');
   });
 
+  it('refuses to validate a file that is still only uploaded, pointing back to mapping', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const id = (await upload(agent)).json().file.id;
+    await agent.patch(`/api/uploads/${id}/status`, { status: 'uploaded', mappings: MAPPING, hardcodedValues: {} });
+    const v = await agent.get(`/api/uploads/${id}/validate`);
+    expect(v.statusCode).toBe(409);
+    expect(v.json()).toMatchObject({ code: 'INVALID_STATE', message: 'Please finish mapping this file before validating it.' });
+    const early = await agent.patch(`/api/uploads/${id}/status`, { status: 'validated' });
+    expect(early.statusCode).toBe(409);
+    expect(early.json().message).toBe('Please finish mapping this file before validating it.');
+  });
+
   it('refuses validated before a clean validation, and statuses the client may not set', async () => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);
     const id = await mapped(agent);
@@ -168,6 +209,24 @@ describe('validation, report, prepare and preview', () => {
     expect(v.quality).toMatchObject({ rows: 2 });
   });
 
+  it('fills the 10-row preview with error rows first, then corrected rows, and leaves warning-only rows out', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const corrected = Array.from({ length: 12 }, (_, i) => `c${i}@example.com,(650)555-12${String(i).padStart(2, '0')},Purchase,2026-11-21T10:00:00Z,physical_store,99,usd`);
+    const lines = [
+      CSV.split('\r\n')[0]!,
+      ...corrected, // rows 2-13: corrected only
+      'warn@example.com,,Purchase,2026-09-22T00:00:00Z,physical_store,99,USD', // row 14: about to age out (warning only)
+      'not-an-email,,Lead,2026-11-21T10:00:00Z,physical_store,,', // row 15: error
+    ];
+    const id = await mapped(agent, lines.join('\r\n'));
+    const v = (await agent.get(`/api/uploads/${id}/validate`)).json();
+    expect(v).toMatchObject({ rowsChecked: 14, rowsWithErrors: 1, rowsWithWarnings: 1 });
+    expect(v.rows).toHaveLength(10);
+    expect(v.rows[0]).toMatchObject({ rowNumber: 15, hasErrors: true });
+    expect(v.rows.slice(1).every((r: { hasCorrections: boolean; hasErrors: boolean }) => r.hasCorrections && !r.hasErrors)).toBe(true);
+    expect(v.rows.some((r: { rowNumber: number }) => r.rowNumber === 14)).toBe(false);
+  });
+
   it('reports a whole-file error when the mapping names columns the file lacks', async () => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);
     const id = await mapped(agent);
@@ -190,6 +249,34 @@ describe('validation, report, prepare and preview', () => {
     expect(res.body).toContain(`"'=HYPERLINK(""http://x"")"`);
     expect(res.body).not.toMatch(/(^|,)=HYPERLINK/m);
     expect(lines.some((l) => l.startsWith('4,user_data,error'))).toBe(true);
+  });
+
+  it('refuses report.csv, validation and corrected files for a submitted file', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const id = await mapped(agent);
+    await ctx.db.query(`update uploads set status = 'submitted' where id = $1`, [id]);
+    for (const res of [
+      await agent.get(`/api/uploads/${id}/validate/report.csv`),
+      await agent.get(`/api/uploads/${id}/validate`),
+      await agent.request({ method: 'POST', url: `/api/uploads/${id}/fixed`, ...multipartFile('fixed.csv', CSV) }),
+    ]) {
+      expect(res.statusCode).toBe(409);
+      expect(res.json().message).toBe('This file is already submitted. Please upload a new file.');
+    }
+  });
+
+  it('puts the original value of every problem in report.csv, errors included', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const text = CSV + '\r\nzed@example.com,,Purchase,2030-01-01T00:00:00Z,physical_store,12,dollars';
+    const id = await mapped(agent, text);
+    const lines = (await agent.get(`/api/uploads/${id}/validate/report.csv`)).body.trim().split('\r\n');
+    const at = (row: number, field: string, kind: string) => lines.find((l) => l.startsWith(`${row},${field},${kind},`));
+    // Errors: the raw cell (or the mapped customer columns), nothing corrected.
+    expect(at(5, 'event_time', 'error')).toMatch(/,2030-01-01T00:00:00Z,$/);
+    expect(at(5, 'currency', 'error')).toMatch(/,dollars,$/);
+    expect(at(4, 'user_data', 'error')).toMatch(/,email=not-an-email; phone=,$/);
+    // Corrections keep both values.
+    expect(at(2, 'currency', 'correction')).toMatch(/,usd,USD$/);
   });
 
   it('only allows validated after a clean run; a corrected file revalidates clean; prepare and preview follow', async () => {

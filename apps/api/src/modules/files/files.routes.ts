@@ -16,15 +16,27 @@ import { tooLarge } from './ingest.ts';
 import { runPipeline } from './pipeline.ts';
 
 const Id = z.object({ id: z.string().max(64) });
-const CSV_TYPES = new Set(['text/csv', 'application/vnd.ms-excel', 'text/plain', 'application/csv', 'text/x-csv', 'application/octet-stream']);
+/** Spec §5's accepted types. */
+const CSV_TYPES = new Set(['text/csv', 'application/vnd.ms-excel']);
+
+/**
+ * Which uploads count as CSV. 'upload' (spec §5): a CSV type, or any other type when the name ends in .csv,
+ * because browsers and OSes send odd types for .csv files (text/plain, application/octet-stream, empty,
+ * application/x-csv...). 'fixed' (spec §5 corrected file): the name must end in .csv, whatever the type.
+ * Either way the bytes are then read as CSV, and binaries, spreadsheets and empty files are refused by content.
+ */
+export function acceptsAsCsv(kind: 'upload' | 'fixed', fileName: string, mimeType: string): boolean {
+  const csvName = fileName.toLowerCase().endsWith('.csv');
+  return kind === 'fixed' ? csvName : csvName || CSV_TYPES.has(mimeType.split(';')[0]!.trim().toLowerCase());
+}
 
 /** The single 'file' part of a multipart upload as a byte stream, with the size limit as our own message. */
-async function filePart(request: FastifyRequest, maxBytes: number, badName: string) {
+async function filePart(request: FastifyRequest, maxBytes: number, kind: 'upload' | 'fixed', badName: string) {
   if (!request.isMultipart()) throw new AppError('VALIDATION_FAILED', 'No file selected.');
   const part = await request.file({ limits: { files: 1, fileSize: maxBytes + 1, fields: 5 } });
   if (!part || part.fieldname !== 'file') throw new AppError('VALIDATION_FAILED', 'No file selected.');
   const name = part.filename.replace(/[\\/]/g, '_').slice(0, 200) || 'upload.csv';
-  if (!name.toLowerCase().endsWith('.csv') || !CSV_TYPES.has(part.mimetype)) {
+  if (!acceptsAsCsv(kind, part.filename, part.mimetype ?? '')) {
     part.file.resume();
     throw new AppError('VALIDATION_FAILED', badName);
   }
@@ -57,7 +69,7 @@ export const fileRoutes =
     });
 
     app.post('/api/upload', async (request, reply) => {
-      const { name, bytes } = await filePart(request, config.maxUploadBytes, 'Invalid file type. Please upload a CSV file.');
+      const { name, bytes } = await filePart(request, config.maxUploadBytes, 'upload', 'Invalid file type. Please upload a CSV file.');
       const { file, ingest } = await files.createUpload(db, uid(request), name, bytes, config.maxUploadBytes);
       request.log.info({ uploadId: file.id, bytes: file.sizeBytes, rows: file.rowCount }, 'file uploaded');
       return reply.status(201).send({ file: presentUpload(file), headers: ingest.headers, issues: ingest.issues, message: `Uploaded: ${file.fileName}` } satisfies UploadResponse);
@@ -89,7 +101,7 @@ export const fileRoutes =
     });
 
     app.post('/api/uploads/:id/fixed', { schema: { params: Id } }, async (request): Promise<UploadResponse> => {
-      const { name, bytes } = await filePart(request, config.maxUploadBytes, 'Please upload a valid .csv file.');
+      const { name, bytes } = await filePart(request, config.maxUploadBytes, 'fixed', 'Please upload a valid .csv file.');
       const { file, ingest } = await files.replaceUpload(db, uid(request), request.params.id, name, bytes, config.maxUploadBytes);
       return { file: presentUpload(file), headers: ingest.headers, issues: ingest.issues, message: 'File uploaded. Revalidating...' };
     });
@@ -110,15 +122,17 @@ export const fileRoutes =
 
     app.get('/api/uploads/:id/validate/report.csv', { schema: { params: Id } }, async (request, reply) => {
       const f = await files.ownFile(db, uid(request), request.params.id);
+      files.notSubmitted(f);
       const body = streamedBody(
         async (write) => {
           await write(csvLine(['row', 'field', 'kind', 'message', 'original', 'corrected']));
           const summary = await runPipeline(db, f, { mode: 'report', now: deps.now(), previewLimit: 0 }, async (rows) => {
             let out = '';
             for (const r of rows) {
-              for (const e of r.errors) out += csvLine([r.rowNumber, e.field, 'error', e.message, '', '']);
+              // Errors have no corrected value (the field is not sent); warnings keep the value as it will be sent.
+              for (const e of r.errors) out += csvLine([r.rowNumber, e.field, 'error', e.message, r.original[e.field] ?? '', '']);
               for (const c of r.corrections) out += csvLine([r.rowNumber, c.field, 'correction', c.message, c.original, c.corrected]);
-              for (const w of r.warnings) out += csvLine([r.rowNumber, w.field, 'warning', w.message, '', '']);
+              for (const w of r.warnings) out += csvLine([r.rowNumber, w.field, 'warning', w.message, r.original[w.field] ?? '', r.effectiveRow[w.field] ?? '']);
             }
             await write(out);
           });

@@ -9,6 +9,8 @@ import type { PipelineSummary } from './pipeline-types.ts';
 
 export const SUBMITTED = 'This file is already submitted. Please upload a new file.';
 const NOT_READY = 'File is not ready to be submitted.';
+/** A file still 'uploaded' has no confirmed mapping (auto-save only): validation starts from /map-columns. */
+export const NOT_MAPPED = 'Please finish mapping this file before validating it.';
 
 /** The user's own file, or the same 404 as a file that does not exist. */
 export async function ownFile(db: Db, userId: string, id: string): Promise<UploadRow> {
@@ -17,7 +19,7 @@ export async function ownFile(db: Db, userId: string, id: string): Promise<Uploa
   return f;
 }
 
-function notSubmitted(f: UploadRow) {
+export function notSubmitted(f: UploadRow) {
   if (f.status === 'submitted') throw new AppError('INVALID_STATE', SUBMITTED);
 }
 
@@ -54,7 +56,8 @@ export async function updateStatus(db: Db, userId: string, id: string, body: Sta
   const f = await ownFile(db, userId, id);
   notSubmitted(f);
   if (body.status === 'validated') {
-    if (!['mapped', 'validated', 'prepared'].includes(f.status) || f.cleanFingerprint !== fingerprint(f)) {
+    if (!['mapped', 'validated', 'prepared'].includes(f.status)) throw new AppError('INVALID_STATE', NOT_MAPPED);
+    if (f.cleanFingerprint !== fingerprint(f)) {
       throw new AppError('INVALID_STATE', 'You must fix all errors before continuing.');
     }
     if (f.status === 'mapped') await filesRepo.setStatus(db, id, 'validated');
@@ -75,6 +78,7 @@ export async function updateStatus(db: Db, userId: string, id: string, body: Sta
 export async function validateFile(db: Db, userId: string, id: string, now: Date): Promise<PipelineSummary> {
   const f = await ownFile(db, userId, id);
   notSubmitted(f);
+  if (f.status === 'uploaded') throw new AppError('INVALID_STATE', NOT_MAPPED);
   const summary = await runPipeline(db, f, { mode: 'validate', now });
   const clean = !summary.error && summary.rowsWithErrors === 0 && summary.rowsChecked > 0;
   await filesRepo.setCleanFingerprint(db, id, clean ? fingerprint(f) : null);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createCsvReader, detectDateOrder, type CsvIssue } from '@backsignal/core';
 import type { Db } from '../../db/db.ts';
 import { AppError } from '../../errors/app-error.ts';
+import { fileTooLargeMessage } from '../../lib/upload-limit.ts';
 import { rechunk } from './file-store.ts';
 import { filesRepo } from './files.repo.ts';
 
@@ -20,8 +21,7 @@ export interface IngestResult {
   dateOrders: Record<string, 'MDY' | 'DMY'>;
 }
 
-export const tooLarge = (maxBytes: number) =>
-  new AppError('PAYLOAD_TOO_LARGE', `File is too large. Max size is ${Number((maxBytes / 1024 / 1024).toFixed(1))}MB.`);
+export const tooLarge = (maxBytes: number) => new AppError('PAYLOAD_TOO_LARGE', fileTooLargeMessage(maxBytes));
 
 /**
  * Streams an upload into the database in chunks while reading it as CSV: the size limit is enforced as bytes

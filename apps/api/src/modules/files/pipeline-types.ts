@@ -28,4 +28,10 @@ export interface PreparedEvent {
   event: ServerEvent;
 }
 
+/** A problem row for report.csv, with each problem field's value as it stood in the file. */
+export interface ReportRow extends RowResult {
+  /** Field → the raw cell of the column mapped to it (or its hardcoded value); for 'user_data', the mapped customer columns. */
+  original: Record<string, string>;
+}
+
 export type PipelineMessage = { type: 'items'; items: unknown[]; stopped: boolean } | { type: 'done'; summary: PipelineSummary };

@@ -1,10 +1,10 @@
 import { hash } from 'node:crypto';
-import { DEFAULT_FILE_SETTINGS, type FileSettings, type RowResult } from '@backsignal/core';
+import { DEFAULT_FILE_SETTINGS, type FileSettings } from '@backsignal/core';
 import type { Queryable } from '../../db/db.ts';
 import { startTsWorker } from '../../lib/ts-worker.ts';
 import { readUploadBytes } from './file-store.ts';
 import type { UploadRow } from './files.repo.ts';
-import type { PipelineInput, PipelineMessage, PipelineMode, PipelineSummary, PreparedEvent } from './pipeline-types.ts';
+import type { PipelineInput, PipelineMessage, PipelineMode, PipelineSummary, PreparedEvent, ReportRow } from './pipeline-types.ts';
 
 const WORKER_URL = new URL('./pipeline.worker.ts', import.meta.url);
 
@@ -18,7 +18,7 @@ export function fingerprint(upload: UploadRow): string {
   return hash('sha256', JSON.stringify([upload.fileVersion, upload.mappings, upload.hardcodedValues, upload.settings]), 'hex');
 }
 
-type ItemOf<M extends PipelineMode> = M extends 'events' ? PreparedEvent : M extends 'report' ? RowResult : never;
+type ItemOf<M extends PipelineMode> = M extends 'events' ? PreparedEvent : M extends 'report' ? ReportRow : never;
 
 /**
  * Streams an upload through core in a worker thread. `onItems` receives rows as they are produced (problem

@@ -4,6 +4,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import {
+  FIELD_BY_KEY,
   buildEvent,
   createCsvReader,
   createMatchQualityTracker,
@@ -13,7 +14,7 @@ import {
   type RowResult,
   type ValidationContext,
 } from '@backsignal/core';
-import type { PipelineInput, PipelineMessage, PipelineSummary } from './pipeline-types.ts';
+import type { PipelineInput, PipelineMessage, PipelineSummary, ReportRow } from './pipeline-types.ts';
 
 const input = workerData as PipelineInput;
 const port = parentPort!;
@@ -22,6 +23,31 @@ const quality = createMatchQualityTracker();
 const summary: PipelineSummary = { rowsChecked: 0, rowsWithErrors: 0, rowsCorrected: 0, rowsWithWarnings: 0, preview: [], fileIssues: [], quality: null, validEvents: 0 };
 let validate: ((values: readonly string[], rowNumber: number) => RowResult) | null = null;
 let stopped = false;
+/** Target field → index of the column mapped to it, for the report's original values. */
+let columnOf = new Map<string, number>();
+const previewErrors: RowResult[] = [];
+const previewCorrected: RowResult[] = [];
+
+/** The value a field had in the file: its mapped cell, its hardcoded value, or for 'user_data' every mapped customer column. */
+function originalValue(field: string, values: readonly string[]): string {
+  const i = columnOf.get(field);
+  if (i !== undefined) return values[i] ?? '';
+  const fixed = input.ctx.hardcoded[field];
+  if (fixed !== undefined) return fixed;
+  if (field === 'user_data') {
+    return [...columnOf]
+      .filter(([f]) => FIELD_BY_KEY.get(f)?.placement === 'user_data')
+      .map(([f, c]) => `${f}=${values[c] ?? ''}`)
+      .join('; ');
+  }
+  return '';
+}
+
+function withOriginals(r: RowResult, values: readonly string[]): ReportRow {
+  const original: Record<string, string> = {};
+  for (const p of [...r.errors, ...r.warnings]) original[p.field] ??= originalValue(p.field, values);
+  return { ...r, original };
+}
 
 function handle(items: ReturnType<typeof reader.push>, out: unknown[]) {
   for (const item of items) {
@@ -43,6 +69,12 @@ function handle(items: ReturnType<typeof reader.push>, out: unknown[]) {
           return;
         }
         validate = createRowValidator(ctx);
+        columnOf = new Map(
+          item.info.headers.flatMap((h, i) => {
+            const field = input.ctx.mappings[h];
+            return field ? [[field, i] as const] : [];
+          }),
+        );
         break;
       }
       case 'row': {
@@ -54,8 +86,12 @@ function handle(items: ReturnType<typeof reader.push>, out: unknown[]) {
         if (r.warnings.length) summary.rowsWithWarnings++;
         if (!bad) quality.add(r);
         const problem = bad || r.corrections.length > 0 || r.warnings.length > 0;
-        if (problem && summary.preview.length < input.previewLimit) summary.preview.push(r);
-        if (input.mode === 'report' && problem) out.push(r);
+        // Spec: the preview shows rows with errors or corrections. Error rows come first (they block the user),
+        // so a file with many corrected rows can never push them out; warning-only rows stay in the report.
+        if (bad) {
+          if (previewErrors.length < input.previewLimit) previewErrors.push(r);
+        } else if (r.corrections.length && previewCorrected.length < input.previewLimit) previewCorrected.push(r);
+        if (input.mode === 'report' && problem) out.push(withOriginals(r, item.values));
         if (input.mode === 'events' && !bad) {
           summary.validEvents++;
           out.push({ rowNumber: item.rowNumber, values: item.values, event: buildEvent(r) });
@@ -75,6 +111,7 @@ port.on('message', (msg: { type: 'chunk'; data: Uint8Array } | { type: 'end' }) 
   }
   if (!stopped) handle(reader.end(), out);
   summary.quality = summary.rowsChecked ? quality.result() : null;
+  summary.preview = [...previewErrors, ...previewCorrected].slice(0, input.previewLimit);
   port.postMessage({ type: 'items', items: out, stopped: true } satisfies PipelineMessage);
   port.postMessage({ type: 'done', summary } satisfies PipelineMessage);
 });

@@ -52,4 +52,19 @@ describe('mapping templates', () => {
     expect((await b.agent.get('/api/mappings')).json()).toEqual([]);
     expect((await a.agent.get(`/api/mappings/${id}`)).json().name).toBe('Mine');
   });
+
+  it('ignores unknown and ownership fields when renaming or updating, and never moves a template', async () => {
+    const a = await loggedInAgent(ctx.app, ctx.db);
+    const b = await loggedInAgent(ctx.app, ctx.db);
+    const id = (await a.agent.post('/api/mappings', { name: 'Echo', mappings: { Email: 'email' } })).json().id;
+    const rename = await a.agent.patch(`/api/mappings/${id}`, { id: 'other-id', userId: b.userId, name: 'Echoed', createdAt: 'x' });
+    expect(rename.statusCode).toBe(200);
+    expect(rename.json().message).toBe('Mapping renamed!');
+    const update = await a.agent.patch(`/api/mappings/${id}`, { id, userId: b.userId, mappings: { Mail: 'email' }, hardcoded: {}, extra: true });
+    expect(update.json().message).toBe('Template updated!');
+    expect((await a.agent.get(`/api/mappings/${id}`)).json()).toMatchObject({ id, name: 'Echoed', mappings: { Mail: 'email' } });
+    expect((await b.agent.get('/api/mappings')).json()).toEqual([]);
+    const empty = await a.agent.patch(`/api/mappings/${id}`, { userId: b.userId });
+    expect(empty.statusCode).toBe(400);
+  });
 });

@@ -36,14 +36,14 @@ export const templateRoutes =
 
     app.patch('/api/mappings/:id', { schema: { params: Id, body: TemplateUpdate } }, async (request) => {
       const userId = currentUser(request).id;
-      const body = request.body;
-      if ('name' in body) {
-        const r = await templatesRepo.rename(db, userId, request.params.id, body.name);
+      const { name, mappings, hardcoded } = request.body;
+      if (mappings !== undefined && !(await templatesRepo.updateContent(db, userId, request.params.id, mappings, hardcoded ?? {}))) throw missing();
+      if (name !== undefined) {
+        const r = await templatesRepo.rename(db, userId, request.params.id, name);
         if (r === 'missing') throw missing();
         if (r === 'taken') throw new AppError('CONFLICT', TAKEN);
-        return { message: 'Mapping renamed!' };
+        if (mappings === undefined) return { message: 'Mapping renamed!' };
       }
-      if (!(await templatesRepo.updateContent(db, userId, request.params.id, body.mappings, body.hardcoded))) throw missing();
       return { message: 'Template updated!' };
     });
 

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
@@ -13,6 +13,7 @@ import { usePageMeta } from '../../lib/page-meta.ts';
 import { usePublicConfig } from '../../lib/public-config.ts';
 import { useSession } from '../../lib/session.tsx';
 import { track } from '../../lib/track.ts';
+import { issuesNotice } from '../workflow/FileIssues.tsx';
 import { routeForStatus, STATUS_BADGE, workflowApi } from '../workflow/workflow-api.ts';
 
 const BETA_FLAG = 'backsignal:beta-welcome-seen';
@@ -28,12 +29,19 @@ export function DashboardPage() {
   const [betaOpen, setBetaOpen] = useState(() => !localStorage.getItem(BETA_FLAG));
 
   const list = useQuery({ queryKey: ['uploads', page], queryFn: () => workflowApi.list(page), placeholderData: keepPreviousData });
-  if (list.isError) console.error(list.error);
+  useEffect(() => {
+    if (list.isError) {
+      console.error(list.error);
+      toast.error('Failed to load uploaded files');
+    }
+  }, [list.isError, list.error]);
 
   const upload = useMutation({
     mutationFn: (file: File) => workflowApi.upload(file),
     onSuccess: (res) => {
       toast.success(`Uploaded: ${res.file.fileName}`);
+      const notice = issuesNotice(res.issues);
+      if (notice) toast.warn(notice);
       track('file_upload', { rows: res.file.rowCount });
       void queryClient.invalidateQueries({ queryKey: ['uploads'] });
       navigate(`/map-columns?fileId=${res.file.id}`);
@@ -66,6 +74,13 @@ export function DashboardPage() {
 
   const total = list.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / 10));
+  // Deleting the last file of the last page (or files removed in another tab) leaves us past the end.
+  const loadedTotal = list.isPlaceholderData ? undefined : list.data?.total;
+  useEffect(() => {
+    if (loadedTotal === undefined) return;
+    const last = Math.max(1, Math.ceil(loadedTotal / 10));
+    if (page > last) setPage(last);
+  }, [loadedTotal, page]);
 
   return (
     <section className="space-y-8">

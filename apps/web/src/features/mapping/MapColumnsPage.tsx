@@ -14,7 +14,7 @@ import { usePageMeta } from '../../lib/page-meta.ts';
 import { track } from '../../lib/track.ts';
 import { workflowApi } from '../workflow/workflow-api.ts';
 import { MappingActions } from './MappingActions.tsx';
-import { addField, applySuggestions, clearAll, clearSuggestions, fromSaved, removeField, toggleMode, toPayload, updateRow, type MappedRow } from './mapping-state.ts';
+import { addField, applySuggestions, clearAll, clearSuggestions, columnOptionLabel, fromSaved, removeField, toggleMode, toPayload, updateRow, type MappedRow } from './mapping-state.ts';
 
 const TIME_ZONES = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : ['UTC'];
 const COUNTRIES = ['US', 'CA', 'GB', 'AU', 'NZ', 'IE', 'DE', 'FR', 'ES', 'IT', 'NL', 'BE', 'SE', 'DK', 'NO', 'FI', 'PL', 'PT', 'CH', 'AT', 'MX', 'BR', 'AR', 'CO', 'CL', 'IN', 'SG', 'AE', 'ZA', 'PH', 'JP'];
@@ -224,7 +224,7 @@ function MappingEditor({ fileId, fileName, data }: { fileId: string; fileName: s
   );
 }
 
-function MappedFieldRow({
+export function MappedFieldRow({
   row,
   headers,
   samples,
@@ -274,8 +274,7 @@ function MappedFieldRow({
               const inUse = used.has(h) && used.get(h) !== row.field;
               return (
                 <option key={h} value={h} disabled={inUse}>
-                  {h}
-                  {inUse ? ' (in use)' : ''}
+                  {columnOptionLabel(h, samples[h]?.[0], inUse)}
                 </option>
               );
             })}

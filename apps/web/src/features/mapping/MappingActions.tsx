@@ -1,8 +1,8 @@
-import { useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
 import type { HardcodedValues, Mappings } from '@backsignal/core/browser';
-import { Button } from '../../components/ui/Button.tsx';
+import { Button, buttonClass } from '../../components/ui/Button.tsx';
 import { errorMessage } from '../../lib/errors.ts';
 import { workflowApi } from '../workflow/workflow-api.ts';
 import { toPayload, type MappedRow } from './mapping-state.ts';
@@ -18,6 +18,33 @@ export function MappingActions(props: {
   onApplyTemplate: (mappings: Mappings, hardcoded: HardcodedValues) => void;
 }) {
   const [open, setOpen] = useState(false);
+  const panelId = useId();
+  const root = useRef<HTMLDivElement>(null);
+  const toggle = useRef<HTMLButtonElement>(null);
+  /** Closes the panel; focus goes back to the button when it was inside the panel (or asked for). */
+  const close = (refocus = true) => {
+    setOpen(false);
+    if (refocus) toggle.current?.focus();
+  };
+  // Disclosure behaviour: Escape and a click outside close it; Escape returns focus to the button.
+  useEffect(() => {
+    if (!open) return;
+    const onPointer = (e: PointerEvent | MouseEvent) => {
+      if (root.current && !root.current.contains(e.target as Node)) setOpen(false);
+    };
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      e.stopPropagation();
+      setOpen(false);
+      toggle.current?.focus();
+    };
+    document.addEventListener('mousedown', onPointer);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('mousedown', onPointer);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [open]);
   const [selected, setSelected] = useState('');
   const [name, setName] = useState('');
   const queryClient = useQueryClient();
@@ -32,11 +59,15 @@ export function MappingActions(props: {
     initialDataUpdatedAt: 0,
     enabled: open,
   });
-  if (templates.isError) console.error('Failed to load saved templates', templates.error);
+  useEffect(() => {
+    if (!templates.isError) return;
+    console.error('Failed to load saved templates', templates.error);
+    toast.error('Failed to load saved templates');
+  }, [templates.isError, templates.error]);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['templates'] });
   const act = (f: () => void) => () => {
     f();
-    setOpen(false);
+    close();
   };
 
   const run = async (work: () => Promise<unknown>, ok: string, fail: (err: unknown) => string) => {
@@ -52,20 +83,19 @@ export function MappingActions(props: {
   const nameOk = name.trim().length > 0 && name.trim().length <= 20;
 
   return (
-    <div
-      className="relative"
-      onKeyDown={(e) => {
-        if (e.key === 'Escape' && open) {
-          e.stopPropagation();
-          setOpen(false);
-        }
-      }}
-    >
-      <Button variant="secondary" aria-expanded={open} aria-haspopup="true" onClick={() => setOpen((o) => !o)}>
-        Mapping Actions ▾
-      </Button>
+    <div className="relative" ref={root}>
+      <button
+        ref={toggle}
+        type="button"
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={() => setOpen((o) => !o)}
+        className={buttonClass('secondary')}
+      >
+        Mapping Actions <span aria-hidden>▾</span>
+      </button>
       {open && (
-        <div className="absolute left-0 z-30 mt-2 w-[min(20rem,calc(100vw-2rem))] space-y-3 sm:left-auto sm:right-0 rounded-xl border border-slate-200 bg-white p-4 shadow-xl">
+        <div id={panelId} role="group" aria-label="Mapping actions" className="absolute left-0 z-30 mt-2 w-[min(20rem,calc(100vw-2rem))] space-y-3 sm:left-auto sm:right-0 rounded-xl border border-slate-200 bg-white p-4 shadow-xl">
           <div className="grid gap-1">
             <Button variant="ghost" className="justify-start" onClick={act(props.onApplySuggestions)}>
               Apply Suggestions
@@ -100,7 +130,7 @@ export function MappingActions(props: {
                     const t = await workflowApi.template(selected);
                     props.onApplyTemplate(t.mappings, t.hardcoded);
                     toast.success('Template applied!');
-                    setOpen(false);
+                    close();
                   } catch (err) {
                     toast.error(`Failed to apply template: ${errorMessage(err, err instanceof Error ? err.message : 'unknown error')}`);
                   }

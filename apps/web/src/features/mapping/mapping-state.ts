@@ -69,3 +69,12 @@ export const updateRow = (rows: MappedRow[], field: string, patch: Partial<Mappe
 /** Switching mode clears the other mode's value (spec §3). */
 export const toggleMode = (rows: MappedRow[], field: string) =>
   rows.map((r) => (r.field === field ? { ...r, mode: r.mode === 'column' ? ('hardcoded' as const) : ('column' as const), column: '', value: '', auto: false } : r));
+
+const SAMPLE_CHARS = 24;
+
+/** A column choice with a sample value beside it, so the user can tell columns apart: `Email — e.g. ann@…`. */
+export function columnOptionLabel(header: string, sample: string | undefined, inUse: boolean): string {
+  const s = sample?.trim();
+  const shown = s ? ` — e.g. ${s.length > SAMPLE_CHARS ? `${s.slice(0, SAMPLE_CHARS - 1)}…` : s}` : '';
+  return `${header}${shown}${inUse ? ' (in use)' : ''}`;
+}

@@ -77,26 +77,37 @@ function AccountCard({ account }: { account: PixelAccount }) {
   const queryClient = useQueryClient();
   const [name, setName] = useState(account.name);
   const [pixelId, setPixelId] = useState(account.pixelId);
+  /** The revealed token (read-only), or null while masked. */
   const [token, setToken] = useState<string | null>(null);
+  /** A new token typed in: replaces the saved one on Save without ever showing the old one. */
+  const [replacement, setReplacement] = useState('');
+  const [saving, setSaving] = useState(false);
   const [confirm, setConfirm] = useState(false);
-  const [test, setTest] = useState<{ ok: boolean; message: string } | null>(null);
+  const [test, setTest] = useState<{ state: 'pending' | 'ok' | 'failed'; message: string } | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['accounts'] });
+  const dirty = name !== account.name || pixelId !== account.pixelId || replacement.trim() !== '';
 
   const toggleToken = async () => {
     if (token !== null) return setToken(null);
     try {
       setToken((await workflowApi.revealToken(account.id)).accessToken);
     } catch (err) {
-      toast.error(errorMessage(err, 'Failed to load pixel accounts.'));
+      toast.error(errorMessage(err, 'Could not show the access token. Please try again.'));
     }
   };
   const save = async () => {
+    setSaving(true);
     try {
-      await workflowApi.updateAccount(account.id, { name, pixelId, ...(token !== null && token.trim() ? { accessToken: token } : {}) });
+      await workflowApi.updateAccount(account.id, { name, pixelId, ...(replacement.trim() ? { accessToken: replacement.trim() } : {}) });
       toast.success('Account saved');
+      setReplacement('');
+      setToken(null);
+      setTest(null);
       await refresh();
     } catch (err) {
       toast.error(errorMessage(err, 'Failed to save changes'));
+    } finally {
+      setSaving(false);
     }
   };
   const remove = async () => {
@@ -109,47 +120,60 @@ function AccountCard({ account }: { account: PixelAccount }) {
     }
   };
   const runTest = async () => {
-    setTest({ ok: true, message: 'Testing...' });
+    setTest({ state: 'pending', message: 'Testing...' });
     try {
-      setTest(await workflowApi.testAccount(account.id));
+      const r = await workflowApi.testAccount(account.id);
+      setTest({ state: r.ok ? 'ok' : 'failed', message: r.message });
       await refresh();
     } catch (err) {
-      setTest({ ok: false, message: errorMessage(err, 'Could not test the connection.') });
+      setTest({ state: 'failed', message: errorMessage(err, 'Could not test the connection.') });
     }
   };
+  const testColour = { pending: 'text-slate-600', ok: 'text-emerald-700', failed: 'text-red-700' };
 
   return (
     <li>
       <Card className="space-y-4">
         {account.status === 'reconnect_needed' && (
-          <p className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-800 ring-1 ring-inset ring-amber-200">Reconnect needed: Meta refused this token. Paste a new one and save.</p>
+          <p className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-800 ring-1 ring-inset ring-amber-200">Reconnect needed: Meta refused this token. Paste a new one under Replace token and save.</p>
         )}
-        <div className="grid grid-cols-1 gap-4 md:grid-cols-3">
+        <div className="grid grid-cols-1 gap-4 md:grid-cols-2 xl:grid-cols-4">
           <TextField label="Label" value={name} onChange={(e) => setName(e.target.value)} />
           <TextField label="Pixel ID" value={pixelId} onChange={(e) => setPixelId(e.target.value)} />
           <div className="relative">
-            <TextField
-              label="Access token"
-              value={token ?? account.accessToken}
-              readOnly={token === null}
-              onChange={(e) => setToken(e.target.value)}
-              className="pr-16 font-mono"
-            />
-            <button type="button" onClick={toggleToken} className="absolute right-2 top-7 rounded px-2 py-1 text-xs font-medium text-slate-600 hover:bg-slate-100">
+            <TextField label="Access token" value={token ?? account.accessToken} readOnly className="pr-16 font-mono" />
+            <button
+              type="button"
+              onClick={toggleToken}
+              aria-label={token === null ? 'Show access token' : 'Hide access token'}
+              className="absolute right-2 top-7 rounded px-2 py-1 text-xs font-medium text-slate-600 hover:bg-slate-100"
+            >
               {token === null ? 'Show' : 'Hide'}
             </button>
           </div>
+          <TextField
+            label="Replace token"
+            type="password"
+            autoComplete="off"
+            placeholder="Paste a new token"
+            value={replacement}
+            onChange={(e) => setReplacement(e.target.value)}
+            hint="Saved when you press Save."
+          />
         </div>
         <div className="flex flex-wrap items-center gap-3">
-          <Button onClick={save}>Save</Button>
-          <Button variant="secondary" onClick={runTest}>
+          <Button onClick={save} disabled={saving || !dirty}>
+            {saving ? 'Saving...' : 'Save'}
+          </Button>
+          <Button variant="secondary" onClick={runTest} disabled={dirty || test?.state === 'pending'} title={dirty ? 'Save your changes before testing.' : undefined}>
             Test connection
           </Button>
           <Button variant="ghost" className="text-red-700" onClick={() => setConfirm(true)}>
             Delete
           </Button>
-          {test && (
-            <p role="status" className={`text-sm ${test.ok ? 'text-emerald-700' : 'text-red-700'}`}>
+          {dirty && <p className="text-sm text-slate-500">Save your changes before testing the connection.</p>}
+          {test && !dirty && (
+            <p role="status" className={`text-sm ${testColour[test.state]}`}>
               {test.message}
             </p>
           )}

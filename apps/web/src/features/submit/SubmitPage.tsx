@@ -127,7 +127,9 @@ export function SubmitPage() {
           <Card className="space-y-4">
             <h2 className="text-base font-semibold text-slate-900">Pixel account</h2>
             <SelectField label="Send to" value={accountId} onChange={(e) => setAccountId(e.target.value)}>
-              {!accounts.data?.length && <option value="">No saved accounts yet</option>}
+              {accounts.isPending && <option value="">Loading accounts...</option>}
+              {accounts.isError && <option value="">Couldn't load saved accounts</option>}
+              {accounts.isSuccess && !accounts.data.length && <option value="">No saved accounts yet</option>}
               {accounts.data?.map((a) => (
                 <option key={a.id} value={a.id}>
                   {a.name || 'Pixel'} · {a.pixelId}
@@ -139,7 +141,7 @@ export function SubmitPage() {
             {account?.status === 'reconnect_needed' && (
               <p className="text-sm text-amber-700">Meta refused this account's token last time. Update the token on the Pixel Accounts page before sending.</p>
             )}
-            {(accountId === NEW || !accounts.data?.length) && (
+            {(accountId === NEW || (accounts.isSuccess && !accounts.data.length)) && (
               <div className="space-y-3 rounded-xl bg-slate-50 p-4">
                 <TextField label="Label (optional)" value={draft.name} onChange={(e) => setDraft((d) => ({ ...d, name: e.target.value }))} />
                 <TextField label="Pixel ID" inputMode="numeric" value={draft.pixelId} onChange={(e) => setDraft((d) => ({ ...d, pixelId: e.target.value }))} />
@@ -163,11 +165,18 @@ export function SubmitPage() {
 
         <details className="rounded-2xl border border-slate-200 bg-white shadow-sm">
           <summary className="cursor-pointer px-6 py-4 text-base font-semibold text-slate-900">
-            {preview.isPending ? 'Data preview' : `Data preview: first ${shown.length} events`}
+            {preview.isSuccess ? `Data preview: first ${shown.length} events` : 'Data preview'}
           </summary>
           <div className="border-t border-slate-200 px-6 py-4">
             {preview.isPending ? (
               <Spinner />
+            ) : preview.isError ? (
+              <div role="alert" className="space-y-3">
+                <p className="text-sm text-red-700">Failed to load preview</p>
+                <Button variant="secondary" onClick={() => void preview.refetch()}>
+                  Try again
+                </Button>
+              </div>
             ) : (
               <>
                 <pre className="max-h-[480px] overflow-auto rounded-lg bg-slate-900 p-4 text-xs text-slate-100">{JSON.stringify(shown, null, 2)}</pre>

@@ -11,6 +11,7 @@ import { download } from '../../lib/api.ts';
 import { errorMessage } from '../../lib/errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { track } from '../../lib/track.ts';
+import { FileIssues } from '../workflow/FileIssues.tsx';
 import { atLeast, workflowApi } from '../workflow/workflow-api.ts';
 
 const HEADER_MISMATCH = "Your file headers don't match your mappings. Please reupload a CSV file with the correct headers or return to the mappings page to fix the mappings.";
@@ -27,10 +28,22 @@ export function VerifyDataPage() {
   const run = useCallback(async () => {
     setLoading(true);
     try {
-      const file = await workflowApi.file(fileId);
+      let file;
+      try {
+        file = await workflowApi.file(fileId);
+      } catch {
+        // Missing, deleted or another user's file (spec §8 file state).
+        toast.error('Failed to fetch uploaded file.');
+        return navigate('/dashboard', { replace: true });
+      }
       if (file.status === 'submitted') {
         toast.error('This file is already submitted. Please upload a new file.');
         return navigate('/dashboard', { replace: true });
+      }
+      if (file.status === 'uploaded') {
+        // Only auto-saved so far: nothing confirmed to validate against (the server refuses it too).
+        toast.error('Please finish mapping this file before validating it.');
+        return navigate(`/map-columns?fileId=${fileId}`, { replace: true });
       }
       setResult(await atLeast(3000, workflowApi.validate(fileId)));
     } catch (err) {
@@ -46,8 +59,11 @@ export function VerifyDataPage() {
     else void run();
   }, [fileId, navigate, run]);
 
+  const [uploading, setUploading] = useState(false);
   const uploadFixed = async (file: File | undefined) => {
+    if (uploading) return;
     if (!file || !file.name.toLowerCase().endsWith('.csv')) return toast.error('Please upload a valid .csv file.');
+    setUploading(true);
     try {
       const res = await workflowApi.uploadFixed(fileId, file);
       if (!res.headers?.length) return toast.error('Uploaded file did not contain valid headers.');
@@ -55,6 +71,8 @@ export function VerifyDataPage() {
       await run();
     } catch (err) {
       toast.error(errorMessage(err, 'Failed to upload file.'));
+    } finally {
+      setUploading(false);
     }
   };
 
@@ -98,8 +116,13 @@ export function VerifyDataPage() {
                 Return to Mapping
               </Link>
             </div>
+            {result?.fileIssues.length ? (
+              <div className="mt-4">
+                <FileIssues issues={result.fileIssues} />
+              </div>
+            ) : null}
             <div className="mt-4">
-              <CorrectedUpload onFile={uploadFixed} />
+              <CorrectedUpload onFile={uploadFixed} busy={uploading} />
             </div>
           </Card>
         ) : result ? (
@@ -109,6 +132,7 @@ export function VerifyDataPage() {
               <Stat label="Rows with errors" value={result.rowsWithErrors} tone={result.rowsWithErrors ? 'bad' : 'good'} />
               <Stat label="Rows auto-corrected" value={result.rowsCorrected} tone="info" />
             </div>
+            <FileIssues issues={result.fileIssues} />
             {clean && (
               <p role="status" className="rounded-xl bg-emerald-50 px-4 py-3 font-medium text-emerald-800 ring-1 ring-inset ring-emerald-200">
                 Looks great! Your data is clean and ready to submit
@@ -124,7 +148,7 @@ export function VerifyDataPage() {
               </Button>
             </div>
             {result.rows.length > 0 && <ProblemRows rows={result.rows} />}
-            <CorrectedUpload onFile={uploadFixed} />
+            <CorrectedUpload onFile={uploadFixed} busy={uploading} />
           </>
         ) : (
           <Card>
@@ -198,7 +222,13 @@ function ProblemRows({ rows }: { rows: ValidationRow[] }) {
             <p className="text-sm font-semibold text-slate-900">
               {/* rowNumber is already the CSV line (header = 1), what the spec's "row number + 1" shows. */}
               Row {r.rowNumber}{' '}
-              {r.hasErrors ? <span className="text-red-700">· has errors</span> : <span className="text-brand-700">· corrected</span>}
+              {r.hasErrors ? (
+                <span className="text-red-700">· has errors</span>
+              ) : r.hasCorrections ? (
+                <span className="text-brand-700">· corrected</span>
+              ) : (
+                <span className="text-amber-700">· warning</span>
+              )}
             </p>
             <ul className="mt-2 space-y-1 text-sm">
               {r.errors.map((e, i) => (
@@ -225,10 +255,10 @@ function ProblemRows({ rows }: { rows: ValidationRow[] }) {
   );
 }
 
-function CorrectedUpload({ onFile }: { onFile: (f: File | undefined) => void }) {
+function CorrectedUpload({ onFile, busy }: { onFile: (f: File | undefined) => void; busy: boolean }) {
   return (
-    <FileDrop onFile={onFile}>
-      <p className="font-semibold text-slate-900">Upload a corrected CSV</p>
+    <FileDrop onFile={onFile} disabled={busy}>
+      <p className="font-semibold text-slate-900">{busy ? 'Uploading...' : 'Upload a corrected CSV'}</p>
       <p className="mt-1 text-sm text-slate-500">Click or drag and drop. Your mapping is kept and the file is checked again.</p>
     </FileDrop>
   );

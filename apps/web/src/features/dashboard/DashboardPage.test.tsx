@@ -1,0 +1,84 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import type { UploadSummary } from '@backsignal/contracts';
+
+const api = vi.hoisted(() => ({ list: vi.fn(), upload: vi.fn(), remove: vi.fn() }));
+const toast = vi.hoisted(() => ({ error: vi.fn(), success: vi.fn(), warn: vi.fn(), info: vi.fn() }));
+vi.mock('react-toastify', () => ({ toast }));
+vi.mock('../../lib/session.tsx', () => ({ useSession: () => ({ user: { firstName: 'Morgan' } }) }));
+vi.mock('../../lib/public-config.ts', () => ({ usePublicConfig: () => ({ maxUploadMb: 10 }) }));
+vi.mock('../workflow/workflow-api.ts', async (orig) => ({ ...(await orig<typeof import('../workflow/workflow-api.ts')>()), workflowApi: api }));
+
+const { DashboardPage } = await import('./DashboardPage.tsx');
+
+const file = (i: number): UploadSummary => ({ id: `f${i}`, fileName: `file-${i}.csv`, status: 'uploaded', rowCount: 1, sizeBytes: 10, createdAt: '2026-11-22T00:00:00Z' });
+
+function renderPage() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter initialEntries={['/dashboard']}>
+        <Routes>
+          <Route path="/dashboard" element={<DashboardPage />} />
+          <Route path="/map-columns" element={<p>map columns page</p>} />
+        </Routes>
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+beforeEach(() => {
+  vi.clearAllMocks();
+  localStorage.setItem('backsignal:beta-welcome-seen', '1');
+});
+
+describe('DashboardPage', () => {
+  it('tells the user about problems met while reading an uploaded file', async () => {
+    api.list.mockResolvedValue({ uploads: [], total: 0 });
+    api.upload.mockResolvedValue({
+      file: file(1),
+      headers: ['a'],
+      issues: [
+        { rowNumber: 1, code: 'BLANK_HEADER', message: 'Column 2 has no name; it is called "Column 2".' },
+        { rowNumber: 4, code: 'RAGGED_ROW', message: 'Row 4 has 3 cells.' },
+      ],
+      message: 'Uploaded: file-1.csv',
+    });
+    renderPage();
+    await screen.findByText('No files yet. Upload your first CSV above.');
+    await userEvent.upload(screen.getByTestId('file-input'), new File(['a\n1\n'], 'file-1.csv', { type: 'text/csv' }));
+    await screen.findByText('map columns page');
+    expect(toast.success).toHaveBeenCalledWith('Uploaded: file-1.csv');
+    expect(toast.warn).toHaveBeenCalledWith(
+      'We read your file, but: Column 2 has no name; it is called "Column 2". (and 1 more problem, listed on the validation step)',
+    );
+  });
+
+  it('goes back to the last page with files after deleting the last file of the last page', async () => {
+    let files = Array.from({ length: 21 }, (_, i) => file(i + 1));
+    api.list.mockImplementation(async (page: number) => ({ uploads: files.slice((page - 1) * 10, page * 10), total: files.length }));
+    api.remove.mockImplementation(async (id: string) => {
+      files = files.filter((f) => f.id !== id);
+      return { message: 'File deleted!' };
+    });
+    renderPage();
+    await screen.findByText('Page 1 of 3');
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Next' }));
+    await screen.findByText('Page 3 of 3');
+    await userEvent.click(await screen.findByRole('button', { name: 'Delete file-21.csv' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Delete file' }));
+    expect(await screen.findByText('Page 2 of 2')).toBeTruthy();
+    expect(await screen.findByRole('link', { name: 'file-20.csv' })).toBeTruthy();
+    expect(toast.success).toHaveBeenCalledWith('File deleted!');
+  });
+
+  it("raises the spec's error toast when the file list cannot load", async () => {
+    api.list.mockRejectedValue(new Error('network'));
+    renderPage();
+    await waitFor(() => expect(toast.error).toHaveBeenCalledWith('Failed to load uploaded files'));
+  });
+});

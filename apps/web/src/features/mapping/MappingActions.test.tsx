@@ -1,0 +1,74 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+
+const api = vi.hoisted(() => ({ templates: vi.fn(), template: vi.fn(), createTemplate: vi.fn(), updateTemplate: vi.fn(), deleteTemplate: vi.fn() }));
+const toast = vi.hoisted(() => ({ error: vi.fn(), success: vi.fn(), warn: vi.fn(), info: vi.fn() }));
+vi.mock('react-toastify', () => ({ toast }));
+vi.mock('../workflow/workflow-api.ts', async (orig) => ({ ...(await orig<typeof import('../workflow/workflow-api.ts')>()), workflowApi: api }));
+
+const { MappingActions } = await import('./MappingActions.tsx');
+
+const noop = () => {};
+function renderMenu() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={client}>
+      <MappingActions rows={[]} onApplySuggestions={noop} onClearSuggestions={noop} onClearAll={noop} onApplyTemplate={noop} />
+      <p>outside</p>
+    </QueryClientProvider>,
+  );
+}
+
+beforeEach(() => {
+  vi.clearAllMocks();
+  localStorage.clear();
+  api.templates.mockResolvedValue([]);
+});
+
+describe('MappingActions', () => {
+  it("raises the spec's toast when saved templates cannot load", async () => {
+    api.templates.mockRejectedValue(new Error('down'));
+    renderMenu();
+    await userEvent.click(screen.getByRole('button', { name: /Mapping Actions/ }));
+    await waitFor(() => expect(toast.error).toHaveBeenCalledWith('Failed to load saved templates'));
+  });
+
+  it('is a disclosure: expanded state, controlled panel, Escape closes and returns focus', async () => {
+    renderMenu();
+    const button = screen.getByRole('button', { name: 'Mapping Actions' });
+    expect(button.getAttribute('aria-expanded')).toBe('false');
+    expect(button.hasAttribute('aria-haspopup')).toBe(false);
+    await userEvent.click(button);
+    expect(button.getAttribute('aria-expanded')).toBe('true');
+    const panel = document.getElementById(button.getAttribute('aria-controls')!);
+    expect(panel?.textContent).toContain('Apply Suggestions');
+    // Keyboard: the panel's actions come next in tab order.
+    await userEvent.tab();
+    expect(document.activeElement?.textContent).toBe('Apply Suggestions');
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('button', { name: 'Apply Suggestions' })).toBeNull();
+    expect(document.activeElement).toBe(button);
+    expect(button.getAttribute('aria-expanded')).toBe('false');
+  });
+
+  it('opens from the keyboard and closes on a click outside', async () => {
+    renderMenu();
+    const button = screen.getByRole('button', { name: 'Mapping Actions' });
+    button.focus();
+    await userEvent.keyboard('{Enter}');
+    expect(screen.getByRole('button', { name: 'Clear All Mappings' })).toBeTruthy();
+    await userEvent.click(screen.getByText('outside'));
+    expect(screen.queryByRole('button', { name: 'Clear All Mappings' })).toBeNull();
+  });
+
+  it('returns focus to the button after an action', async () => {
+    renderMenu();
+    const button = screen.getByRole('button', { name: 'Mapping Actions' });
+    await userEvent.click(button);
+    await userEvent.click(screen.getByRole('button', { name: 'Apply Suggestions' }));
+    expect(screen.queryByRole('button', { name: 'Apply Suggestions' })).toBeNull();
+    expect(document.activeElement).toBe(button);
+  });
+});

@@ -1,0 +1,71 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { PixelAccount } from '@backsignal/contracts';
+import { ApiError } from '../../lib/api.ts';
+
+const api = vi.hoisted(() => ({ accounts: vi.fn(), createAccount: vi.fn(), updateAccount: vi.fn(), deleteAccount: vi.fn(), revealToken: vi.fn(), testAccount: vi.fn() }));
+const toast = vi.hoisted(() => ({ error: vi.fn(), success: vi.fn(), warn: vi.fn(), info: vi.fn() }));
+vi.mock('react-toastify', () => ({ toast }));
+vi.mock('../workflow/workflow-api.ts', async (orig) => ({ ...(await orig<typeof import('../workflow/workflow-api.ts')>()), workflowApi: api }));
+
+const { PixelAccountsPage } = await import('./PixelAccountsPage.tsx');
+
+const ACCOUNT: PixelAccount = { id: 'a1', name: 'Main', pixelId: '123456789', accessToken: '••••••••1234', status: 'active' };
+
+function renderPage() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={client}>
+      <PixelAccountsPage />
+    </QueryClientProvider>,
+  );
+}
+
+beforeEach(() => {
+  vi.clearAllMocks();
+  api.accounts.mockResolvedValue([ACCOUNT]);
+});
+
+describe('PixelAccountsPage', () => {
+  it('replaces the token without revealing the old one, and only tests saved settings', async () => {
+    api.updateAccount.mockResolvedValue({ ...ACCOUNT, accessToken: '••••••••9999' });
+    renderPage();
+    const replace = await screen.findByLabelText('Replace token');
+    const testButton = screen.getByRole('button', { name: 'Test connection' });
+    expect((testButton as HTMLButtonElement).disabled).toBe(false);
+    await userEvent.type(replace, 'EAAB-new-9999');
+    expect((testButton as HTMLButtonElement).disabled).toBe(true);
+    await userEvent.click(screen.getByRole('button', { name: /^Save$/ }));
+    await waitFor(() => expect(api.updateAccount).toHaveBeenCalledWith('a1', { name: 'Main', pixelId: '123456789', accessToken: 'EAAB-new-9999' }));
+    expect(api.revealToken).not.toHaveBeenCalled();
+    await waitFor(() => expect((screen.getByRole('button', { name: 'Test connection' }) as HTMLButtonElement).disabled).toBe(false));
+  });
+
+  it('disables Test while a label or pixel id edit is unsaved', async () => {
+    renderPage();
+    const label = await screen.findByLabelText('Label');
+    await userEvent.type(label, 'x');
+    expect((screen.getByRole('button', { name: 'Test connection' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('gives a failed reveal its own message', async () => {
+    api.revealToken.mockRejectedValue(new ApiError(500, 'INTERNAL', ''));
+    renderPage();
+    await userEvent.click(await screen.findByRole('button', { name: 'Show access token' }));
+    await waitFor(() => expect(toast.error).toHaveBeenCalledWith('Could not show the access token. Please try again.'));
+  });
+
+  it("shows 'Testing...' in a neutral colour, then the result", async () => {
+    let finish!: (v: unknown) => void;
+    api.testAccount.mockReturnValue(new Promise((r) => (finish = r)));
+    renderPage();
+    await userEvent.click(await screen.findByRole('button', { name: 'Test connection' }));
+    const pending = screen.getByText('Testing...');
+    expect(pending.className).toContain('text-slate-600');
+    expect(pending.className).not.toContain('emerald');
+    finish({ ok: false, message: 'The access token is invalid or has expired.' });
+    expect((await screen.findByText('The access token is invalid or has expired.')).className).toContain('text-red-700');
+  });
+});

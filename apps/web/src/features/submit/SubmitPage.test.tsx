@@ -1,0 +1,61 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { render, screen } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { MemoryRouter, Route, Routes } from 'react-router';
+
+const api = vi.hoisted(() => ({ file: vi.fn(), prepare: vi.fn(), preview: vi.fn(), accounts: vi.fn(), createAccount: vi.fn() }));
+const toast = vi.hoisted(() => ({ error: vi.fn(), success: vi.fn(), warn: vi.fn(), info: vi.fn() }));
+vi.mock('react-toastify', () => ({ toast }));
+vi.mock('../workflow/workflow-api.ts', async (orig) => ({
+  ...(await orig<typeof import('../workflow/workflow-api.ts')>()),
+  workflowApi: api,
+  atLeast: <T,>(_ms: number, p: Promise<T>) => p,
+}));
+
+const { SubmitPage } = await import('./SubmitPage.tsx');
+
+function renderPage() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter initialEntries={['/submit?fileId=f1']}>
+        <Routes>
+          <Route path="/submit" element={<SubmitPage />} />
+        </Routes>
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+beforeEach(() => {
+  vi.clearAllMocks();
+  api.file.mockResolvedValue({ id: 'f1', fileName: 'a.csv', status: 'validated', rowCount: 25, sizeBytes: 10, createdAt: '' });
+  api.prepare.mockResolvedValue({ totalCount: 25 });
+  api.accounts.mockResolvedValue([]);
+});
+
+describe('SubmitPage', () => {
+  it("shows 'Failed to load preview' instead of an empty preview when the preview call fails", async () => {
+    api.preview.mockRejectedValue(new Error('boom'));
+    renderPage();
+    expect(await screen.findByText('Failed to load preview')).toBeTruthy();
+    expect(screen.queryByText(/first 0 events/)).toBeNull();
+    expect(screen.queryByText(/more events/)).toBeNull();
+    expect(toast.error).toHaveBeenCalledWith('Failed to load preview');
+  });
+
+  it('does not show the new-account form while saved accounts are still loading', async () => {
+    api.preview.mockResolvedValue({ previewRows: [], totalCount: 25 });
+    api.accounts.mockReturnValue(new Promise(() => {}));
+    renderPage();
+    await screen.findByText('Data Prepared');
+    expect(screen.queryByLabelText('Pixel ID')).toBeNull();
+    expect(screen.getByText('Loading accounts...')).toBeTruthy();
+  });
+
+  it('offers the new-account form once it is known there are no saved accounts', async () => {
+    api.preview.mockResolvedValue({ previewRows: [], totalCount: 25 });
+    renderPage();
+    expect(await screen.findByLabelText('Pixel ID')).toBeTruthy();
+  });
+});

@@ -1,0 +1,109 @@
+import { describe, expect, it, vi, beforeEach } from 'vitest';
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import type { ValidationResponse, ValidationRow } from '@backsignal/contracts';
+
+const api = vi.hoisted(() => ({ file: vi.fn(), validate: vi.fn(), uploadFixed: vi.fn(), setStatus: vi.fn() }));
+const toast = vi.hoisted(() => ({ error: vi.fn(), success: vi.fn(), warn: vi.fn(), info: vi.fn() }));
+vi.mock('react-toastify', () => ({ toast }));
+vi.mock('../workflow/workflow-api.ts', async (orig) => ({
+  ...(await orig<typeof import('../workflow/workflow-api.ts')>()),
+  workflowApi: api,
+  atLeast: <T,>(_ms: number, p: Promise<T>) => p,
+}));
+
+const { VerifyDataPage } = await import('./VerifyDataPage.tsx');
+
+const row = (n: number, over: Partial<ValidationRow> = {}): ValidationRow => ({
+  rowNumber: n, hasErrors: false, hasCorrections: false, errors: [], corrections: [], warnings: [], effectiveRow: { email: 'a@b.co' }, ...over,
+});
+const result = (over: Partial<ValidationResponse> = {}): ValidationResponse => ({
+  rows: [], rowsChecked: 3, rowsWithErrors: 0, rowsCorrected: 0, rowsWithWarnings: 0, fileIssues: [], quality: null, ...over,
+});
+
+const text = (el: HTMLElement) => el.textContent?.replace(/\s+/g, ' ').trim();
+
+function renderPage() {
+  return render(
+    <MemoryRouter initialEntries={['/verify-data?fileId=f1']}>
+      <Routes>
+        <Route path="/verify-data" element={<VerifyDataPage />} />
+        <Route path="/dashboard" element={<p>dashboard page</p>} />
+        <Route path="/map-columns" element={<p>map columns page</p>} />
+      </Routes>
+    </MemoryRouter>,
+  );
+}
+
+beforeEach(() => {
+  vi.clearAllMocks();
+  api.file.mockResolvedValue({ id: 'f1', fileName: 'a.csv', status: 'mapped', rowCount: 3, sizeBytes: 10, createdAt: '' });
+});
+
+describe('VerifyDataPage', () => {
+  it('labels errors, corrections and warning-only rows each for what they are', async () => {
+    api.validate.mockResolvedValue(
+      result({
+        rowsWithErrors: 1,
+        rows: [
+          row(2, { hasErrors: true, errors: [{ field: 'email', message: 'bad' }] }),
+          row(3, { hasCorrections: true, corrections: [{ field: 'currency', message: 'upper-cased', original: 'usd', corrected: 'USD' }] }),
+          row(4, { warnings: [{ field: 'event_time', message: 'Send it today.' }] }),
+        ],
+      }),
+    );
+    renderPage();
+    await screen.findByText(/^Row 2/);
+    expect(text(screen.getByText(/^Row 2/))).toBe('Row 2 · has errors');
+    expect(text(screen.getByText(/^Row 3/))).toBe('Row 3 · corrected');
+    expect(text(screen.getByText(/^Row 4/))).toBe('Row 4 · warning');
+  });
+
+  it('shows the problems met while reading the CSV', async () => {
+    api.validate.mockResolvedValue(
+      result({ fileIssues: [{ rowNumber: 1, code: 'DUPLICATE_HEADER', message: 'Column "Email" appears more than once; the copy in column 3 is called "Email_2".' }] }),
+    );
+    renderPage();
+    expect(await screen.findByText('Problems reading your file (1)')).toBeTruthy();
+    expect(screen.getByText(/Column "Email" appears more than once/)).toBeTruthy();
+  });
+
+  it('shows read problems beside the whole-file Validation Error too', async () => {
+    api.validate.mockResolvedValue(
+      result({ error: "Your file headers don't match your mappings. x", fileIssues: [{ rowNumber: 7, code: 'RAGGED_ROW', message: 'Row 7 has 3 cells.' }] }),
+    );
+    renderPage();
+    expect(await screen.findByText('Validation Error')).toBeTruthy();
+    expect(screen.getByText('Row 7 has 3 cells.')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Return to Mapping' }).getAttribute('href')).toBe('/map-columns?fileId=f1');
+  });
+
+  it('sends a file that is only uploaded back to mapping instead of validating it', async () => {
+    api.file.mockResolvedValue({ id: 'f1', fileName: 'a.csv', status: 'uploaded', rowCount: 3, sizeBytes: 10, createdAt: '' });
+    renderPage();
+    expect(await screen.findByText('map columns page')).toBeTruthy();
+    expect(toast.error).toHaveBeenCalledWith('Please finish mapping this file before validating it.');
+    expect(api.validate).not.toHaveBeenCalled();
+  });
+
+  it("answers a missing or another user's file with the spec toast and the dashboard", async () => {
+    api.file.mockRejectedValue(new Error('404'));
+    renderPage();
+    expect(await screen.findByText('dashboard page')).toBeTruthy();
+    expect(toast.error).toHaveBeenCalledWith('Failed to fetch uploaded file.');
+    expect(api.validate).not.toHaveBeenCalled();
+  });
+
+  it('disables the corrected-file drop zone while the file uploads', async () => {
+    api.validate.mockResolvedValue(result({ rowsWithErrors: 1, rows: [row(2, { hasErrors: true, errors: [{ field: 'email', message: 'bad' }] })] }));
+    api.uploadFixed.mockReturnValue(new Promise(() => {}));
+    renderPage();
+    await screen.findByText('Upload a corrected CSV');
+    await userEvent.upload(screen.getByTestId('file-input'), new File(['a\n1\n'], 'fixed.csv', { type: 'text/csv' }));
+    const zone = (await screen.findByText('Uploading...')).closest('[role="button"]')!;
+    expect(zone.getAttribute('aria-disabled')).toBe('true');
+    await userEvent.upload(screen.getByTestId('file-input'), new File(['a\n1\n'], 'again.csv', { type: 'text/csv' }));
+    expect(api.uploadFixed).toHaveBeenCalledTimes(1);
+  });
+});
