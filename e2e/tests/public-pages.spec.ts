@@ -1,8 +1,19 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { PUBLIC_PAGES } from '@backsignal/contracts/public';
 
 const paths = Object.keys(PUBLIC_PAGES);
+const SHOTS = process.env.E2E_SHOTS_DIR ?? 'screenshots';
+// React's hydration failures: minified errors #418 (text/HTML mismatch), #419, #423 and #425, or the words.
+const HYDRATION = /#41[89]|#42[35]|hydrat/i;
+
+/** Collects console errors and uncaught page errors (React reports hydration mismatches through both). */
+function collectErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => m.type() === 'error' && !m.text().includes('Failed to load resource') && errors.push(m.text()));
+  page.on('pageerror', (e) => errors.push(`${e.message}\n${e.stack ?? ''}`));
+  return errors;
+}
 
 test.describe('public pages', () => {
   for (const path of paths) {
@@ -11,15 +22,32 @@ test.describe('public pages', () => {
       expect(html).toContain(`<title>${PUBLIC_PAGES[path]!.title.replace(/&/g, '&amp;')}</title>`);
       expect(html).toContain('property="og:title"');
       expect(html).toMatch(/<div id="root"><[a-z]/);
-      const errors: string[] = [];
-      page.on('console', (m) => m.type() === 'error' && !m.text().includes('Failed to load resource') && errors.push(m.text()));
+      const errors = collectErrors(page);
       await page.goto(path);
       await expect(page.locator('h1').first()).toBeVisible();
       await expect(page).toHaveTitle(PUBLIC_PAGES[path]!.title);
       const results = await new AxeBuilder({ page }).analyze();
       const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
       expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
-      expect(errors.filter((e) => /hydrat/i.test(e))).toEqual([]);
+      expect(errors.filter((e) => HYDRATION.test(e))).toEqual([]);
+    });
+  }
+
+  // Spec §4: score = leaks / 5 × 100; green at 100, yellow from 60, red below; verdict by count.
+  for (const [leaks, score, color, verdict] of [
+    ['', '0', 'red', "You're flying blind"],
+    ['callTracking,callToJobTracking,revenueReporting', '60', 'yellow', 'Some tracking in place'],
+    ['callTracking,callToJobTracking,revenueReporting,offlineConversions,campaignAttribution', '100', 'green', 'Excellent tracking hygiene'],
+  ] as const) {
+    test(`/audit-results?leaks= with ${leaks ? leaks.split(',').length : 0} leaks hydrates without a mismatch and scores ${score}`, async ({ page }) => {
+      const errors = collectErrors(page);
+      await page.goto(`/audit-results?leaks=${leaks}`);
+      await expect(page.getByTestId('score')).toHaveText(score);
+      await expect(page.getByTestId('score')).toHaveAttribute('data-color', color);
+      await expect(page.getByText(verdict)).toBeVisible();
+      // Hydration errors surface asynchronously; give React a moment before checking.
+      await page.waitForTimeout(300);
+      expect(errors.filter((e) => HYDRATION.test(e))).toEqual([]);
     });
   }
 
@@ -32,7 +60,7 @@ test.describe('public pages', () => {
         await expect(page.locator('h1').first()).toBeVisible();
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
         expect(overflow, `${path} at ${width}`).toBe(false);
-        await page.screenshot({ path: `screenshots/public-${width}${path === '/' ? '-home' : path.replace(/\//g, '-')}.png`, fullPage: true });
+        await page.screenshot({ path: `${SHOTS}/public-${width}${path === '/' ? '-home' : path.replace(/\//g, '-')}.png`, fullPage: true });
       }
     }
   });
