@@ -1,11 +1,42 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { PUBLIC_PAGES } from '@backsignal/contracts/public';
+import { signUpAndVerify } from '../helpers/auth.ts';
 
 const paths = Object.keys(PUBLIC_PAGES);
 const SHOTS = process.env.E2E_SHOTS_DIR ?? 'screenshots';
 // React's hydration failures: minified errors #418 (text/HTML mismatch), #419, #423 and #425, or the words.
 const HYDRATION = /#41[89]|#42[35]|hydrat/i;
+
+interface SentEvent {
+  name: string;
+  props: Record<string, unknown>;
+}
+
+/**
+ * Every analytics event the page sends to /api/analytics. Beacon bodies are not visible to Playwright, so an
+ * init script passes a copy of each beacon's payload to the test (the beacon itself still goes out); requests
+ * sent with fetch are read from the network.
+ */
+async function collectAnalytics(page: Page): Promise<SentEvent[]> {
+  const events: SentEvent[] = [];
+  const record = (body: string) => events.push(...(JSON.parse(body) as { events: SentEvent[] }).events);
+  await page.exposeFunction('__recordAnalytics', record);
+  await page.addInitScript(() => {
+    const send = navigator.sendBeacon.bind(navigator);
+    navigator.sendBeacon = (url, data) => {
+      const rec = (window as unknown as { __recordAnalytics: (b: string) => void }).__recordAnalytics;
+      if (String(url).endsWith('/api/analytics') && data instanceof Blob) void data.text().then(rec);
+      return send(url, data);
+    };
+  });
+  page.on('request', (r) => {
+    if (r.method() !== 'POST' || r.resourceType() === 'ping' || new URL(r.url()).pathname !== '/api/analytics') return;
+    const body = r.postData();
+    if (body) record(body);
+  });
+  return events;
+}
 
 /** Collects console errors and uncaught page errors (React reports hydration mismatches through both). */
 function collectErrors(page: Page): string[] {
@@ -68,11 +99,65 @@ test.describe('public pages', () => {
   test('the landing page keeps its variant and sends a logged-in user to the dashboard', async ({ page }) => {
     await page.goto('/');
     await expect(page.locator('h1')).toBeVisible();
+    await page.waitForFunction(() => localStorage.getItem('backsignal:landing-variant') !== null);
     const variant = await page.evaluate(() => localStorage.getItem('backsignal:landing-variant'));
     expect(['agency', 'csv']).toContain(variant);
+    await expect(page.locator('[data-variant]')).toHaveAttribute('data-variant', variant!);
     const heading = await page.locator('h1').textContent();
     await page.reload();
     await expect(page.locator('h1')).toHaveText(heading!);
+
+    await signUpAndVerify(page);
+    await page.goto('/');
+    await expect(page).toHaveURL(/\/dashboard$/);
+  });
+
+  test('a landing visit records exactly one landing_page_viewed, with the variant shown', async ({ page }) => {
+    const events = await collectAnalytics(page);
+    await page.goto('/');
+    await page.waitForFunction(() => localStorage.getItem('backsignal:landing-variant') !== null);
+    const stored = await page.evaluate(() => localStorage.getItem('backsignal:landing-variant'));
+    await expect(page.locator('[data-variant]')).toHaveAttribute('data-variant', stored!);
+    await expect.poll(() => events.filter((e) => e.name === 'landing_page_viewed').length, { timeout: 10_000 }).toBe(1);
+    await page.waitForTimeout(3500); // one more flush interval: nothing else may arrive
+    expect(events.filter((e) => e.name === 'landing_page_viewed').map((e) => e.props)).toEqual([{ variant: stored }]);
+  });
+
+  test('a variant fixed by config that arrives late is the only one shown, recorded and never stored', async ({ page }) => {
+    const events = await collectAnalytics(page);
+    await page.route('**/api/config', async (route) => {
+      const res = await route.fetch();
+      const body = { ...(await res.json()), landingVariant: 'agency' };
+      await new Promise((r) => setTimeout(r, 1500));
+      await route.fulfill({ response: res, json: body });
+    });
+    await page.goto('/');
+    await expect(page.locator('[data-variant]')).toHaveAttribute('data-variant', 'agency');
+    await expect.poll(() => events.filter((e) => e.name === 'landing_page_viewed').length, { timeout: 10_000 }).toBe(1);
+    await page.waitForTimeout(3500);
+    expect(events.filter((e) => e.name === 'landing_page_viewed').map((e) => e.props)).toEqual([{ variant: 'agency' }]);
+    expect(await page.evaluate(() => localStorage.getItem('backsignal:landing-variant'))).toBeNull();
+  });
+
+  test('demo_viewed is recorded once when half the demo is visible, cta_clicked with label and position', async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const events = await collectAnalytics(page);
+    await page.goto('/csv-to-meta');
+    await expect(page.locator('h1')).toBeVisible();
+    const demo = page.getByRole('img', { name: /Animation of the Backsignal flow/ });
+    await page.waitForTimeout(3500);
+    expect(events.filter((e) => e.name === 'demo_viewed')).toEqual([]); // not yet in view
+    await demo.scrollIntoViewIfNeeded();
+    await expect.poll(() => events.filter((e) => e.name === 'demo_viewed').length, { timeout: 10_000 }).toBe(1);
+    // Scrolled away and back: still recorded once.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await demo.scrollIntoViewIfNeeded();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.getByRole('link', { name: 'Start Free Beta' }).first().click();
+    await expect(page).toHaveURL(/\/signup$/);
+    await expect.poll(() => events.filter((e) => e.name === 'cta_clicked').length, { timeout: 10_000 }).toBe(1);
+    expect(events.find((e) => e.name === 'cta_clicked')!.props).toEqual({ label: 'Start Free Beta', position: 'hero' });
+    expect(events.filter((e) => e.name === 'demo_viewed').length).toBe(1);
   });
 
   test('keyboard: the first Tab reaches the skip link, which moves focus past the header', async ({ page }) => {
