@@ -52,6 +52,13 @@ test.describe('public pages', () => {
       const html = await (await request.get(path)).text();
       expect(html).toContain(`<title>${PUBLIC_PAGES[path]!.title.replace(/&/g, '&amp;')}</title>`);
       expect(html).toContain('property="og:title"');
+      // Crawlers need absolute URLs and a raster image.
+      const tag = (re: RegExp) => html.match(re)?.[1];
+      const suffix = path === '/' ? '/' : path;
+      expect(tag(/property="og:url" content="([^"]+)"/)).toMatch(new RegExp(`^https?://[^/]+${suffix.replace(/[/-]/g, '\\$&')}$`));
+      expect(tag(/rel="canonical" href="([^"]+)"/)).toBe(tag(/property="og:url" content="([^"]+)"/));
+      expect(tag(/property="og:image" content="([^"]+)"/)).toMatch(/^https?:\/\/[^/]+\/og-image\.png$/);
+      expect(tag(/name="twitter:card" content="([^"]+)"/)).toBe('summary_large_image');
       expect(html).toMatch(/<div id="root"><[a-z]/);
       const errors = collectErrors(page);
       await page.goto(path);
@@ -166,6 +173,16 @@ test.describe('public pages', () => {
     await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
     await page.keyboard.press('Enter');
     await expect(page).toHaveURL(/#main$/);
+  });
+
+  test('the Open Graph image is a 1200x630 PNG', async ({ request }) => {
+    const res = await request.get('/og-image.png');
+    expect(res.status()).toBe(200);
+    expect(res.headers()['content-type']).toBe('image/png');
+    const png = await res.body();
+    expect(png.subarray(1, 4).toString()).toBe('PNG');
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1200, 630]);
+    expect(png.length).toBeLessThan(100_000);
   });
 
   test('sitemap and robots are served', async ({ request }) => {
