@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { gzipSync } from 'node:zlib';
 import { PUBLIC_PAGES } from '@backsignal/contracts/public';
 import { signUpAndVerify } from '../helpers/auth.ts';
 
@@ -173,6 +174,32 @@ test.describe('public pages', () => {
     await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
     await page.keyboard.press('Enter');
     await expect(page).toHaveURL(/#main$/);
+  });
+
+  test('every public page loads at most 150 KB of JavaScript, gzipped (ADR 0040 budget)', async ({ page, baseURL }) => {
+    test.setTimeout(120_000);
+    const BUDGET_KB = 150;
+    const sizes: Record<string, number> = {};
+    for (const path of paths) {
+      const scripts = new Map<string, Promise<number>>();
+      const onResponse = (res: import('@playwright/test').Response) => {
+        const url = new URL(res.url());
+        if (res.request().resourceType() !== 'script' || url.origin !== new URL(baseURL!).origin) return;
+        if (!scripts.has(url.pathname)) scripts.set(url.pathname, res.body().then((b) => gzipSync(b).length));
+      };
+      page.on('response', onResponse);
+      await page.goto(path);
+      await expect(page.locator('h1').first()).toBeVisible();
+      await page.waitForLoadState('networkidle');
+      page.off('response', onResponse);
+      const bytes = (await Promise.all(scripts.values())).reduce((a, b) => a + b, 0);
+      sizes[path] = Math.round((bytes / 1024) * 10) / 10;
+      expect(scripts.size, path).toBeGreaterThan(0);
+    }
+    test.info().annotations.push({ type: 'initial JS gzipped KB', description: JSON.stringify(sizes) });
+    console.log('initial JS gzipped KB per public page:', sizes);
+    const over = Object.entries(sizes).filter(([, kb]) => kb > BUDGET_KB);
+    expect(over, `over the ${BUDGET_KB} KB budget`).toEqual([]);
   });
 
   test('the Open Graph image is a 1200x630 PNG', async ({ request }) => {
