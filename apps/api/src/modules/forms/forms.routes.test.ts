@@ -184,4 +184,12 @@ describe('analytics', () => {
     expect(r.rows[0]!.n).toBe(1);
     expect((await anon().post('/api/analytics', { events: [{ name: 'drop_table', ts: 1 }] }, { xsrf: false })).statusCode).toBe(400);
   });
+
+  it('never attributes events to the session user, since the XSRF check is skipped', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const res = await agent.post('/api/analytics', { events: [{ name: 'sign_up', props: { via: 'cross-site' }, path: '/', ts: Date.now() }] }, { xsrf: false });
+    expect(res.statusCode).toBe(204);
+    const r = await ctx.db.query<{ user_id: string | null }>(`select user_id from analytics_events where name = 'sign_up' and props->>'via' = 'cross-site'`);
+    expect(r.rows).toEqual([{ user_id: null }]);
+  });
 });
