@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page, type Response } from '@playwright/test';
 import { gzipSync } from 'node:zlib';
 import { PUBLIC_PAGES } from '@backsignal/contracts/public';
 import { signUpAndVerify } from '../helpers/auth.ts';
@@ -182,7 +182,7 @@ test.describe('public pages', () => {
     const sizes: Record<string, number> = {};
     for (const path of paths) {
       const scripts = new Map<string, Promise<number>>();
-      const onResponse = (res: import('@playwright/test').Response) => {
+      const onResponse = (res: Response) => {
         const url = new URL(res.url());
         if (res.request().resourceType() !== 'script' || url.origin !== new URL(baseURL!).origin) return;
         if (!scripts.has(url.pathname)) scripts.set(url.pathname, res.body().then((b) => gzipSync(b).length));
