@@ -68,6 +68,15 @@ describe('captcha', () => {
     expect(replay.json().message).toBe('Please complete the captcha.');
   });
 
+  it('prunes used tokens older than a day when it stores a new one, and keeps recent ones', async () => {
+    await ctx.db.query(`insert into used_captcha_tokens (token_hash, used_at) values ('old-hash', now() - interval '25 hours'), ('recent-hash', now() - interval '23 hours')`);
+    const agent = anon();
+    const res = await agent.post('/api/automation-waitlist', { name: 'Pru', email: 'pru@example.com', businessType: 'HVAC', captchaToken: await captcha(agent) }, { xsrf: false });
+    expect(res.statusCode).toBe(200);
+    const r = await ctx.db.query<{ token_hash: string }>(`select token_hash from used_captcha_tokens where token_hash in ('old-hash', 'recent-hash')`);
+    expect(r.rows.map((x) => x.token_hash)).toEqual(['recent-hash']);
+  });
+
   it('verifies Turnstile tokens on the server when keys are configured', async () => {
     const cf = await fakeServer((req, res) => json(res, 200, { success: req.body.includes('response=good') }));
     const fetchVia: typeof fetch = (input, init) => fetch(String(input).replace('https://challenges.cloudflare.com', cf.url), init);
