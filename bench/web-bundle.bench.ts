@@ -32,4 +32,7 @@ for (const [route, file] of htmlFiles.sort()) {
   if (kb > BUDGET_KB) over++;
   console.log(`| ${route} | ${srcs.length} | ${kb.toFixed(1)} | ${kb <= BUDGET_KB ? 'ok' : 'OVER'} |`);
 }
-if (over) console.log(`\n${over} page(s) over budget`);
+if (over) {
+  console.log(`\n${over} page(s) over budget`);
+  process.exitCode = 1;
+}

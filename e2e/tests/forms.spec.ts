@@ -1,4 +1,6 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+
+const SHOTS = process.env.E2E_SHOTS_DIR ?? 'screenshots';
 
 test('contact form: required fields, captcha, success clears the form', async ({ page }) => {
   await page.goto('/contact');
@@ -14,7 +16,7 @@ test('contact form: required fields, captcha, success clears the form', async ({
   await page.getByRole('button', { name: 'Send message' }).click();
   await expect(page.getByText('Message sent successfully!')).toBeVisible();
   await expect(page.getByLabel('Message')).toHaveValue('');
-  await page.screenshot({ path: 'screenshots/forms-contact.png', fullPage: true });
+  await page.screenshot({ path: `${SHOTS}/forms-contact.png`, fullPage: true });
 });
 
 test('audit: submit, thank-you panel, and the results page scores', async ({ page }) => {
@@ -27,7 +29,7 @@ test('audit: submit, thank-you panel, and the results page scores', async ({ pag
   await page.getByRole('button', { name: 'Get my free audit' }).click();
   await expect(page.getByText('Thank you! Your audit is on its way.')).toBeVisible();
   await expect(page.getByRole('link', { name: 'Book a free strategy session' })).toBeVisible();
-  await page.screenshot({ path: 'screenshots/forms-audit-thanks.png', fullPage: true });
+  await page.screenshot({ path: `${SHOTS}/forms-audit-thanks.png`, fullPage: true });
 
   for (const [leaks, score, color, verdict] of [
     ['', '0', 'red', "You're flying blind"],
@@ -40,7 +42,7 @@ test('audit: submit, thank-you panel, and the results page scores', async ({ pag
     await expect(page.getByTestId('score')).toHaveAttribute('data-color', color);
     await expect(page.getByText(verdict)).toBeVisible();
   }
-  await page.screenshot({ path: 'screenshots/forms-audit-results.png', fullPage: true });
+  await page.screenshot({ path: `${SHOTS}/forms-audit-results.png`, fullPage: true });
 });
 
 test('automation: variant kept across reloads, waitlist success', async ({ page }) => {
@@ -68,5 +70,85 @@ test('lead-AI waitlist shows the confirmation', async ({ page }) => {
   await page.getByLabel(/I'm not a robot/).check();
   await page.getByRole('button', { name: 'Join the waitlist' }).click();
   await expect(page.getByRole('heading', { name: "You're on the Waitlist!" })).toBeVisible();
-  await page.screenshot({ path: 'screenshots/forms-lead-ai.png', fullPage: true });
+  await page.screenshot({ path: `${SHOTS}/forms-lead-ai.png`, fullPage: true });
 });
+
+/**
+ * A captcha token is accepted once by the server, even when the request then fails (rate limit, mail, network).
+ * The first submission reaches the server (its token is used up) but the answer is replaced by an error; the form
+ * must then ask for a fresh captcha, and the retry with it must succeed.
+ */
+const retryCases = [
+  {
+    name: 'contact',
+    path: '/contact',
+    api: '/api/contact',
+    fill: async (page: Page) => {
+      await page.getByLabel('Name').fill('Dana Fox');
+      await page.getByLabel('Email').fill(`dana-${Date.now()}@example.com`);
+      await page.getByLabel('Reason').selectOption('question');
+      await page.getByLabel('Message').fill('Retry please');
+    },
+    button: 'Send message',
+    success: (page: Page) => page.getByText('Message sent successfully!'),
+  },
+  {
+    name: 'lead-ai',
+    path: '/lead-ai',
+    api: '/api/contact',
+    fill: async (page: Page) => {
+      await page.getByLabel('Name').fill('Lee Chan');
+      await page.getByLabel('Email').fill(`lee-retry-${Date.now()}@example.com`);
+    },
+    button: 'Join the waitlist',
+    success: (page: Page) => page.getByRole('heading', { name: "You're on the Waitlist!" }),
+  },
+  {
+    name: 'automation',
+    path: '/automation',
+    api: '/api/automation-waitlist',
+    fill: async (page: Page) => {
+      await page.getByLabel('Name').fill('Sam Ortiz');
+      await page.getByLabel('Email').fill(`sam-retry-${Date.now()}@example.com`);
+      await page.getByLabel('Business type').selectOption('Roofing');
+    },
+    button: 'Join the waitlist',
+    success: (page: Page) => page.getByText("You've been added to the waitlist!"),
+  },
+  {
+    name: 'audit',
+    path: '/audit',
+    api: '/api/audit',
+    fill: async (page: Page) => {
+      await page.getByLabel('Name').fill('Ria Patel');
+      await page.getByLabel('Email').fill(`ria-retry-${Date.now()}@example.com`);
+      await page.getByLabel('Business type').selectOption('PestControl');
+    },
+    button: 'Get my free audit',
+    success: (page: Page) => page.getByText('Thank you! Your audit is on its way.'),
+  },
+];
+
+for (const c of retryCases) {
+  test(`${c.name}: a failed submission resets the captcha and a retry succeeds`, async ({ page }) => {
+    let failed = false;
+    await page.route(`**${c.api}`, async (route) => {
+      if (failed) return route.continue();
+      failed = true;
+      await route.fetch(); // the server sees (and uses up) the token
+      await route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ code: 'INTERNAL', message: 'Temporary failure, try again.' }) });
+    });
+    await page.goto(c.path);
+    await c.fill(page);
+    const captcha = page.getByLabel(/I'm not a robot/);
+    await captcha.check();
+    await page.getByRole('button', { name: c.button }).click();
+    await expect(page.getByText('Temporary failure, try again.')).toBeVisible();
+    await expect(captcha).not.toBeChecked();
+    await page.screenshot({ path: `${SHOTS}/forms-${c.name}-failed.png`, fullPage: true });
+    await captcha.check();
+    await page.getByRole('button', { name: c.button }).click();
+    await expect(c.success(page)).toBeVisible();
+    await page.screenshot({ path: `${SHOTS}/forms-${c.name}-retried.png`, fullPage: true });
+  });
+}

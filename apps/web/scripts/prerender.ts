@@ -1,6 +1,10 @@
 /**
  * Writes every public page as static HTML into dist/prerendered/<path>/index.html, with its own title,
- * description, Open Graph tags and canonical link. dist/index.html stays the empty shell for app routes.
+ * description, Open Graph and Twitter tags and canonical link, and the not-found page as dist/404.html.
+ * dist/index.html stays the empty shell for app routes.
+ *
+ * Crawlers need absolute URLs: they are built from PUBLIC_URL, else APP_URL, at build time (set one of them
+ * when building for a deployment; the fallback is the local development address).
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +16,9 @@ const dist = join(web, 'dist');
 const { render } = (await import(join(web, 'dist-ssr', 'entry-server.js'))) as { render: (p: string) => Promise<string> };
 const shell = readFileSync(join(dist, 'index.html'), 'utf8');
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+const origin = (process.env.PUBLIC_URL ?? process.env.APP_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
+if (!process.env.PUBLIC_URL && !process.env.APP_URL) console.warn(`prerender: PUBLIC_URL/APP_URL not set, page URLs use ${origin}`);
+const absolute = (path: string) => `${origin}${path}`;
 
 rmSync(join(dist, 'prerendered'), { recursive: true, force: true });
 for (const [path, meta] of Object.entries(PUBLIC_PAGES)) {
@@ -22,9 +29,18 @@ for (const [path, meta] of Object.entries(PUBLIC_PAGES)) {
     `<meta property="og:title" content="${esc(meta.title)}" />`,
     `<meta property="og:description" content="${esc(meta.description)}" />`,
     `<meta property="og:type" content="website" />`,
-    `<meta property="og:url" content="${esc(path)}" />`,
-    `<meta property="og:image" content="/og-image.svg" />`,
-    `<link rel="canonical" href="${esc(path)}" />`,
+    `<meta property="og:site_name" content="Backsignal" />`,
+    `<meta property="og:url" content="${esc(absolute(path))}" />`,
+    `<meta property="og:image" content="${esc(absolute('/og-image.png'))}" />`,
+    `<meta property="og:image:type" content="image/png" />`,
+    `<meta property="og:image:width" content="1200" />`,
+    `<meta property="og:image:height" content="630" />`,
+    `<meta property="og:image:alt" content="Backsignal: offline conversions to Meta, done right." />`,
+    `<meta name="twitter:card" content="summary_large_image" />`,
+    `<meta name="twitter:title" content="${esc(meta.title)}" />`,
+    `<meta name="twitter:description" content="${esc(meta.description)}" />`,
+    `<meta name="twitter:image" content="${esc(absolute('/og-image.png'))}" />`,
+    `<link rel="canonical" href="${esc(absolute(path))}" />`,
   ].join('\n    ');
   const html = shell
     .replace(/<title>[\s\S]*?<\/title>\s*<meta name="description"[^>]*>/, head)
@@ -33,5 +49,13 @@ for (const [path, meta] of Object.entries(PUBLIC_PAGES)) {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'index.html'), html);
 }
+// Served with status 404 for paths that match no route; the router hydrates it as the same not-found page.
+const notFound = shell
+  .replace(
+    /<title>[\s\S]*?<\/title>\s*<meta name="description"[^>]*>/,
+    `<title>Page not found | Backsignal</title>\n    <meta name="robots" content="noindex" />`,
+  )
+  .replace('<!--app-html-->', await render('/__not-found__'));
+writeFileSync(join(dist, '404.html'), notFound);
 rmSync(join(web, 'dist-ssr'), { recursive: true, force: true });
 console.log(`prerendered ${Object.keys(PUBLIC_PAGES).length} public pages`);

@@ -11,13 +11,22 @@ const FALLBACK: PublicConfig = {
   maxUploadMb: 10,
 };
 
-/** Runtime settings from the server; sensible defaults until they arrive (and for prerendering). */
-export function usePublicConfig(): PublicConfig {
-  const { data } = useQuery({
+/**
+ * Runtime settings from the server, and whether they have arrived (`settled`: loaded, or failed so the
+ * defaults stand). Anything that must not change once shown (the landing variant) waits for `settled`.
+ */
+export function usePublicConfigState(): { config: PublicConfig; settled: boolean } {
+  const { data, isError } = useQuery({
     queryKey: ['public-config'],
     queryFn: () => api<PublicConfig>('/api/config'),
     staleTime: Infinity,
+    retry: 1,
     enabled: typeof window !== 'undefined',
   });
-  return data ?? FALLBACK;
+  return { config: data ?? FALLBACK, settled: data !== undefined || isError };
+}
+
+/** Runtime settings from the server; sensible defaults until they arrive (and for prerendering). */
+export function usePublicConfig(): PublicConfig {
+  return usePublicConfigState().config;
 }

@@ -1,8 +1,8 @@
 import { PUBLIC_PAGES } from '@backsignal/contracts/public';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Navigate } from 'react-router';
 import { usePageMeta } from '../lib/page-meta.ts';
-import { usePublicConfig } from '../lib/public-config.ts';
+import { usePublicConfig, usePublicConfigState } from '../lib/public-config.ts';
 import { useSession } from '../lib/session.tsx';
 import { track } from '../lib/track.ts';
 import { HOW_IT_WORKS } from './industry-copy.ts';
@@ -11,11 +11,17 @@ import { CtaLink, DemoSection, FeatureCards, FreeBetaBlock, Section, Steps } fro
 const VARIANT_KEY = 'backsignal:landing-variant';
 type Variant = 'agency' | 'csv';
 
-/** The configured variant, or a random pick kept per browser (spec §2 route '/'). */
+/**
+ * The configured variant, or a random pick kept per browser (spec §2 route '/'). Nothing is picked until the
+ * server's config has arrived: the fallback says 'random', and picking on it would show (and record) one
+ * variant, then switch to the configured one. A variant fixed by config is never stored.
+ */
 function useVariant(): Variant | null {
-  const { landingVariant } = usePublicConfig();
+  const { config, settled } = usePublicConfigState();
+  const { landingVariant } = config;
   const [picked, setPicked] = useState<Variant | null>(null);
   useEffect(() => {
+    if (!settled) return;
     if (landingVariant !== 'random') return setPicked(landingVariant);
     let v = localStorage.getItem(VARIANT_KEY) as Variant | null;
     if (v !== 'agency' && v !== 'csv') {
@@ -23,7 +29,7 @@ function useVariant(): Variant | null {
       localStorage.setItem(VARIANT_KEY, v);
     }
     setPicked(v);
-  }, [landingVariant]);
+  }, [settled, landingVariant]);
   return picked;
 }
 
@@ -31,10 +37,15 @@ export function LandingPage() {
   usePageMeta(PUBLIC_PAGES['/']!);
   const { status } = useSession();
   const variant = useVariant();
+  // One landing view per visit, with the variant actually shown.
+  const tracked = useRef(false);
   useEffect(() => {
-    if (status === 'loggedOut' && variant) track('landing_page_viewed', { variant });
+    if (status !== 'loggedOut' || !variant || tracked.current) return;
+    tracked.current = true;
+    track('landing_page_viewed', { variant });
   }, [status, variant]);
   if (status === 'loggedIn') return <Navigate to="/dashboard" replace />;
+  // Until the variant is known the prerendered (CSV) landing stays as it is.
   return variant === 'agency' ? <AgencyLanding /> : <CsvLanding />;
 }
 
@@ -42,7 +53,7 @@ function CsvLanding() {
   return (
     <>
       <div className="bg-brand-600 px-4 py-2 text-center text-sm font-medium text-white">Free during open beta: every feature, no card required.</div>
-      <section className="bg-gradient-to-b from-brand-50 to-white px-4 pb-16 pt-20 sm:pt-24">
+      <section data-variant="csv" className="bg-gradient-to-b from-brand-50 to-white px-4 pb-16 pt-20 sm:pt-24">
         <div className="mx-auto max-w-4xl text-center">
           <p className="text-sm font-semibold uppercase tracking-wide text-brand-700">Offline conversions for Meta ads</p>
           <h1 className="mt-3 text-4xl font-bold tracking-tight text-slate-900 sm:text-6xl">Your sales happen offline. Tell Meta about them.</h1>
@@ -80,7 +91,7 @@ function AgencyLanding() {
   const { bookACallUrl } = usePublicConfig();
   return (
     <>
-      <section className="bg-gradient-to-b from-slate-900 to-brand-900 px-4 pb-20 pt-20 text-white sm:pt-28">
+      <section data-variant="agency" className="bg-gradient-to-b from-slate-900 to-brand-900 px-4 pb-20 pt-20 text-white sm:pt-28">
         <div className="mx-auto max-w-4xl text-center">
           <p className="text-sm font-semibold uppercase tracking-wide text-brand-100">Attribution engineering for agencies</p>
           <h1 className="mt-3 text-4xl font-bold tracking-tight sm:text-6xl">Your clients’ ads work better than their reports say.</h1>

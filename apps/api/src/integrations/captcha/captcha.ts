@@ -44,6 +44,8 @@ export async function verifyCaptcha(deps: { config: Config; db: Queryable; fetch
     }
   } else ok = devTokenValid(config, token, deps.now().getTime());
   if (!ok) throw new AppError('CAPTCHA_FAILED', MESSAGE);
+  // Tokens live minutes (Turnstile 5, development 10): hashes older than a day can never be replayed.
+  await deps.db.query(`delete from used_captcha_tokens where used_at < now() - interval '1 day'`);
   const fresh = await deps.db.query('insert into used_captcha_tokens (token_hash) values ($1) on conflict do nothing', [tokenHash(token)]);
   if (fresh.rowCount === 0) throw new AppError('CAPTCHA_FAILED', MESSAGE);
 }

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestContext, type TestContext } from '../../../test/context.ts';
 import { Agent, loggedInAgent } from '../../../test/agent.ts';
 import { fakeServer, json } from '../../../test/fake-http.ts';
@@ -19,7 +19,8 @@ describe('contact', () => {
     const res = await agent.post('/api/contact', { name: 'Dana', email: 'dana@example.com', reason: 'billing', message: 'Hello', captchaToken: await captcha(agent) });
     expect(res.statusCode).toBe(200);
     expect(res.json().message).toBe('Message sent successfully!');
-    expect(ctx.mailer.sent.length).toBe(before + 1);
+    // Mails go out after the answer.
+    await vi.waitFor(() => expect(ctx.mailer.sent.length).toBe(before + 1));
     expect(ctx.mailer.last()!.to).toBe(ctx.config.opsEmail);
     const r = await ctx.db.query<{ n: number }>(`select count(*)::int as n from public_submissions where kind = 'contact' and email = 'dana@example.com'`);
     expect(r.rows[0]!.n).toBe(1);
@@ -33,7 +34,7 @@ describe('contact', () => {
     const { agent: user, email } = await loggedInAgent(ctx.app, ctx.db);
     const ok = await user.post('/api/contact', { reason: 'bug', message: 'Broken', captchaToken: await captcha(user) });
     expect(ok.statusCode).toBe(200);
-    expect(ctx.mailer.last()!.text).toContain(email);
+    await vi.waitFor(() => expect(ctx.mailer.last()!.text).toContain(email));
   });
 
   it.each([
@@ -65,6 +66,15 @@ describe('captcha', () => {
     const replay = await agent.post('/api/automation-waitlist', { ...body, captchaToken: token }, { xsrf: false });
     expect(replay.statusCode).toBe(400);
     expect(replay.json().message).toBe('Please complete the captcha.');
+  });
+
+  it('prunes used tokens older than a day when it stores a new one, and keeps recent ones', async () => {
+    await ctx.db.query(`insert into used_captcha_tokens (token_hash, used_at) values ('old-hash', now() - interval '25 hours'), ('recent-hash', now() - interval '23 hours')`);
+    const agent = anon();
+    const res = await agent.post('/api/automation-waitlist', { name: 'Pru', email: 'pru@example.com', businessType: 'HVAC', captchaToken: await captcha(agent) }, { xsrf: false });
+    expect(res.statusCode).toBe(200);
+    const r = await ctx.db.query<{ token_hash: string }>(`select token_hash from used_captcha_tokens where token_hash in ('old-hash', 'recent-hash')`);
+    expect(r.rows.map((x) => x.token_hash)).toEqual(['recent-hash']);
   });
 
   it('verifies Turnstile tokens on the server when keys are configured', async () => {
@@ -108,7 +118,7 @@ describe('automation waitlist and audit', () => {
     );
     expect(res.statusCode).toBe(200);
     expect(res.json().resultsUrl).toBe('http://localhost:3000/audit-results?leaks=callTracking,offlineConversions');
-    const mail = ctx.mailer.last('ria@example.com')!;
+    const mail = await vi.waitFor(() => ctx.mailer.last('ria@example.com')!);
     expect(mail.subject).toBe('Your ad tracking audit: 40/100');
     expect(mail.text).toContain('/audit-results?leaks=callTracking,offlineConversions');
     expect(mail.html).not.toContain('<script');
@@ -124,7 +134,54 @@ describe('automation waitlist and audit', () => {
     const a = anon();
     const res = await a.post('/api/automation-waitlist', { name: 'B', email, businessType: 'HVAC', captchaToken: await captcha(a) }, { xsrf: false });
     expect(res.statusCode).toBe(429);
+    await new Promise((r) => setTimeout(r, 50));
     expect(ctx.mailer.sent.length).toBe(sent);
+  });
+});
+
+describe('a failing mailer', () => {
+  it('still answers success once the submission is stored, and stores it once', async () => {
+    const attempts: string[] = [];
+    const c = await createTestContext({
+      deps: {
+        mailer: {
+          send: async (m) => {
+            attempts.push(m.subject);
+            throw new Error('SMTP down');
+          },
+        },
+      },
+    });
+    try {
+      const count = async (kind: string, email: string) =>
+        (await c.db.query<{ n: number }>('select count(*)::int as n from public_submissions where kind = $1 and email = $2', [kind, email])).rows[0]!.n;
+      const token = async (a: Agent) => (await a.get('/api/captcha/dev')).json().token as string;
+
+      const a1 = new Agent(c.app);
+      const contact = await a1.post('/api/contact', { name: 'Mo', email: 'mo@example.com', reason: 'question', message: 'Hi', captchaToken: await token(a1) });
+      expect(contact.statusCode).toBe(200);
+      expect(contact.json().message).toBe('Message sent successfully!');
+      expect(await count('contact', 'mo@example.com')).toBe(1);
+
+      const a2 = new Agent(c.app);
+      const wait = await a2.post('/api/automation-waitlist', { name: 'Mo', email: 'mo@example.com', businessType: 'HVAC', captchaToken: await token(a2) }, { xsrf: false });
+      expect(wait.statusCode).toBe(200);
+      expect(await count('automation_waitlist', 'mo@example.com')).toBe(1);
+
+      const a3 = new Agent(c.app);
+      const audit = await a3.post(
+        '/api/audit',
+        { name: 'Mo', email: 'mo@example.com', businessType: 'HVAC', leaks: [], captchaToken: await token(a3) },
+        { xsrf: false },
+      );
+      expect(audit.statusCode).toBe(200);
+      expect(audit.json().resultsUrl).toContain('/audit-results?leaks=');
+      expect(await count('audit', 'mo@example.com')).toBe(1);
+      // Every mail was still attempted (ops and the visitor's audit result), each failure only logged.
+      await vi.waitFor(() => expect(attempts.length).toBe(4));
+    } finally {
+      await c.close();
+    }
   });
 });
 
@@ -135,5 +192,13 @@ describe('analytics', () => {
     const r = await ctx.db.query<{ n: number }>(`select count(*)::int as n from analytics_events where name = 'landing_page_viewed'`);
     expect(r.rows[0]!.n).toBe(1);
     expect((await anon().post('/api/analytics', { events: [{ name: 'drop_table', ts: 1 }] }, { xsrf: false })).statusCode).toBe(400);
+  });
+
+  it('never attributes events to the session user, since the XSRF check is skipped', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const res = await agent.post('/api/analytics', { events: [{ name: 'sign_up', props: { via: 'cross-site' }, path: '/', ts: Date.now() }] }, { xsrf: false });
+    expect(res.statusCode).toBe(204);
+    const r = await ctx.db.query<{ user_id: string | null }>(`select user_id from analytics_events where name = 'sign_up' and props->>'via' = 'cross-site'`);
+    expect(r.rows).toEqual([{ user_id: null }]);
   });
 });

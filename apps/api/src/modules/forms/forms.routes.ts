@@ -23,19 +23,21 @@ export const formRoutes =
     });
 
     app.post('/api/contact', { schema: { body: ContactRequest }, config: { rateLimit: { max: 30, timeWindow: '1 minute' } } }, async (request) =>
-      forms.submitContact(deps, request.body, request.session?.user ?? null, request.ip),
+      forms.submitContact({ ...deps, log: request.log }, request.body, request.session?.user ?? null, request.ip),
     );
 
     app.post('/api/automation-waitlist', { schema: { body: AutomationWaitlistRequest }, config: noXsrf }, async (request) =>
-      forms.joinAutomationWaitlist(deps, request.body, request.ip),
+      forms.joinAutomationWaitlist({ ...deps, log: request.log }, request.body, request.ip),
     );
 
     app.post('/api/audit', { schema: { body: AuditRequest }, config: noXsrf }, async (request) =>
-      forms.requestAudit(deps, request.body as Parameters<typeof forms.requestAudit>[1], request.ip),
+      forms.requestAudit({ ...deps, log: request.log }, request.body as Parameters<typeof forms.requestAudit>[1], request.ip),
     );
 
     app.post('/api/analytics', { schema: { body: AnalyticsBatch }, config: { xsrf: false, rateLimit: { max: 120, timeWindow: '1 minute' } } }, async (request, reply) => {
-      await formsRepo.insertAnalytics(deps.db, request.session?.user.id ?? null, request.body.events);
+      // No XSRF check here, so anyone's page could post in a visitor's name: events are never tied to the
+      // session's user.
+      await formsRepo.insertAnalytics(deps.db, null, request.body.events);
       return reply.status(204).send();
     });
   };

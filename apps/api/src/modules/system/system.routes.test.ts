@@ -85,4 +85,31 @@ describe('serving the built web app', () => {
       await web.close();
     }
   });
+
+  it('answers 404 with the not-found page for paths that match no route, 200 for app and public routes', async () => {
+    const { mkdtempSync, mkdirSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const dist = mkdtempSync(join(tmpdir(), 'bs-dist-'));
+    writeFileSync(join(dist, 'index.html'), '<div id="root"><!--app-html--></div>');
+    writeFileSync(join(dist, '404.html'), "<h1>Oops! The page you're looking for doesn't exist.</h1>");
+    mkdirSync(join(dist, 'prerendered', 'contact'), { recursive: true });
+    writeFileSync(join(dist, 'prerendered', 'contact', 'index.html'), '<h1>contact</h1>');
+    const web = await createTestContext({ deps: { webDist: dist } });
+    try {
+      for (const url of ['/this/does/not/exist', '/dashboardx', '/audit/extra', '/nope?x=1']) {
+        const res = await web.app.inject({ url });
+        expect(res.statusCode, url).toBe(404);
+        expect(res.headers['content-type'], url).toContain('text/html');
+        expect(res.body, url).toContain("Oops! The page you're looking for doesn't exist.");
+      }
+      for (const url of ['/dashboard', '/map-columns?fileId=1', '/login', '/verify?token=x', '/settings/', '/contact', '/lead-ai']) {
+        const res = await web.app.inject({ url });
+        expect(res.statusCode, url).toBe(200);
+        expect(res.body, url).not.toContain('Oops!');
+      }
+    } finally {
+      await web.close();
+    }
+  });
 });

@@ -85,6 +85,8 @@ export function AutomationPage() {
       const msg = errorMessage(err, 'Failed to send message.', true);
       track('automation_signup_failed', { error_message: msg });
       toast.error(msg);
+      // The server accepts a captcha token once, even when the request then fails: a retry needs a fresh one.
+      setResetKey((k) => k + 1);
     } finally {
       setBusy(false);
     }

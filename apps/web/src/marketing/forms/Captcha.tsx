@@ -15,6 +15,7 @@ declare global {
 export function Captcha({ onToken, resetKey }: { onToken: (token: string) => void; resetKey: number }) {
   const { captchaMode, captchaSiteKey } = usePublicConfig();
   const box = useRef<HTMLDivElement>(null);
+  const widget = useRef<string | null>(null);
   const [checked, setChecked] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -24,8 +25,10 @@ export function Captcha({ onToken, resetKey }: { onToken: (token: string) => voi
     if (captchaMode !== 'turnstile' || !captchaSiteKey || !box.current) return;
     const el = box.current;
     const render = () => {
+      // A reset asks Turnstile for a new token in the same widget; the first run renders it.
+      if (widget.current && window.turnstile) return window.turnstile.reset(widget.current);
       el.innerHTML = '';
-      window.turnstile?.render(el, { sitekey: captchaSiteKey, callback: onToken, 'expired-callback': () => onToken('') });
+      widget.current = window.turnstile?.render(el, { sitekey: captchaSiteKey, callback: onToken, 'expired-callback': () => onToken('') }) ?? null;
     };
     if (window.turnstile) render();
     else {

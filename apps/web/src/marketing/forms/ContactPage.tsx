@@ -33,6 +33,8 @@ export function ContactPage() {
       setResetKey((k) => k + 1);
     } catch (err) {
       toast.error(errorMessage(err, 'Failed to send message.'));
+      // The server accepts a captcha token once, even when the request then fails: a retry needs a fresh one.
+      setResetKey((k) => k + 1);
     } finally {
       setBusy(false);
     }

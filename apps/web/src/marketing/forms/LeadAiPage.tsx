@@ -36,6 +36,8 @@ export function LeadAiPage() {
       const msg = errorMessage(err, 'Submission failed.', true);
       track('lead_ai_waitlist_failed', { error_message: msg });
       toast.error(msg);
+      // The server accepts a captcha token once, even when the request then fails: a retry needs a fresh one.
+      setResetKey((k) => k + 1);
     } finally {
       setBusy(false);
     }
