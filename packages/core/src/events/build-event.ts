@@ -14,13 +14,14 @@ export interface ServerEvent {
   [k: string]: unknown;
 }
 
-const SHA256_HEX = /^[0-9a-f]{64}$/;
+const SHA256_HEX = /^[0-9a-f]{64}$/i;
 
 // Hashes of values that repeat across rows (geography, gender) are remembered; personal identifiers are not.
 const CACHED_KEYS = new Set(['ct', 'st', 'zp', 'country', 'ge']);
 const hashCache = new Map<string, string>();
 function hashOf(metaKey: string, value: string): string {
-  if (value.length === 64 && SHA256_HEX.test(value)) return value;
+  // A digest may reach here in capitals (a row built outside the validator); Meta wants lowercase hex.
+  if (value.length === 64 && SHA256_HEX.test(value)) return value.toLowerCase();
   if (!CACHED_KEYS.has(metaKey)) return sha256(value);
   let h = hashCache.get(value);
   if (!h) {

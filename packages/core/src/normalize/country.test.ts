@@ -30,6 +30,8 @@ describe('country', () => {
     expect(value(raw)).toBeNull(),
   );
 
+  it('says a placeholder is one', () => expect(normalizeCountry('N.A.')).toEqual({ ok: false, reason: 'is a placeholder, not a country' }));
+
   it('knows every ISO 3166-1 entry by alpha-2, alpha-3 and short name', () => {
     expect(ISO_3166_1).toHaveLength(249);
     for (const [alpha2, alpha3, name] of ISO_3166_1) {

@@ -91,7 +91,7 @@ export function normalizeCountry(raw: string): Normalized {
   const { codes, names } = countries();
   // A bare two-letter code is a code, even "NA" (Namibia); written with dots or a slash it is a placeholder.
   if (/^[a-z]{2}$/i.test(text) && codes.has(text.toLowerCase())) return ok(text.toLowerCase());
-  if (isPlaceholder(text)) return unusable('is empty');
+  if (isPlaceholder(text)) return unusable(text ? 'is a placeholder, not a country' : 'is empty');
   const v = squeeze(text);
   if (!v) return unusable('is empty');
   const code = names.get(v) ?? (v.length === 2 && codes.has(v) ? v : undefined);

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import type { ServerEvent } from '../events/build-event.ts';
+import { createBatcher, MAX_BATCH_EVENTS, type Batch } from './batcher.ts';
+
+const bytesOf = (e: ServerEvent) => new TextEncoder().encode(JSON.stringify(e)).length + 1;
+const event = (i: number, note: string): ServerEvent => ({ event_name: 'Purchase', event_time: 1, action_source: 'other', event_id: `e${i}`, user_data: {}, custom_data: { note } });
+
+describe('createBatcher invariants', () => {
+  it('cuts batches within the event and byte limits, each row exactly once and in order', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ unit: 'grapheme', maxLength: 60 }), { maxLength: 120 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 50, max: 2_000 }),
+        fc.integer({ min: 2, max: 5 }),
+        (notes, maxEvents, maxBytes, firstRow) => {
+          const b = createBatcher({ maxEvents, maxBytes });
+          const batches: Batch[] = [];
+          const rows = notes.map((_, i) => firstRow + i * 2);
+          notes.forEach((note, i) => {
+            const out = b.add(event(i, note), rows[i]!);
+            if (out) batches.push(out);
+          });
+          const last = b.flush();
+          if (last) batches.push(last);
+          expect(b.flush()).toBeNull();
+
+          expect(batches.flatMap((x) => x.rowNumbers)).toEqual(rows);
+          expect(batches.flatMap((x) => x.events.map((e) => e.event_id))).toEqual(notes.map((_, i) => `e${i}`));
+          batches.forEach((x, i) => {
+            expect(x.index).toBe(i);
+            expect(x.events.length).toBeGreaterThan(0);
+            expect(x.events.length).toBeLessThanOrEqual(maxEvents);
+            expect(x.rowNumbers).toHaveLength(x.events.length);
+            expect([x.firstRow, x.lastRow]).toEqual([x.rowNumbers[0], x.rowNumbers.at(-1)]);
+            expect(x.bytes).toBe(x.events.reduce((n, e) => n + bytesOf(e), 0));
+            // Only an event too big on its own may exceed the budget, alone in its batch.
+            if (x.events.length > 1) expect(x.bytes).toBeLessThanOrEqual(maxBytes);
+          });
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('never exceeds Meta’s 1,000 events, whatever is asked', () => {
+    const b = createBatcher({ maxEvents: 5_000, maxBytes: Number.MAX_SAFE_INTEGER });
+    let first: Batch | null = null;
+    for (let i = 0; i < 1_500 && !first; i++) first = b.add(event(i, ''), i + 2);
+    expect(first?.events).toHaveLength(MAX_BATCH_EVENTS);
+  });
+});
