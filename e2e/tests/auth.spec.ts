@@ -29,7 +29,7 @@ test('a new user signs up, verifies, logs out and in, changes password and profi
   await page.getByRole('button', { name: 'Log in' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
 
-  await page.getByRole('link', { name: 'Account' }).click();
+  await page.getByRole('link', { name: 'Account', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Account Settings' })).toBeVisible();
   await page.getByLabel('Company').fill('Rivera Plumbing');
   await page.getByRole('button', { name: 'Save changes' }).click();

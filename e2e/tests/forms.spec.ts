@@ -54,13 +54,32 @@ test('automation: variant kept across reloads, waitlist success', async ({ page 
   await page.reload();
   await expect(page.getByTestId('headline')).toHaveText(headline!);
   await expect(page.getByTestId('subtext')).toHaveText(subtext!);
-  await page.getByRole('button', { name: 'Next ↓' }).first().click();
+  // Each 'Next' button moves keyboard focus to the next section's heading.
+  const nexts = page.getByRole('button', { name: 'Next ↓' });
+  for (const [i, heading] of ['Before and after', "What's included", 'How it works', 'Join the Waitlist'].entries()) {
+    await nexts.nth(i).focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { name: heading })).toBeFocused();
+  }
   await page.getByLabel('Name').fill('Sam Ortiz');
   await page.getByLabel('Email').fill(`sam-${Date.now()}@example.com`);
   await page.getByLabel('Business type').selectOption('Roofing');
   await page.getByLabel(/I'm not a robot/).check();
   await page.getByRole('button', { name: 'Join the waitlist' }).click();
   await expect(page.getByText("You've been added to the waitlist!")).toBeVisible();
+});
+
+test('privacy policy names Cloudflare Turnstile, and the Meta Pixel only when one is configured', async ({ page }) => {
+  await page.goto('/privacy-policy');
+  await expect(page.getByText(/Cloudflare Turnstile/)).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  await expect(page.getByTestId('privacy-meta-pixel')).toHaveCount(0);
+  await page.route('**/api/config', async (route) => {
+    const res = await route.fetch();
+    await route.fulfill({ response: res, json: { ...(await res.json()), marketingPixelId: '123456789' } });
+  });
+  await page.reload();
+  await expect(page.getByTestId('privacy-meta-pixel')).toContainText('Meta Pixel');
 });
 
 test('lead-AI waitlist shows the confirmation', async ({ page }) => {

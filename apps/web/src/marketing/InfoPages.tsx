@@ -86,6 +86,8 @@ export function TermsPage() {
 
 export function PrivacyPage() {
   usePageMeta(PUBLIC_PAGES['/privacy-policy']!);
+  // The pixel paragraph appears once the config says a pixel is set (the prerendered page has no config).
+  const { marketingPixelId } = usePublicConfig();
   return (
     <Prose>
       <h1>Privacy Policy</h1>
@@ -94,6 +96,25 @@ export function PrivacyPage() {
       <p>Account details (name, email, company, role), the files you upload and the events prepared from them, pixel account details (access tokens are encrypted), form submissions, and basic usage analytics collected by our own servers.</p>
       <h2>How we use it</h2>
       <p>To run the service: validating and normalising your data, hashing customer information with SHA-256 before it leaves for Meta, sending it to the pixel you choose, and showing you the results. We do not sell data.</p>
+      <h2>Services we use on our pages</h2>
+      <p>
+        Our forms (contact, waitlists and the audit) are protected by Cloudflare Turnstile, a service of Cloudflare, Inc. that tells people from bots. To do that it
+        processes technical data from your browser, such as your IP address and browser characteristics, under{' '}
+        <a href="https://www.cloudflare.com/privacypolicy/" target="_blank" rel="noopener noreferrer">
+          Cloudflare's privacy policy
+        </a>
+        .
+      </p>
+      {marketingPixelId && (
+        <p data-testid="privacy-meta-pixel">
+          Our marketing pages use the Meta Pixel, a service of Meta Platforms, Inc. When you submit the audit form, your browser loads Meta's script and reports a
+          Lead event to Meta, with your IP address and browser details, so we can measure our ads. See{' '}
+          <a href="https://www.facebook.com/privacy/policy/" target="_blank" rel="noopener noreferrer">
+            Meta's privacy policy
+          </a>
+          .
+        </p>
+      )}
       <h2>Where it is stored</h2>
       <p>Data is stored in the United States.</p>
       <h2>How long we keep it</h2>

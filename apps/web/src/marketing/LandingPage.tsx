@@ -100,7 +100,7 @@ function AgencyLanding() {
           </p>
           <div className="mt-8 flex flex-wrap justify-center gap-3">
             <CtaLink to={bookACallUrl} label="Book a Call" position="hero" variant="light" external />
-            <CtaLink to="/services" label="See our services" position="hero" variant="outline" />
+            <CtaLink to="/services" label="See our services" position="hero" variant="outline-light" />
           </div>
         </div>
       </section>

@@ -2,13 +2,15 @@ import { useEffect, useRef, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { track } from '../lib/track.ts';
 
-export function CtaLink({ to, label, position, variant = 'primary', external }: { to: string; label: string; position: string; variant?: 'primary' | 'light' | 'outline'; external?: boolean }) {
+export function CtaLink({ to, label, position, variant = 'primary', external }: { to: string; label: string; position: string; variant?: 'primary' | 'light' | 'outline' | 'outline-light'; external?: boolean }) {
   const cls = {
     primary: 'bg-brand-600 text-white hover:bg-brand-700',
     light: 'bg-white text-brand-700 hover:bg-brand-50',
     outline: 'bg-transparent text-slate-900 ring-1 ring-inset ring-slate-300 hover:bg-slate-50',
+    // For dark backgrounds: white text and ring.
+    'outline-light': 'bg-transparent text-white ring-1 ring-inset ring-white/70 hover:bg-white/10',
   }[variant];
-  const props = { className: `inline-flex items-center justify-center rounded-lg px-5 py-3 text-sm font-semibold shadow-sm ${cls}`, onClick: () => track('cta_clicked', { label, position }) };
+  const props = { className: `inline-flex items-center justify-center whitespace-nowrap rounded-lg px-5 py-3 text-sm font-semibold shadow-sm ${cls}`, onClick: () => track('cta_clicked', { label, position }) };
   return external ? (
     <a href={to} target="_blank" rel="noopener noreferrer" {...props}>
       {label}

@@ -53,7 +53,12 @@ function NextButton({ to }: { to: string }) {
   return (
     <button
       type="button"
-      onClick={() => document.getElementById(to)?.scrollIntoView({ behavior: 'smooth' })}
+      onClick={() => {
+        const section = document.getElementById(to);
+        section?.scrollIntoView({ behavior: 'smooth' });
+        // Keyboard and screen-reader users continue from the next section's heading, not from this button.
+        section?.querySelector<HTMLElement>('h1, h2')?.focus({ preventScroll: true });
+      }}
       className="mt-10 rounded-full border border-current px-5 py-2 text-sm font-semibold opacity-80 hover:opacity-100"
     >
       Next ↓
@@ -105,7 +110,7 @@ export function AutomationPage() {
         <NextButton to={SECTIONS[1]!} />
       </section>
       <section id="product" className={`${screen} bg-white`}>
-        <h2 className="text-3xl font-bold text-slate-900">Before and after</h2>
+        <h2 tabIndex={-1} className="text-3xl font-bold text-slate-900 focus:outline-none">Before and after</h2>
         <div className="mt-8 grid max-w-4xl gap-6 text-left md:grid-cols-2">
           <ul className="space-y-2 rounded-2xl bg-red-50 p-6 text-slate-700">
             <li className="font-semibold text-red-800">Before</li>
@@ -123,7 +128,7 @@ export function AutomationPage() {
         <NextButton to={SECTIONS[2]!} />
       </section>
       <section id="included" className={`${screen} bg-slate-50`}>
-        <h2 className="text-3xl font-bold text-slate-900">What's included</h2>
+        <h2 tabIndex={-1} className="text-3xl font-bold text-slate-900 focus:outline-none">What's included</h2>
         <ul className="mt-8 grid max-w-4xl gap-4 text-left sm:grid-cols-2 lg:grid-cols-3">
           {['Missed-call text back', 'Online booking and reminders', 'Quote and invoice automation', 'Review requests after every job', 'Lead follow-up sequences', 'Simple dashboards for your numbers'].map((t) => (
             <li key={t} className="rounded-xl border border-slate-200 bg-white p-4 font-medium text-slate-800">
@@ -134,7 +139,7 @@ export function AutomationPage() {
         <NextButton to={SECTIONS[3]!} />
       </section>
       <section id="how-it-works" className={`${screen} bg-white`}>
-        <h2 className="text-3xl font-bold text-slate-900">How it works</h2>
+        <h2 tabIndex={-1} className="text-3xl font-bold text-slate-900 focus:outline-none">How it works</h2>
         <ol className="mt-8 grid max-w-4xl gap-4 text-left md:grid-cols-3">
           {['Join the waitlist', 'Get the first module free at launch', 'Build one automation a week with templates'].map((t, i) => (
             <li key={t} className="rounded-xl border border-slate-200 p-5">
@@ -145,7 +150,7 @@ export function AutomationPage() {
         <NextButton to={SECTIONS[4]!} />
       </section>
       <section id="join" className={`${screen} bg-brand-50`}>
-        <h2 className="text-3xl font-bold text-slate-900">Join the Waitlist</h2>
+        <h2 tabIndex={-1} className="text-3xl font-bold text-slate-900 focus:outline-none">Join the Waitlist</h2>
         <form onSubmit={submit} className="mt-8 w-full max-w-md space-y-4 rounded-2xl border border-slate-200 bg-white p-6 text-left shadow-sm">
           <TextField label="Name" autoComplete="name" required value={form.name} onChange={(e) => setForm((f) => ({ ...f, name: e.target.value }))} />
           <TextField label="Email" type="email" autoComplete="email" required value={form.email} onChange={(e) => setForm((f) => ({ ...f, email: e.target.value }))} />
