@@ -114,11 +114,6 @@ export const deliveryRepo = {
     return rows[0] ?? null;
   },
 
-  async runningRunIds(db: Queryable): Promise<string[]> {
-    const { rows } = await db.query<{ id: string }>(`select id from send_runs where status = 'running' order by created_at`);
-    return rows.map((r) => r.id);
-  },
-
   async markStarted(db: Queryable, runId: string): Promise<void> {
     await db.query('update send_runs set started_at = coalesce(started_at, now()), heartbeat_at = now(), updated_at = now() where id = $1', [runId]);
   },
