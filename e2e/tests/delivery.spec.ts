@@ -16,10 +16,13 @@ test.beforeEach(() => {
   graph.setDelay(0);
 });
 
-const shot = async (page: Page, name: string) => page.screenshot({ path: `screenshots/delivery-${name}.png`, fullPage: true });
+/** Full-page screenshot at a desktop (1440 px) or phone (375 px) width. */
+const shot = async (page: Page, name: string, width = 1440) => {
+  await page.setViewportSize({ width, height: 900 });
+  await page.screenshot({ path: `screenshots/delivery-${name}.png`, fullPage: true });
+};
 
-function csv(rows: number, poisonRows: number[] = []) {
-  const when = new Date(Date.now() - 86_400_000).toISOString().slice(0, 19) + 'Z';
+function csv(rows: number, poisonRows: number[] = [], when = new Date(Date.now() - 86_400_000).toISOString().slice(0, 19) + 'Z') {
   const lines = ['Email,Event,When,Source'];
   for (let row = 2; row < rows + 2; row++) {
     lines.push(`buyer${row}@example.com,${poisonRows.includes(row) ? 'PoisonRow' : 'Lead'},${when},physical_store`);
@@ -28,7 +31,7 @@ function csv(rows: number, poisonRows: number[] = []) {
 }
 
 /** Uploads, maps, validates and prepares a file through the API as the logged-in browser user. */
-async function preparedFile(page: Page, content: string, name: string): Promise<string> {
+async function preparedFile(page: Page, content: string, name: string, withAccount = true): Promise<string> {
   const xsrf = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
   const headers = { 'x-xsrf-token': xsrf };
   const up = await page.request.post('/api/upload', { headers, multipart: { file: { name, mimeType: 'text/csv', buffer: Buffer.from(content) } } });
@@ -40,7 +43,9 @@ async function preparedFile(page: Page, content: string, name: string): Promise<
   expect(check.ok()).toBe(true);
   const validated = await page.request.patch(`/api/uploads/${id}/status`, { headers, data: { status: 'validated' } });
   expect(validated.ok(), `${await validated.text()} after ${(await check.text()).slice(0, 300)}`).toBe(true);
-  expect((await page.request.post('/api/meta/accounts', { headers, data: { name: 'Flagship store', pixelId: '424242424242', accessToken: 'EAAB-e2e-token-5555' } })).ok()).toBe(true);
+  if (withAccount) {
+    expect((await page.request.post('/api/meta/accounts', { headers, data: { name: 'Flagship store', pixelId: '424242424242', accessToken: 'EAAB-e2e-token-5555' } })).ok()).toBe(true);
+  }
   return id;
 }
 
@@ -68,8 +73,7 @@ test('a clean send ends in Submission Successful with batch details', async ({ p
   expect(graph.stats().eventsAccepted).toBe(230);
   expect(graph.requests.every((r) => r.testEventCode === 'TEST777')).toBe(true);
   await shot(page, 'success');
-  await page.setViewportSize({ width: 375, height: 800 });
-  await shot(page, 'phone-success');
+  await shot(page, 'phone-success', 375);
   await page.getByRole('link', { name: 'Back to Dashboard' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
 });
@@ -92,8 +96,7 @@ test('a batch Meta rejects is isolated: Completed with Errors, the reason, and t
   const text = readFileSync((await file.path())!, 'utf8');
   expect(text.split('\r\n')[0]).toBe('Email,Event,When,Source,reason');
   expect(text).toContain('buyer77@example.com,PoisonRow');
-  await page.setViewportSize({ width: 375, height: 800 });
-  await shot(page, 'phone-errors');
+  await shot(page, 'phone-errors', 375);
 });
 
 test('closing /summary mid-send does not stop it; reopening shows progress and then the result', async ({ page, context }) => {
@@ -111,10 +114,67 @@ test('closing /summary mid-send does not stop it; reopening shows progress and t
   const again = await context.newPage();
   await again.goto(`/summary?fileId=${fileId}`);
   await expect(again.getByRole('heading', { name: 'Sending…' })).toBeVisible();
-  await again.setViewportSize({ width: 375, height: 800 });
-  await shot(again, 'phone-sending');
+  await shot(again, 'phone-sending', 375);
   await expect(again.getByRole('heading', { name: 'Submission Successful' })).toBeVisible({ timeout: 60_000 });
   await expect(again.getByText('1,200 events sent.')).toBeVisible();
   // Every event arrived exactly once although the window was closed in the middle.
   expect(graph.stats()).toMatchObject({ eventsAccepted: 1200, distinctEvents: 1200 });
+});
+
+test('an expired token stops the send: the summary says to reconnect and Pixel Accounts shows it', async ({ page }) => {
+  test.setTimeout(120_000);
+  await signUpAndVerify(page);
+  const fileId = await preparedFile(page, csv(1000), 'token.csv');
+  // Meta refuses the token for every request already in flight (the app sends up to 4 batches at once).
+  const expired = { kind: 'graph' as const, code: 190, subcode: 463, status: 401, message: 'Error validating access token: Session has expired.' };
+  graph.inject(expired, expired, expired, expired);
+  await sendFromSubmit(page, fileId);
+  await expect(page.getByRole('heading', { name: 'Completed with Errors' })).toBeVisible({ timeout: 30_000 });
+  const alert = page.getByRole('alert');
+  await expect(alert.getByText('Sending stopped: Access token expired or invalid')).toBeVisible();
+  await expect(alert.getByText(/Reconnect the pixel account/)).toBeVisible();
+  // Nothing more went out after Meta refused the token: at most the batches already in flight, of 10.
+  expect(graph.requests.length).toBeLessThanOrEqual(4);
+  expect(graph.stats().eventsAccepted).toBe(0);
+  await expect(page.getByText(/events were not sent\./)).toBeVisible();
+  // A stopped run is not a success: no 'Submission complete!' toast.
+  await expect(page.getByText('Submission complete!')).toHaveCount(0);
+  await shot(page, 'stopped');
+  await shot(page, 'phone-stopped', 375);
+  await page.goto('/pixel-accounts');
+  await expect(page.getByText('Reconnect needed: Meta refused this token. Paste a new one and save.')).toBeVisible();
+});
+
+test('rows already sent to the pixel: skip them by default, or send them anyway', async ({ page }) => {
+  test.setTimeout(180_000);
+  await signUpAndVerify(page);
+  const when = new Date(Date.now() - 86_400_000).toISOString().slice(0, 19) + 'Z';
+  const first = await preparedFile(page, csv(30, [], when), 'first.csv');
+  await sendFromSubmit(page, first);
+  await expect(page.getByRole('heading', { name: 'Submission Successful' })).toBeVisible({ timeout: 30_000 });
+  expect(graph.stats().eventsAccepted).toBe(30);
+
+  // The same 30 rows plus 10 new ones: skipped by default.
+  graph.reset();
+  const second = await preparedFile(page, csv(40, [], when), 'second.csv', false);
+  await page.goto(`/submit?fileId=${second}`);
+  await expect(page.getByText('Data Prepared')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText('30 of these rows were already sent to this pixel.')).toBeVisible();
+  await expect(page.getByLabel(/Skip them/)).toBeChecked();
+  await shot(page, 'submit-skip-choice');
+  await page.getByRole('button', { name: /Send .* events to Meta/ }).click();
+  await expect(page.getByRole('heading', { name: 'Submission Successful' })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText('10 events sent, 30 skipped (already delivered to this pixel).')).toBeVisible();
+  expect(graph.stats()).toMatchObject({ eventsAccepted: 10, distinctEvents: 10 });
+
+  // The same 40 rows again, sent anyway.
+  graph.reset();
+  const third = await preparedFile(page, csv(40, [], when), 'third.csv', false);
+  await page.goto(`/submit?fileId=${third}`);
+  await expect(page.getByText('40 of these rows were already sent to this pixel.')).toBeVisible({ timeout: 20_000 });
+  await page.getByLabel('Send them anyway').check();
+  await page.getByRole('button', { name: /Send .* events to Meta/ }).click();
+  await expect(page.getByRole('heading', { name: 'Submission Successful' })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText('40 events sent.')).toBeVisible();
+  expect(graph.stats()).toMatchObject({ eventsAccepted: 40, distinctEvents: 40 });
 });

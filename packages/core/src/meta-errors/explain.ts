@@ -24,7 +24,7 @@ interface Known {
 const TOKEN: Known = {
   title: 'Access token expired or invalid',
   explanation: 'Meta no longer accepts the access token saved with this pixel account, so nothing more was sent.',
-  fix: 'Create a new access token in Events Manager (Settings → Conversions API → Generate access token), paste it into the pixel account on Pixel Accounts, and send the file again.',
+  fix: 'Reconnect the pixel account: create a new access token in Events Manager (Settings → Conversions API → Generate access token), paste it into the pixel account on Pixel Accounts, and send the file again.',
 };
 const PERMISSION: Known = {
   title: 'Permission denied',

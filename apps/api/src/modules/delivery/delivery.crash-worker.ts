@@ -1,7 +1,9 @@
 // A worker process for the crash tests and the benchmark: runs one send and, when told, kills itself with SIGKILL at a
 // crash point, exactly like `kill -9` (no cleanup, no finally blocks).
+import { loadConfig } from '../../config/env.ts';
 import { openDatabase } from '../../db/open.ts';
 import { runSend, type CrashPoint } from './delivery.engine.ts';
+import { appDeliverySource } from './delivery.source.ts';
 import { fakeSource, streamEvents } from './delivery.test-helpers.ts';
 
 const env = process.env;
@@ -13,7 +15,9 @@ const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsa
 const status = await runSend(
   {
     db,
-    source: fakeSource(() => streamEvents(Number(env.CRASH_EVENTS), env.CRASH_PREFIX!)),
+    // CRASH_SOURCE=app: the run's stored file through the workflow pipeline and the account's encrypted token,
+    // exactly as in production (the config must match the one the test stored the token with).
+    source: env.CRASH_SOURCE === 'app' ? appDeliverySource(db, loadConfig(env)) : fakeSource(() => streamEvents(Number(env.CRASH_EVENTS), env.CRASH_PREFIX!)),
     fetch,
     graphUrl: env.CRASH_GRAPH_URL!,
     apiVersion: 'v25.0',

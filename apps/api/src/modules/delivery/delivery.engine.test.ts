@@ -193,6 +193,29 @@ describe('delivery engine', () => {
     expect(graph.deliveredCount.size).toBe(8);
   });
 
+  it('splits a held first half on resume when the worker died right after its second half went through', async () => {
+    const run = await newRun();
+    const invalid = { kind: 'graph' as const, code: 100, message: 'Invalid parameter' };
+    graph.inject(invalid, invalid);
+    const events = makeEvents(8);
+    const crashing = engine(fakeSource(events), {
+      concurrency: 1,
+      onPoint: (point, batch) => {
+        if (point === 'after-commit' && batch.part === '1') throw new Error('simulated crash');
+      },
+    });
+    await expect(runSend(crashing.opts, run.id)).rejects.toThrow('simulated crash');
+    expect(await runSend(engine(fakeSource(events), { concurrency: 1 }).opts, run.id)).toBe('completed');
+    expect(graph.requests.map((r) => [r.events.length, r.outcome])).toEqual([
+      [8, 'fault'],
+      [4, 'fault'],
+      [4, 'accepted'],
+      [2, 'accepted'],
+      [2, 'accepted'],
+    ]);
+    expect(graph.deliveredCount.size).toBe(8);
+  });
+
   it('stops on an answer that is not from the Conversions API instead of splitting', async () => {
     const run = await newRun();
     graph.inject({ kind: 'status', status: 404, body: '<html>Not Found</html>' });

@@ -242,6 +242,9 @@ export async function runSend(opts: EngineOptions, runId: string): Promise<RunSt
     await deliveryRepo.split(db, leaf, token, halves(leaf, events), err);
   }
 
+  /** Per pass: first halves a dead worker left held (see heldFirstHalves), by batch index. */
+  let held = new Map<number, BatchRow[]>();
+
   async function processBatch(idx: number, events: ServerEvent[], rowNumbers: number[]): Promise<void> {
     const payloadHash = hashEvents(events);
     const stored = await deliveryRepo.ensureBatch(db, { runId, userId: run.user_id, idx, rowNumbers, payloadHash });
@@ -251,6 +254,7 @@ export async function runSend(opts: EngineOptions, runId: string): Promise<RunSt
       );
     }
     const byRow = new Map(rowNumbers.map((r, i) => [r, events[i]!]));
+    for (const first of held.get(idx) ?? []) await deliveryRepo.split(db, first, null, halves(first, first.row_numbers.map((r) => byRow.get(r)!)));
     for (;;) {
       if (stopped) return;
       const leaf = await deliveryRepo.claim(db, runId, idx, token, o.leaseMs);
@@ -265,6 +269,8 @@ export async function runSend(opts: EngineOptions, runId: string): Promise<RunSt
 
   /** One read of the whole file: every batch not yet settled is claimed and sent. */
   async function pass(): Promise<void> {
+    held = new Map();
+    for (const b of await deliveryRepo.heldFirstHalves(db, runId)) held.set(b.idx, [...(held.get(b.idx) ?? []), b]);
     const batcher = createBatcher({ maxEvents: o.batchSize });
     const inflight = new Set<Promise<void>>();
     let failure: unknown = null;

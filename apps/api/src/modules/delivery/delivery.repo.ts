@@ -114,11 +114,6 @@ export const deliveryRepo = {
     return rows[0] ?? null;
   },
 
-  async runningRunIds(db: Queryable): Promise<string[]> {
-    const { rows } = await db.query<{ id: string }>(`select id from send_runs where status = 'running' order by created_at`);
-    return rows.map((r) => r.id);
-  },
-
   async markStarted(db: Queryable, runId: string): Promise<void> {
     await db.query('update send_runs set started_at = coalesce(started_at, now()), heartbeat_at = now(), updated_at = now() where id = $1', [runId]);
   },
@@ -296,6 +291,23 @@ export const deliveryRepo = {
       }
       return true;
     });
+  },
+
+  /**
+   * First halves still held as failed like their parent although their second half has settled (a worker died
+   * between the two): they must be split, not left failed whole.
+   */
+  async heldFirstHalves(db: Queryable, runId: string): Promise<BatchRow[]> {
+    const { rows } = await db.query<BatchRow>(
+      `select f.* from send_batches f
+       join send_batches p on p.run_id = f.run_id and p.idx = f.idx and p.part = left(f.part, -1) and p.status = 'split'
+       join send_batches s on s.run_id = f.run_id and s.idx = f.idx and s.part = left(f.part, -1) || '1'
+         and s.status in ('sent', 'failed', 'split')
+       where f.run_id = $1 and f.status = 'failed' and f.verdict = 'bad_rows' and f.part like '%0' and f.event_count > 1
+         and f.error_code is not distinct from p.error_code and f.error_subcode is not distinct from p.error_subcode`,
+      [runId],
+    );
+    return rows;
   },
 
   async findPart(db: Queryable, runId: string, idx: number, part: string): Promise<BatchRow | null> {

@@ -183,6 +183,20 @@ describe('send, summary, delivered count and failed-rows download', () => {
     expect(indexes).toEqual(Array.from({ length: 205 }, (_, i) => i));
   });
 
+  it('stops a run whose file the pipeline refuses, and the summary says why in plain words', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const id = await prepared(agent, csv(20));
+    const accountId = await account(agent);
+    const { runId } = (await agent.post(`/api/uploads/${id}/send`, { selectedAccountId: accountId })).json();
+    // The mapping no longer matches the file's headers (as if edited under a running send).
+    await ctx.db.query(`update uploads set mappings = $2 where id = $1`, [id, JSON.stringify({ Gone: 'email', Event: 'event_name', When: 'event_time', Source: 'action_source' })]);
+    expect(await work(runId)).toBe('stopped');
+    const s = (await agent.get(`/api/uploads/${id}/summary`)).json();
+    expect(s).toMatchObject({ status: 'stopped', stopReason: 'internal', stopExplanation: { title: 'Backsignal could not finish sending' } });
+    expect(s.stopExplanation.explanation).toMatch(/^The file could not be read for sending: /);
+    expect(graph.requests).toHaveLength(0);
+  });
+
   it('refuses files that are not prepared, accounts of others, bad bodies, strangers and missing XSRF', async () => {
     const a = await loggedInAgent(ctx.app, ctx.db);
     const b = await loggedInAgent(ctx.app, ctx.db);

@@ -106,7 +106,8 @@ export function SummaryPage() {
     if (status === 'running') wasRunning.current = true;
     else if (status && wasRunning.current) {
       wasRunning.current = false;
-      toast.success('Submission complete!');
+      // A stopped run did not complete: its card says why; a success toast would contradict it.
+      if (status !== 'stopped') toast.success('Submission complete!');
       track('submission_completed', { status });
     }
   }, [status]);
