@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../../test/context.ts';
 import { Agent, loggedInAgent } from '../../../test/agent.ts';
 import { multipartFile } from '../../../test/multipart.ts';
+import { filesRepo } from './files.repo.ts';
+import { runPipeline } from './pipeline.ts';
+import { pipelinePools } from './pipeline-pool.ts';
 
 let ctx: TestContext;
 const NOW = new Date('2026-11-22T12:00:00Z');
@@ -302,6 +305,40 @@ describe('validation, report, prepare and preview', () => {
     expect(full.headers['content-disposition']).toBe(`attachment; filename="prepared-${id}.json"`);
     expect(JSON.parse(full.body)).toHaveLength(2);
     expect(JSON.parse(full.body)[0].event_id).toBe(preview.previewRows[0].event_id);
+  });
+});
+
+describe('pipeline workers', () => {
+  it('reads at most min(2, cores) files at once for the API, queueing the rest', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const ids = await Promise.all([1, 2, 3, 4, 5].map(() => mapped(agent)));
+    const pool = pipelinePools.requests;
+    const before = pool.stats().started;
+    const results = await Promise.all(ids.map((id) => agent.get(`/api/uploads/${id}/validate`)));
+    results.forEach((r) => expect(r.json()).toMatchObject({ rowsChecked: 3, rowsWithErrors: 1 }));
+    const stats = pool.stats();
+    expect(stats.size).toBeLessThanOrEqual(2);
+    expect(stats.peakBusy).toBeLessThanOrEqual(stats.size);
+    expect(stats.started - before).toBeLessThanOrEqual(stats.size);
+    expect(stats).toMatchObject({ busy: 0, queued: 0 });
+  });
+
+  it('stops a preview after its events instead of reading the whole file', async () => {
+    const { agent, userId } = await loggedInAgent(ctx.app, ctx.db);
+    const rows = Array.from({ length: 400 }, (_, i) => `u${i}@example.com,,Lead,2026-11-21T10:00:00Z,physical_store,1,USD`);
+    const id = await mapped(agent, [CSV.split('\r\n')[0]!, ...rows].join('\r\n'));
+    const f = (await filesRepo.findForUser(ctx.db, userId, id))!;
+    let seen = 0;
+    const s = await runPipeline(ctx.db, f, { mode: 'events', now: NOW, previewLimit: 0, stopAfterEvents: 5, lane: 'requests' }, (items) => {
+      seen += items.length;
+    });
+    expect(seen).toBe(5);
+    expect(s).toMatchObject({ stoppedEarly: true, validEvents: 5, rowsChecked: 5 });
+    await agent.get(`/api/uploads/${id}/validate`);
+    await agent.patch(`/api/uploads/${id}/status`, { status: 'validated' });
+    const preview = (await agent.get(`/api/uploads/${id}/preview`)).json();
+    expect(preview.previewRows).toHaveLength(10);
+    expect(preview.totalCount).toBe(400);
   });
 });
 
