@@ -74,6 +74,20 @@ describe('upload and list', () => {
     expect((await agent.get(`/api/uploads/${b.json().file.id}/headers`)).json().samples).toEqual({ name: ['Café'] });
   });
 
+  it('reads UTF-8 with a BOM and UTF-16BE files, without the BOM in the first header', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const text = 'Email,City\nann@example.com,Zürich\n';
+    const bom = await upload(agent, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]));
+    expect(bom.statusCode).toBe(201);
+    expect(bom.json().headers).toEqual(['Email', 'City']);
+    const be = Buffer.from(text, 'utf16le').swap16();
+    const utf16be = await upload(agent, Buffer.concat([Buffer.from([0xfe, 0xff]), be]));
+    expect(utf16be.statusCode).toBe(201);
+    expect(utf16be.json().headers).toEqual(['Email', 'City']);
+    const h = (await agent.get(`/api/uploads/${utf16be.json().file.id}/headers`)).json();
+    expect(h.samples).toEqual({ Email: ['ann@example.com'], City: ['Zürich'] });
+  });
+
   it('refuses files that are not CSV, empty, header-only or binary, keeping nothing', async () => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);
     const wrongType = await upload(agent, CSV, 'leads.xlsx', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
@@ -238,6 +252,32 @@ describe('validation, report, prepare and preview', () => {
     expect(fixed.json()).toMatchObject({ headers: ['email', 'when'], message: 'File uploaded. Revalidating...' });
     const v = (await agent.get(`/api/uploads/${id}/validate`)).json();
     expect(v.error).toMatch(/^Your file headers don't match your mappings/);
+  });
+
+  it('refuses a corrected file over the size limit with 413, keeping the old bytes and no partial file', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const id = await mapped(agent);
+    const big = CSV.split('\r\n')[0] + '\r\n' + 'ann@example.com,,Lead,2026-11-21T10:00:00Z,physical_store,1,USD\r\n'.repeat(1200);
+    const res = await agent.request({ method: 'POST', url: `/api/uploads/${id}/fixed`, ...multipartFile('big.csv', big) });
+    expect(res.statusCode).toBe(413);
+    expect(res.json().message).toBe('File is too large. Max size is 0.1MB.');
+    const partial = await ctx.db.query<{ n: number }>('select count(*)::int as n from uploads where not complete');
+    expect(partial.rows[0]!.n).toBe(0);
+    expect((await agent.get(`/api/uploads/${id}`)).json()).toMatchObject({ fileName: 'leads.csv', rowCount: 3, status: 'mapped' });
+    expect((await agent.get(`/api/uploads/${id}/validate`)).json()).toMatchObject({ rowsChecked: 3, rowsWithErrors: 1 });
+  });
+
+  it.each([
+    ['unreadable', new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])],
+    ['header-only', 'Email,Phone\r\n'],
+    ['empty', ''],
+  ])('keeps the old bytes when a corrected upload fails (%s)', async (_n, content) => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const id = await mapped(agent);
+    const res = await agent.request({ method: 'POST', url: `/api/uploads/${id}/fixed`, ...multipartFile('fixed.csv', content) });
+    expect(res.statusCode).toBe(400);
+    expect((await agent.get(`/api/uploads/${id}/headers`)).json().headers).toEqual(['Email', 'Phone', 'Event', 'When', 'Source', 'Value', 'Currency']);
+    expect((await agent.get(`/api/uploads/${id}/validate`)).json()).toMatchObject({ rowsChecked: 3, rowsWithErrors: 1 });
   });
 
   it('writes every problem row to report.csv with formula cells neutralised', async () => {
