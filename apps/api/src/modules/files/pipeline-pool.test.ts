@@ -61,3 +61,15 @@ describe('WorkerPool', () => {
     expect(await p.acquire()).toBe(b);
   });
 });
+
+describe('WorkerPool idle workers', () => {
+  it('drops an idle worker that dies, without an unhandled error', async () => {
+    const { p } = pool(1);
+    const a = (await p.acquire()) as unknown as FakeWorker;
+    p.release(a as unknown as Worker, true);
+    expect(p.stats().idle).toBe(1);
+    a.emit('error', new Error('crashed'));
+    expect(p.stats().idle).toBe(0);
+    expect(await p.acquire()).not.toBe(a);
+  });
+});

@@ -44,8 +44,6 @@ export class WorkerPool {
 
   /** Gives the worker back after a job. A worker that failed or was left mid-job (`reusable` false) is ended. */
   release(worker: Worker, reusable: boolean): void {
-    worker.removeAllListeners('message');
-    worker.removeAllListeners('error');
     if (!reusable) {
       void worker.terminate();
     }
@@ -86,7 +84,15 @@ export class WorkerPool {
       return this.ref(e.worker);
     }
     this.started++;
-    return this.spawn();
+    const worker = this.spawn();
+    // A worker that dies while idle leaves the pool (and its error never goes unhandled).
+    const drop = () => {
+      const i = this.idle.findIndex((x) => x.worker === worker);
+      if (i >= 0) clearTimeout(this.idle.splice(i, 1)[0]!.timer);
+    };
+    worker.on('error', drop);
+    worker.on('exit', drop);
+    return worker;
   }
 
   private ref(worker: Worker): Worker {

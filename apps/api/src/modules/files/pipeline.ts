@@ -46,11 +46,13 @@ export async function runPipeline<M extends PipelineMode>(
   let pending: { resolve: (m: PipelineMessage) => void; reject: (e: unknown) => void } | null = null;
   const queue: PipelineMessage[] = [];
   let failure: unknown = null;
-  worker.on('message', (m: PipelineMessage) => (pending ? (pending.resolve(m), (pending = null)) : queue.push(m)));
-  worker.on('error', (err) => {
+  const onMessage = (m: PipelineMessage) => (pending ? (pending.resolve(m), (pending = null)) : queue.push(m));
+  const onError = (err: unknown) => {
     failure = err;
     pending?.reject(err);
-  });
+  };
+  worker.on('message', onMessage);
+  worker.on('error', onError);
   const next = () =>
     queue.length ? Promise.resolve(queue.shift()!) : failure ? Promise.reject(failure) : new Promise<PipelineMessage>((resolve, reject) => (pending = { resolve, reject }));
   const send = (msg: PipelineRequest) => worker.postMessage(msg);
@@ -75,6 +77,8 @@ export async function runPipeline<M extends PipelineMode>(
       if (m.items.length && onItems) await onItems(m.items as ItemOf<M>[]);
     }
   } finally {
+    worker.off('message', onMessage);
+    worker.off('error', onError);
     pool.release(worker, finished && !failure);
   }
 }
