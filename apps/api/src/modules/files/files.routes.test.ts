@@ -244,6 +244,20 @@ describe('validation, report, prepare and preview', () => {
     expect(v.rows.some((r: { rowNumber: number }) => r.rowNumber === 14)).toBe(false);
   });
 
+  it('reports problems met while reading the file, header problems included', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const text = CSV.replace('Email,Phone,', 'Email,Email,') + '\r\nshort@example.com,1';
+    const up = await upload(agent, text);
+    expect(up.json().issues.map((i: { code: string }) => i.code)).toEqual(['DUPLICATE_HEADER', 'RAGGED_ROW']);
+    const id = up.json().file.id;
+    const m = { ...MAPPING, Email_2: 'phone' } as Record<string, string>;
+    delete m.Phone;
+    expect((await agent.patch(`/api/uploads/${id}/status`, { status: 'mapped', mappings: m, hardcodedValues: {} })).statusCode).toBe(200);
+    const v = (await agent.get(`/api/uploads/${id}/validate`)).json();
+    expect(v.fileIssues.map((i: { code: string }) => i.code)).toEqual(['DUPLICATE_HEADER', 'RAGGED_ROW']);
+    expect(v.fileIssues[0].message).toMatch(/Column "Email" appears more than once/);
+  });
+
   it('reports a whole-file error when the mapping names columns the file lacks', async () => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);
     const id = await mapped(agent);

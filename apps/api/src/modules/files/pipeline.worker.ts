@@ -74,6 +74,8 @@ function handle(items: ReturnType<typeof reader.push>, out: unknown[]) {
         if (summary.fileIssues.length < 50) summary.fileIssues.push(item.issue as CsvIssue);
         break;
       case 'header': {
+        // Blank or repeated column names: reported with the file's other read problems.
+        for (const issue of item.info.issues) if (summary.fileIssues.length < 50) summary.fileIssues.push(issue);
         const ctx: ValidationContext = { ...input.ctx, headers: item.info.headers };
         const problem = headerProblem(ctx);
         if (problem) {

@@ -102,7 +102,7 @@ export function DashboardPage() {
         <p className="mt-1 text-sm text-slate-500">One .csv file up to {maxUploadMb} MB: leads, sales or CRM exports.</p>
       </FileDrop>
 
-      <Card className="p-0">
+      <Card className="p-0!">
         <div className="flex items-center justify-between border-b border-slate-200 px-6 py-4">
           <h2 className="text-base font-semibold text-slate-900">Uploaded files</h2>
           <span className="text-sm text-slate-500">{total} total</span>
