@@ -2,8 +2,9 @@ import { expect, test, type Page } from '@playwright/test';
 import { signUpAndVerify } from '../helpers/auth.ts';
 import { messyCsv } from '../helpers/csv.ts';
 
+const SHOTS = process.env.E2E_SHOTS_DIR ?? 'screenshots';
 const shot = async (page: Page, name: string) => {
-  await page.screenshot({ path: `screenshots/workflow-${name}.png`, fullPage: true });
+  await page.screenshot({ path: `${SHOTS}/workflow-${name}.png`, fullPage: true });
 };
 const file = (name: string, text: string) => ({ name, mimeType: 'text/csv', buffer: Buffer.from(text) });
 
@@ -134,4 +135,63 @@ test('workflow screens fit a phone', async ({ page }) => {
   await expect(page.getByRole('link', { name: 'phone.csv' })).toBeVisible();
   await shot(page, 'phone-dashboard');
   expect(await fits()).toBe(true);
+});
+
+/** Uploads through the API as the logged-in browser user (fast set-up for list tests). */
+async function apiUpload(page: Page, name: string, text: string) {
+  const xsrf = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
+  const res = await page.request.post('/api/upload', { headers: { 'x-xsrf-token': xsrf }, multipart: { file: { name, mimeType: 'text/csv', buffer: Buffer.from(text) } } });
+  expect(res.ok(), await res.text()).toBe(true);
+  return (await res.json()).file.id as string;
+}
+
+test('dashboard: paginates 10 per page, and deleting the last file of the last page goes back a page', async ({ page }) => {
+  test.setTimeout(90_000);
+  await signUpAndVerify(page);
+  await page.getByRole('button', { name: "Let's go" }).click();
+  for (let i = 1; i <= 11; i++) await apiUpload(page, `list-${String(i).padStart(2, '0')}.csv`, messyCsv({ withBadRow: false }));
+  await page.reload();
+  await expect(page.getByText('11 total')).toBeVisible();
+  await expect(page.getByText('Page 1 of 2')).toBeVisible();
+  await expect(page.getByRole('link', { name: /^list-\d+\.csv$/ })).toHaveCount(10);
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(page.getByText('Page 2 of 2')).toBeVisible();
+  // Newest first: the oldest upload is alone on page 2.
+  await expect(page.getByRole('link', { name: /^list-\d+\.csv$/ })).toHaveCount(1);
+  await page.getByRole('button', { name: 'Delete list-01.csv' }).click();
+  await page.getByRole('button', { name: 'Delete file' }).click();
+  await expect(page.getByText('File deleted!')).toBeVisible();
+  await expect(page.getByText('10 total')).toBeVisible();
+  await expect(page.getByRole('link', { name: /^list-\d+\.csv$/ })).toHaveCount(10);
+  await expect(page.getByText(/Page \d of \d/)).toBeHidden();
+  await expect(page.getByRole('link', { name: 'list-01.csv' })).toBeHidden();
+});
+
+test('map-columns shows the per-file settings; a corrected file with other headers shows the Validation Error panel', async ({ page }) => {
+  test.setTimeout(90_000);
+  await signUpAndVerify(page);
+  await page.getByRole('button', { name: "Let's go" }).click();
+  await page.getByTestId('file-input').setInputFiles(file('settings.csv', messyCsv({ withBadRow: false })));
+  await expect(page).toHaveURL(/\/map-columns\?fileId=/);
+  await expect(page.getByRole('heading', { name: 'File settings' })).toBeVisible();
+  await expect(page.getByLabel('Time zone for dates without one')).toHaveValue('UTC');
+  await expect(page.getByLabel('Dates like 03/04/2026 mean')).toHaveValue('MDY');
+  await expect(page.getByLabel('Country code for phones without one')).toHaveValue('US');
+  // Each column choice shows a sample value.
+  await expect(page.getByLabel('email', { exact: true }).locator('option', { hasText: 'Email — e.g. Ann.Lee@Example.com' })).toHaveCount(1);
+  await page.getByLabel('Country code for phones without one').selectOption('GB');
+  await page.getByRole('button', { name: 'Continue to Validation' }).click();
+  await expect(page.getByText('Looks great! Your data is clean and ready to submit')).toBeVisible({ timeout: 20_000 });
+
+  await page.getByTestId('file-input').last().setInputFiles(file('other.csv', 'mail,when\r\na@b.co,2026-11-21\r\n'));
+  await expect(page.getByRole('heading', { name: 'Validation Error' })).toBeVisible({ timeout: 20_000 });
+  await expect(
+    page.getByText("Your file headers don't match your mappings. Please reupload a CSV file with the correct headers or return to the mappings page to fix the mappings."),
+  ).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Continue to Submission' })).toBeDisabled();
+  await shot(page, 'verify-header-mismatch');
+  await page.getByRole('link', { name: 'Return to Mapping' }).click();
+  await expect(page).toHaveURL(/\/map-columns\?fileId=/);
+  await expect(page.getByLabel('Country code for phones without one')).toHaveValue('GB');
+  await expect(page.getByText('Some mappings were removed because their corresponding headers are no longer in the uploaded file.')).toBeVisible();
 });

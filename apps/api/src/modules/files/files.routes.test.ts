@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../../test/context.ts';
 import { Agent, loggedInAgent } from '../../../test/agent.ts';
 import { multipartFile } from '../../../test/multipart.ts';
+import { filesRepo } from './files.repo.ts';
+import { runPipeline } from './pipeline.ts';
+import { pipelinePools } from './pipeline-pool.ts';
 
 let ctx: TestContext;
 const NOW = new Date('2026-11-22T12:00:00Z');
@@ -69,6 +72,20 @@ describe('upload and list', () => {
     const cp1252 = Buffer.from([...Buffer.from('name\nCaf'), 0xe9, 0x0a]);
     const b = await upload(agent, cp1252);
     expect((await agent.get(`/api/uploads/${b.json().file.id}/headers`)).json().samples).toEqual({ name: ['Café'] });
+  });
+
+  it('reads UTF-8 with a BOM and UTF-16BE files, without the BOM in the first header', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const text = 'Email,City\nann@example.com,Zürich\n';
+    const bom = await upload(agent, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]));
+    expect(bom.statusCode).toBe(201);
+    expect(bom.json().headers).toEqual(['Email', 'City']);
+    const be = Buffer.from(text, 'utf16le').swap16();
+    const utf16be = await upload(agent, Buffer.concat([Buffer.from([0xfe, 0xff]), be]));
+    expect(utf16be.statusCode).toBe(201);
+    expect(utf16be.json().headers).toEqual(['Email', 'City']);
+    const h = (await agent.get(`/api/uploads/${utf16be.json().file.id}/headers`)).json();
+    expect(h.samples).toEqual({ Email: ['ann@example.com'], City: ['Zürich'] });
   });
 
   it('refuses files that are not CSV, empty, header-only or binary, keeping nothing', async () => {
@@ -227,6 +244,20 @@ describe('validation, report, prepare and preview', () => {
     expect(v.rows.some((r: { rowNumber: number }) => r.rowNumber === 14)).toBe(false);
   });
 
+  it('reports problems met while reading the file, header problems included', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const text = CSV.replace('Email,Phone,', 'Email,Email,') + '\r\nshort@example.com,1';
+    const up = await upload(agent, text);
+    expect(up.json().issues.map((i: { code: string }) => i.code)).toEqual(['DUPLICATE_HEADER', 'RAGGED_ROW']);
+    const id = up.json().file.id;
+    const m = { ...MAPPING, Email_2: 'phone' } as Record<string, string>;
+    delete m.Phone;
+    expect((await agent.patch(`/api/uploads/${id}/status`, { status: 'mapped', mappings: m, hardcodedValues: {} })).statusCode).toBe(200);
+    const v = (await agent.get(`/api/uploads/${id}/validate`)).json();
+    expect(v.fileIssues.map((i: { code: string }) => i.code)).toEqual(['DUPLICATE_HEADER', 'RAGGED_ROW']);
+    expect(v.fileIssues[0].message).toMatch(/Column "Email" appears more than once/);
+  });
+
   it('reports a whole-file error when the mapping names columns the file lacks', async () => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);
     const id = await mapped(agent);
@@ -235,6 +266,32 @@ describe('validation, report, prepare and preview', () => {
     expect(fixed.json()).toMatchObject({ headers: ['email', 'when'], message: 'File uploaded. Revalidating...' });
     const v = (await agent.get(`/api/uploads/${id}/validate`)).json();
     expect(v.error).toMatch(/^Your file headers don't match your mappings/);
+  });
+
+  it('refuses a corrected file over the size limit with 413, keeping the old bytes and no partial file', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const id = await mapped(agent);
+    const big = CSV.split('\r\n')[0] + '\r\n' + 'ann@example.com,,Lead,2026-11-21T10:00:00Z,physical_store,1,USD\r\n'.repeat(1200);
+    const res = await agent.request({ method: 'POST', url: `/api/uploads/${id}/fixed`, ...multipartFile('big.csv', big) });
+    expect(res.statusCode).toBe(413);
+    expect(res.json().message).toBe('File is too large. Max size is 0.1MB.');
+    const partial = await ctx.db.query<{ n: number }>('select count(*)::int as n from uploads where not complete');
+    expect(partial.rows[0]!.n).toBe(0);
+    expect((await agent.get(`/api/uploads/${id}`)).json()).toMatchObject({ fileName: 'leads.csv', rowCount: 3, status: 'mapped' });
+    expect((await agent.get(`/api/uploads/${id}/validate`)).json()).toMatchObject({ rowsChecked: 3, rowsWithErrors: 1 });
+  });
+
+  it.each([
+    ['unreadable', new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])],
+    ['header-only', 'Email,Phone\r\n'],
+    ['empty', ''],
+  ])('keeps the old bytes when a corrected upload fails (%s)', async (_n, content) => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const id = await mapped(agent);
+    const res = await agent.request({ method: 'POST', url: `/api/uploads/${id}/fixed`, ...multipartFile('fixed.csv', content) });
+    expect(res.statusCode).toBe(400);
+    expect((await agent.get(`/api/uploads/${id}/headers`)).json().headers).toEqual(['Email', 'Phone', 'Event', 'When', 'Source', 'Value', 'Currency']);
+    expect((await agent.get(`/api/uploads/${id}/validate`)).json()).toMatchObject({ rowsChecked: 3, rowsWithErrors: 1 });
   });
 
   it('writes every problem row to report.csv with formula cells neutralised', async () => {
@@ -302,6 +359,40 @@ describe('validation, report, prepare and preview', () => {
     expect(full.headers['content-disposition']).toBe(`attachment; filename="prepared-${id}.json"`);
     expect(JSON.parse(full.body)).toHaveLength(2);
     expect(JSON.parse(full.body)[0].event_id).toBe(preview.previewRows[0].event_id);
+  });
+});
+
+describe('pipeline workers', () => {
+  it('reads at most min(2, cores) files at once for the API, queueing the rest', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const ids = await Promise.all([1, 2, 3, 4, 5].map(() => mapped(agent)));
+    const pool = pipelinePools.requests;
+    const before = pool.stats().started;
+    const results = await Promise.all(ids.map((id) => agent.get(`/api/uploads/${id}/validate`)));
+    results.forEach((r) => expect(r.json()).toMatchObject({ rowsChecked: 3, rowsWithErrors: 1 }));
+    const stats = pool.stats();
+    expect(stats.size).toBeLessThanOrEqual(2);
+    expect(stats.peakBusy).toBeLessThanOrEqual(stats.size);
+    expect(stats.started - before).toBeLessThanOrEqual(stats.size);
+    expect(stats).toMatchObject({ busy: 0, queued: 0 });
+  });
+
+  it('stops a preview after its events instead of reading the whole file', async () => {
+    const { agent, userId } = await loggedInAgent(ctx.app, ctx.db);
+    const rows = Array.from({ length: 400 }, (_, i) => `u${i}@example.com,,Lead,2026-11-21T10:00:00Z,physical_store,1,USD`);
+    const id = await mapped(agent, [CSV.split('\r\n')[0]!, ...rows].join('\r\n'));
+    const f = (await filesRepo.findForUser(ctx.db, userId, id))!;
+    let seen = 0;
+    const s = await runPipeline(ctx.db, f, { mode: 'events', now: NOW, previewLimit: 0, stopAfterEvents: 5, lane: 'requests' }, (items) => {
+      seen += items.length;
+    });
+    expect(seen).toBe(5);
+    expect(s).toMatchObject({ stoppedEarly: true, validEvents: 5, rowsChecked: 5 });
+    await agent.get(`/api/uploads/${id}/validate`);
+    await agent.patch(`/api/uploads/${id}/status`, { status: 'validated' });
+    const preview = (await agent.get(`/api/uploads/${id}/preview`)).json();
+    expect(preview.previewRows).toHaveLength(10);
+    expect(preview.totalCount).toBe(400);
   });
 });
 

@@ -126,7 +126,7 @@ export const fileRoutes =
       const body = streamedBody(
         async (write) => {
           await write(csvLine(['row', 'field', 'kind', 'message', 'original', 'corrected']));
-          const summary = await runPipeline(db, f, { mode: 'report', now: deps.now(), previewLimit: 0 }, async (rows) => {
+          const summary = await runPipeline(db, f, { mode: 'report', now: deps.now(), previewLimit: 0, lane: 'requests' }, async (rows) => {
             let out = '';
             for (const r of rows) {
               // Errors have no corrected value (the field is not sent); warnings keep the value as it will be sent.
@@ -159,7 +159,7 @@ export const fileRoutes =
         async (write) => {
           let first = true;
           await write('[');
-          await runPipeline(db, f, { mode: 'events', now: deps.now(), previewLimit: 0 }, async (items) => {
+          await runPipeline(db, f, { mode: 'events', now: deps.now(), previewLimit: 0, lane: 'requests' }, async (items) => {
             let out = '';
             for (const it of items) {
               out += (first ? '\n' : ',\n') + JSON.stringify(it.event);

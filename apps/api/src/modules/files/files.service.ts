@@ -79,7 +79,7 @@ export async function validateFile(db: Db, userId: string, id: string, now: Date
   const f = await ownFile(db, userId, id);
   notSubmitted(f);
   if (f.status === 'uploaded') throw new AppError('INVALID_STATE', NOT_MAPPED);
-  const summary = await runPipeline(db, f, { mode: 'validate', now });
+  const summary = await runPipeline(db, f, { mode: 'validate', now, lane: 'requests' });
   const clean = !summary.error && summary.rowsWithErrors === 0 && summary.rowsChecked > 0;
   await filesRepo.setCleanFingerprint(db, id, clean ? fingerprint(f) : null);
   return summary;
@@ -89,7 +89,7 @@ export async function validateFile(db: Db, userId: string, id: string, now: Date
 export async function prepareFile(db: Db, userId: string, id: string, now: Date) {
   const f = await ownFile(db, userId, id);
   if (f.status !== 'validated' && f.status !== 'prepared') throw new AppError('INVALID_STATE', NOT_READY);
-  const summary = await runPipeline(db, f, { mode: 'validate', now, previewLimit: 0 });
+  const summary = await runPipeline(db, f, { mode: 'validate', now, previewLimit: 0, lane: 'requests' });
   if (summary.error || summary.rowsWithErrors > 0) {
     // Time passed since validation (events aged out of Meta's window): back to validation.
     await filesRepo.transition(db, id, ['validated', 'prepared'], 'mapped');
@@ -103,8 +103,9 @@ export async function previewFile(db: Db, userId: string, id: string, now: Date,
   const f = await ownFile(db, userId, id);
   if (f.status !== 'validated' && f.status !== 'prepared') throw new AppError('INVALID_STATE', NOT_READY);
   const previewRows: unknown[] = [];
-  const summary = await runPipeline(db, f, { mode: 'events', now, previewLimit: 0 }, (items) => {
+  // Reads only as far as the first `limit` events; the file passed validation, so its row count is the total.
+  const summary = await runPipeline(db, f, { mode: 'events', now, previewLimit: 0, stopAfterEvents: limit, lane: 'requests' }, (items) => {
     for (const it of items) if (previewRows.length < limit) previewRows.push(it.event);
   });
-  return { previewRows, totalCount: summary.validEvents };
+  return { previewRows, totalCount: summary.stoppedEarly ? f.rowCount : summary.validEvents };
 }

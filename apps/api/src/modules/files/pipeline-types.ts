@@ -6,6 +6,8 @@ export interface PipelineInput {
   mode: PipelineMode;
   ctx: Omit<ValidationContext, 'headers'>;
   previewLimit: number;
+  /** 'events' only: stop after this many events (a preview), leaving the rest of the file unread. */
+  stopAfterEvents?: number;
 }
 
 export interface PipelineSummary {
@@ -17,6 +19,8 @@ export interface PipelineSummary {
   preview: RowResult[];
   fileIssues: CsvIssue[];
   quality: MatchQuality | null;
+  /** True when stopAfterEvents ended the run before the end of the file (the counts are then partial). */
+  stoppedEarly: boolean;
   /** Whole-file failure: unreadable file, or headers that do not match the mapping. */
   error?: string;
 }
@@ -33,5 +37,8 @@ export interface ReportRow extends RowResult {
   /** Field → the raw cell of the column mapped to it (or its hardcoded value); for 'user_data', the mapped customer columns. */
   original: Record<string, string>;
 }
+
+/** Main thread → worker: one job is a 'start', its chunks in order, then 'end'. */
+export type PipelineRequest = { type: 'start'; input: PipelineInput } | { type: 'chunk'; data: Uint8Array } | { type: 'end' };
 
 export type PipelineMessage = { type: 'items'; items: unknown[]; stopped: boolean } | { type: 'done'; summary: PipelineSummary };

@@ -1,12 +1,10 @@
 import { hash } from 'node:crypto';
 import { DEFAULT_FILE_SETTINGS, type FileSettings } from '@backsignal/core';
 import type { Queryable } from '../../db/db.ts';
-import { startTsWorker } from '../../lib/ts-worker.ts';
 import { readUploadBytes } from './file-store.ts';
+import { pipelinePools, type PipelineLane } from './pipeline-pool.ts';
 import type { UploadRow } from './files.repo.ts';
-import type { PipelineInput, PipelineMessage, PipelineMode, PipelineSummary, PreparedEvent, ReportRow } from './pipeline-types.ts';
-
-const WORKER_URL = new URL('./pipeline.worker.ts', import.meta.url);
+import type { PipelineInput, PipelineMessage, PipelineMode, PipelineRequest, PipelineSummary, PreparedEvent, ReportRow } from './pipeline-types.ts';
 
 /** The file's settings as the user chose them; each date column's own detected order is passed separately. */
 export function effectiveSettings(upload: UploadRow): FileSettings {
@@ -21,19 +19,22 @@ export function fingerprint(upload: UploadRow): string {
 type ItemOf<M extends PipelineMode> = M extends 'events' ? PreparedEvent : M extends 'report' ? ReportRow : never;
 
 /**
- * Streams an upload through core in a worker thread. `onItems` receives rows as they are produced (problem
- * rows for 'report', prepared events for 'events') and may be async: the next chunk is sent only after it
- * returns, so memory stays flat whatever the file size.
+ * Streams an upload through core in a pooled worker thread: per lane at most min(2, cores) files are read at
+ * once and later calls queue ('requests' for the API's own calls, 'background' by default, for delivery).
+ * `onItems` receives rows as they are produced (problem rows for 'report', prepared events for 'events') and
+ * may be async: the next chunk is sent only after it returns, so memory stays flat whatever the file size.
+ * `stopAfterEvents` ends an 'events' run early (previews).
  */
 export async function runPipeline<M extends PipelineMode>(
   db: Queryable,
   upload: UploadRow,
-  opts: { mode: M; now: Date; previewLimit?: number },
+  opts: { mode: M; now: Date; previewLimit?: number; stopAfterEvents?: number; lane?: PipelineLane },
   onItems?: (items: ItemOf<M>[]) => Promise<void> | void,
 ): Promise<PipelineSummary> {
   const input: PipelineInput = {
     mode: opts.mode,
     previewLimit: opts.previewLimit ?? 10,
+    ...(opts.stopAfterEvents ? { stopAfterEvents: opts.stopAfterEvents } : {}),
     ctx: {
       mappings: upload.mappings,
       hardcoded: upload.hardcodedValues,
@@ -42,34 +43,46 @@ export async function runPipeline<M extends PipelineMode>(
       now: Math.floor(opts.now.getTime() / 1000),
     },
   };
-  const worker = startTsWorker(WORKER_URL, input);
+  const pool = pipelinePools[opts.lane ?? 'background'];
+  const worker = await pool.acquire();
+  // Reusable only when the job ran to its 'done' (no answer left in flight, no crash).
+  let finished = false;
   let pending: { resolve: (m: PipelineMessage) => void; reject: (e: unknown) => void } | null = null;
   const queue: PipelineMessage[] = [];
   let failure: unknown = null;
-  worker.on('message', (m: PipelineMessage) => (pending ? (pending.resolve(m), (pending = null)) : queue.push(m)));
-  worker.on('error', (err) => {
+  const onMessage = (m: PipelineMessage) => (pending ? (pending.resolve(m), (pending = null)) : queue.push(m));
+  const onError = (err: unknown) => {
     failure = err;
     pending?.reject(err);
-  });
+  };
+  worker.on('message', onMessage);
+  worker.on('error', onError);
   const next = () =>
     queue.length ? Promise.resolve(queue.shift()!) : failure ? Promise.reject(failure) : new Promise<PipelineMessage>((resolve, reject) => (pending = { resolve, reject }));
+  const send = (msg: PipelineRequest) => worker.postMessage(msg);
 
   try {
+    send({ type: 'start', input });
     for await (const chunk of readUploadBytes(db, upload.id)) {
-      worker.postMessage({ type: 'chunk', data: chunk });
+      send({ type: 'chunk', data: chunk });
       const m = await next();
       if (m.type === 'items') {
         if (m.items.length && onItems) await onItems(m.items as ItemOf<M>[]);
         if (m.stopped) break;
       }
     }
-    worker.postMessage({ type: 'end' });
+    send({ type: 'end' });
     for (;;) {
       const m = await next();
-      if (m.type === 'done') return m.summary;
+      if (m.type === 'done') {
+        finished = true;
+        return m.summary;
+      }
       if (m.items.length && onItems) await onItems(m.items as ItemOf<M>[]);
     }
   } finally {
-    void worker.terminate();
+    worker.off('message', onMessage);
+    worker.off('error', onError);
+    pool.release(worker, finished && !failure);
   }
 }

@@ -1,8 +1,9 @@
 /**
  * Runs the CSV → validation → event pipeline off the main thread, so a large file never blocks the API's
  * event loop. The main thread feeds stored chunks one at a time and waits for each answer (backpressure).
+ * A worker is reused from a small pool: each job starts with a 'start' message that resets all state.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import {
   FIELD_BY_KEY,
   buildEvent,
@@ -14,19 +15,31 @@ import {
   type RowResult,
   type ValidationContext,
 } from '@backsignal/core';
-import type { PipelineInput, PipelineMessage, PipelineSummary, ReportRow } from './pipeline-types.ts';
+import type { PipelineInput, PipelineMessage, PipelineRequest, PipelineSummary, ReportRow } from './pipeline-types.ts';
 
-const input = workerData as PipelineInput;
 const port = parentPort!;
-const reader = createCsvReader();
-const quality = createMatchQualityTracker();
-const summary: PipelineSummary = { rowsChecked: 0, rowsWithErrors: 0, rowsCorrected: 0, rowsWithWarnings: 0, preview: [], fileIssues: [], quality: null, validEvents: 0 };
+let input!: PipelineInput;
+let reader!: ReturnType<typeof createCsvReader>;
+let quality!: ReturnType<typeof createMatchQualityTracker>;
+let summary!: PipelineSummary;
 let validate: ((values: readonly string[], rowNumber: number) => RowResult) | null = null;
 let stopped = false;
 /** Target field → index of the column mapped to it, for the report's original values. */
 let columnOf = new Map<string, number>();
-const previewErrors: RowResult[] = [];
-const previewCorrected: RowResult[] = [];
+let previewErrors: RowResult[] = [];
+let previewCorrected: RowResult[] = [];
+
+function start(job: PipelineInput) {
+  input = job;
+  reader = createCsvReader();
+  quality = createMatchQualityTracker();
+  summary = { rowsChecked: 0, rowsWithErrors: 0, rowsCorrected: 0, rowsWithWarnings: 0, preview: [], fileIssues: [], quality: null, validEvents: 0, stoppedEarly: false };
+  validate = null;
+  stopped = false;
+  columnOf = new Map();
+  previewErrors = [];
+  previewCorrected = [];
+}
 
 /** The value a field had in the file: its mapped cell, its hardcoded value, or for 'user_data' every mapped customer column. */
 function originalValue(field: string, values: readonly string[]): string {
@@ -61,6 +74,8 @@ function handle(items: ReturnType<typeof reader.push>, out: unknown[]) {
         if (summary.fileIssues.length < 50) summary.fileIssues.push(item.issue as CsvIssue);
         break;
       case 'header': {
+        // Blank or repeated column names: reported with the file's other read problems.
+        for (const issue of item.info.issues) if (summary.fileIssues.length < 50) summary.fileIssues.push(issue);
         const ctx: ValidationContext = { ...input.ctx, headers: item.info.headers };
         const problem = headerProblem(ctx);
         if (problem) {
@@ -95,6 +110,12 @@ function handle(items: ReturnType<typeof reader.push>, out: unknown[]) {
         if (input.mode === 'events' && !bad) {
           summary.validEvents++;
           out.push({ rowNumber: item.rowNumber, values: item.values, event: buildEvent(r) });
+          if (input.stopAfterEvents && summary.validEvents >= input.stopAfterEvents) {
+            // A preview needs only its first events: stop reading instead of building the whole file.
+            summary.stoppedEarly = true;
+            stopped = true;
+            return;
+          }
         }
         break;
       }
@@ -102,7 +123,8 @@ function handle(items: ReturnType<typeof reader.push>, out: unknown[]) {
   }
 }
 
-port.on('message', (msg: { type: 'chunk'; data: Uint8Array } | { type: 'end' }) => {
+port.on('message', (msg: PipelineRequest) => {
+  if (msg.type === 'start') return start(msg.input);
   const out: unknown[] = [];
   if (msg.type === 'chunk') {
     if (!stopped) handle(reader.push(msg.data), out);

@@ -4,13 +4,14 @@ import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import type { UploadSummary } from '@backsignal/contracts';
+import type * as WorkflowApi from '../workflow/workflow-api.ts';
 
 const api = vi.hoisted(() => ({ list: vi.fn(), upload: vi.fn(), remove: vi.fn() }));
 const toast = vi.hoisted(() => ({ error: vi.fn(), success: vi.fn(), warn: vi.fn(), info: vi.fn() }));
 vi.mock('react-toastify', () => ({ toast }));
 vi.mock('../../lib/session.tsx', () => ({ useSession: () => ({ user: { firstName: 'Morgan' } }) }));
 vi.mock('../../lib/public-config.ts', () => ({ usePublicConfig: () => ({ maxUploadMb: 10 }) }));
-vi.mock('../workflow/workflow-api.ts', async (orig) => ({ ...(await orig<typeof import('../workflow/workflow-api.ts')>()), workflowApi: api }));
+vi.mock('../workflow/workflow-api.ts', async (orig) => ({ ...(await orig<typeof WorkflowApi>()), workflowApi: api }));
 
 const { DashboardPage } = await import('./DashboardPage.tsx');
 

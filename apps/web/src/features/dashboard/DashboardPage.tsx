@@ -102,7 +102,7 @@ export function DashboardPage() {
         <p className="mt-1 text-sm text-slate-500">One .csv file up to {maxUploadMb} MB: leads, sales or CRM exports.</p>
       </FileDrop>
 
-      <Card className="p-0">
+      <Card className="p-0!">
         <div className="flex items-center justify-between border-b border-slate-200 px-6 py-4">
           <h2 className="text-base font-semibold text-slate-900">Uploaded files</h2>
           <span className="text-sm text-slate-500">{total} total</span>
@@ -118,15 +118,18 @@ export function DashboardPage() {
         ) : (
           <ul className="divide-y divide-slate-100">
             {list.data.uploads.map((f) => (
-              <li key={f.id} className="flex flex-wrap items-center gap-3 px-6 py-3">
-                <Link to={routeForStatus(f.status, f.id)} className="min-w-0 flex-1 truncate font-medium text-brand-700 hover:underline">
+              <li key={f.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 px-6 py-3">
+                {/* Phone: name and Delete on the first line, details below; wider screens: one line. */}
+                <Link to={routeForStatus(f.status, f.id)} className="order-1 min-w-0 flex-1 truncate font-medium text-brand-700 hover:underline">
                   {f.fileName}
                 </Link>
-                <span className="text-xs text-slate-500">
-                  {f.rowCount.toLocaleString()} rows · {new Date(f.createdAt).toLocaleDateString()}
+                <span className="order-3 flex basis-full items-center gap-2 sm:order-2 sm:basis-auto">
+                  <span className="text-xs text-slate-500">
+                    {f.rowCount.toLocaleString()} {f.rowCount === 1 ? 'row' : 'rows'} · {new Date(f.createdAt).toLocaleDateString()}
+                  </span>
+                  <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${STATUS_BADGE[f.status] ?? STATUS_BADGE.uploaded}`}>{f.status}</span>
                 </span>
-                <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${STATUS_BADGE[f.status] ?? STATUS_BADGE.uploaded}`}>{f.status}</span>
-                <Button variant="ghost" className="px-2 py-1 text-red-700" onClick={() => setToDelete(f)} aria-label={`Delete ${f.fileName}`}>
+                <Button variant="ghost" className="order-2 px-2 py-1 text-red-700 sm:order-3" onClick={() => setToDelete(f)} aria-label={`Delete ${f.fileName}`}>
                   Delete
                 </Button>
               </li>

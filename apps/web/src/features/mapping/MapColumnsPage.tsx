@@ -163,8 +163,9 @@ function MappingEditor({ fileId, fileName, data }: { fileId: string; fileName: s
                     <ul className="mt-1 divide-y divide-slate-100">
                       {fields.map((f) => (
                         <li key={f.key} className="flex items-center justify-between gap-2 py-1.5">
-                          <span className="min-w-0 text-sm">
-                            <span className="font-medium text-slate-800">{f.key}</span>
+                          <span className="min-w-0 flex-1 text-sm">
+                            {/* Long keys (data_processing_options_country) wrap instead of running under the button. */}
+                            <span className="block font-medium break-all text-slate-800">{f.key}</span>
                             <span className="block truncate text-xs text-slate-500" title={f.description}>
                               {f.description}
                             </span>

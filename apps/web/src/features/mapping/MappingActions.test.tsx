@@ -2,11 +2,12 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type * as WorkflowApi from '../workflow/workflow-api.ts';
 
 const api = vi.hoisted(() => ({ templates: vi.fn(), template: vi.fn(), createTemplate: vi.fn(), updateTemplate: vi.fn(), deleteTemplate: vi.fn() }));
 const toast = vi.hoisted(() => ({ error: vi.fn(), success: vi.fn(), warn: vi.fn(), info: vi.fn() }));
 vi.mock('react-toastify', () => ({ toast }));
-vi.mock('../workflow/workflow-api.ts', async (orig) => ({ ...(await orig<typeof import('../workflow/workflow-api.ts')>()), workflowApi: api }));
+vi.mock('../workflow/workflow-api.ts', async (orig) => ({ ...(await orig<typeof WorkflowApi>()), workflowApi: api }));
 
 const { MappingActions } = await import('./MappingActions.tsx');
 

@@ -4,11 +4,12 @@ import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { PixelAccount } from '@backsignal/contracts';
 import { ApiError } from '../../lib/api.ts';
+import type * as WorkflowApi from '../workflow/workflow-api.ts';
 
 const api = vi.hoisted(() => ({ accounts: vi.fn(), createAccount: vi.fn(), updateAccount: vi.fn(), deleteAccount: vi.fn(), revealToken: vi.fn(), testAccount: vi.fn() }));
 const toast = vi.hoisted(() => ({ error: vi.fn(), success: vi.fn(), warn: vi.fn(), info: vi.fn() }));
 vi.mock('react-toastify', () => ({ toast }));
-vi.mock('../workflow/workflow-api.ts', async (orig) => ({ ...(await orig<typeof import('../workflow/workflow-api.ts')>()), workflowApi: api }));
+vi.mock('../workflow/workflow-api.ts', async (orig) => ({ ...(await orig<typeof WorkflowApi>()), workflowApi: api }));
 
 const { PixelAccountsPage } = await import('./PixelAccountsPage.tsx');
 

@@ -92,7 +92,9 @@ function AccountCard({ account }: { account: PixelAccount }) {
     try {
       setToken((await workflowApi.revealToken(account.id)).accessToken);
     } catch (err) {
-      toast.error(errorMessage(err, 'Could not show the access token. Please try again.'));
+      // Its own message: this is not the list failing to load.
+      console.error('Token reveal failed', err);
+      toast.error('Could not show the access token. Please try again.');
     }
   };
   const save = async () => {

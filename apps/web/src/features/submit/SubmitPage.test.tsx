@@ -2,12 +2,13 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { render, screen } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes } from 'react-router';
+import type * as WorkflowApi from '../workflow/workflow-api.ts';
 
 const api = vi.hoisted(() => ({ file: vi.fn(), prepare: vi.fn(), preview: vi.fn(), accounts: vi.fn(), createAccount: vi.fn() }));
 const toast = vi.hoisted(() => ({ error: vi.fn(), success: vi.fn(), warn: vi.fn(), info: vi.fn() }));
 vi.mock('react-toastify', () => ({ toast }));
 vi.mock('../workflow/workflow-api.ts', async (orig) => ({
-  ...(await orig<typeof import('../workflow/workflow-api.ts')>()),
+  ...(await orig<typeof WorkflowApi>()),
   workflowApi: api,
   atLeast: <T,>(_ms: number, p: Promise<T>) => p,
 }));

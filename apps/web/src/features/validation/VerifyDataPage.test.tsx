@@ -3,12 +3,13 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import type { ValidationResponse, ValidationRow } from '@backsignal/contracts';
+import type * as WorkflowApi from '../workflow/workflow-api.ts';
 
 const api = vi.hoisted(() => ({ file: vi.fn(), validate: vi.fn(), uploadFixed: vi.fn(), setStatus: vi.fn() }));
 const toast = vi.hoisted(() => ({ error: vi.fn(), success: vi.fn(), warn: vi.fn(), info: vi.fn() }));
 vi.mock('react-toastify', () => ({ toast }));
 vi.mock('../workflow/workflow-api.ts', async (orig) => ({
-  ...(await orig<typeof import('../workflow/workflow-api.ts')>()),
+  ...(await orig<typeof WorkflowApi>()),
   workflowApi: api,
   atLeast: <T,>(_ms: number, p: Promise<T>) => p,
 }));
