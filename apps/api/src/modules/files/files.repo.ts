@@ -13,6 +13,7 @@ export interface UploadRow {
   headers: string[];
   samples: Record<string, string[]>;
   dateOrders: Record<string, 'MDY' | 'DMY'>;
+  decimalSeparators: Record<string, '.' | ','>;
   mappings: Record<string, string>;
   hardcodedValues: Record<string, string>;
   settings: FileSettings | null;
@@ -23,7 +24,7 @@ export interface UploadRow {
 }
 
 const COLS = `id, user_id, file_name, status, size_bytes, row_count, encoding, delimiter, headers, samples, date_orders,
-  mappings, hardcoded_values, settings, mapping_saved, clean_fingerprint, file_version, created_at`;
+  decimal_separators,   mappings, hardcoded_values, settings, mapping_saved, clean_fingerprint, file_version, created_at`;
 
 const json = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
 
@@ -40,6 +41,7 @@ function toRow(r: Record<string, unknown>): UploadRow {
     headers: json(r.headers),
     samples: json(r.samples),
     dateOrders: json(r.date_orders),
+    decimalSeparators: json(r.decimal_separators),
     mappings: json(r.mappings),
     hardcodedValues: json(r.hardcoded_values),
     settings: r.settings ? json(r.settings) : null,
@@ -70,25 +72,36 @@ export const filesRepo = {
   async complete(
     db: Queryable,
     id: string,
-    f: { sizeBytes: number; rowCount: number; encoding: string; delimiter: string; headers: string[]; samples: object; dateOrders: object },
+    f: { sizeBytes: number; rowCount: number; encoding: string; delimiter: string; headers: string[]; samples: object; dateOrders: object; decimalSeparators: object },
   ) {
     await db.query(
       `update uploads set complete = true, size_bytes = $2, row_count = $3, encoding = $4, delimiter = $5, headers = $6,
-         samples = $7, date_orders = $8, updated_at = now() where id = $1`,
-      [id, f.sizeBytes, f.rowCount, f.encoding, f.delimiter, JSON.stringify(f.headers), JSON.stringify(f.samples), JSON.stringify(f.dateOrders)],
+         samples = $7, date_orders = $8, decimal_separators = $9, updated_at = now() where id = $1`,
+      [id, f.sizeBytes, f.rowCount, f.encoding, f.delimiter, JSON.stringify(f.headers), JSON.stringify(f.samples), JSON.stringify(f.dateOrders), JSON.stringify(f.decimalSeparators)],
     );
   },
   /** A corrected file replaces the bytes; mappings stay, validation state is reset. */
   async replaceContent(
     db: Queryable,
     id: string,
-    f: { fileName: string; sizeBytes: number; rowCount: number; encoding: string; delimiter: string; headers: string[]; samples: object; dateOrders: object },
+    f: { fileName: string; sizeBytes: number; rowCount: number; encoding: string; delimiter: string; headers: string[]; samples: object; dateOrders: object; decimalSeparators: object },
   ) {
     await db.query(
       `update uploads set file_name = $2, size_bytes = $3, row_count = $4, encoding = $5, delimiter = $6, headers = $7, samples = $8,
-         date_orders = $9, status = case when status in ('validated', 'prepared') then 'mapped' else status end,
+         date_orders = $9, decimal_separators = $10, status = case when status in ('validated', 'prepared') then 'mapped' else status end,
          clean_fingerprint = null, file_version = file_version + 1, updated_at = now() where id = $1`,
-      [id, f.fileName, f.sizeBytes, f.rowCount, f.encoding, f.delimiter, JSON.stringify(f.headers), JSON.stringify(f.samples), JSON.stringify(f.dateOrders)],
+      [
+        id,
+        f.fileName,
+        f.sizeBytes,
+        f.rowCount,
+        f.encoding,
+        f.delimiter,
+        JSON.stringify(f.headers),
+        JSON.stringify(f.samples),
+        JSON.stringify(f.dateOrders),
+        JSON.stringify(f.decimalSeparators),
+      ],
     );
   },
   async delete(db: Queryable, id: string) {

@@ -362,6 +362,31 @@ describe('validation, report, prepare and preview', () => {
   });
 });
 
+describe('column formats', () => {
+  it('reads a lone "1.234" the way the rest of its column writes decimals', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const header = CSV.split('\r\n')[0]!;
+    const row = (email: string, value: string) => `${email},,Purchase,2026-11-21T10:00:00Z,physical_store,"${value}",EUR`;
+    const euro = [header, row('a@example.com', '1.234'), row('b@example.com', '12,50'), row('c@example.com', '1.234,56')].join('\r\n');
+    const dot = [header, row('a@example.com', '1.234'), row('b@example.com', '12.50')].join('\r\n');
+    const values = async (content: string) => {
+      const id = await mapped(agent, content);
+      const f = (await filesRepo.findForUser(ctx.db, (await agent.get('/auth/me')).json().user.id, id))!;
+      const out: number[] = [];
+      await runPipeline(ctx.db, f, { mode: 'events', now: NOW, lane: 'requests' }, (items) => {
+        for (const i of items) out.push(i.event.custom_data!.value as number);
+      });
+      return { f, out };
+    };
+    const e = await values(euro);
+    expect(e.f.decimalSeparators).toEqual({ Value: ',' });
+    expect(e.out).toEqual([1234, 12.5, 1234.56]);
+    const d = await values(dot);
+    expect(d.f.decimalSeparators).toEqual({ Value: '.' });
+    expect(d.out).toEqual([1.234, 12.5]);
+  });
+});
+
 describe('pipeline workers', () => {
   it('reads at most min(2, cores) files at once for the API, queueing the rest', async () => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createCsvReader, detectDateOrder, type CsvIssue } from '@backsignal/core';
+import { createCsvReader, detectDateOrder, detectDecimalSeparator, type CsvIssue } from '@backsignal/core';
 import type { Db } from '../../db/db.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { fileTooLargeMessage } from '../../lib/upload-limit.ts';
@@ -7,7 +7,8 @@ import { rechunk } from './file-store.ts';
 import { filesRepo } from './files.repo.ts';
 
 const SAMPLE_VALUES = 3;
-const DATE_ORDER_ROWS = 5000;
+// Rows read per column to settle its day/month order and decimal separator.
+const FORMAT_SAMPLE_ROWS = 5000;
 
 export interface IngestResult {
   id: string;
@@ -19,6 +20,7 @@ export interface IngestResult {
   delimiter: string;
   samples: Record<string, string[]>;
   dateOrders: Record<string, 'MDY' | 'DMY'>;
+  decimalSeparators: Record<string, '.' | ','>;
 }
 
 export const tooLarge = (maxBytes: number) => new AppError('PAYLOAD_TOO_LARGE', fileTooLargeMessage(maxBytes));
@@ -37,7 +39,7 @@ export async function ingest(db: Db, userId: string, fileName: string, stream: A
   let delimiter = ',';
   const issues: CsvIssue[] = [];
   const samples: Record<string, string[]> = {};
-  const dateSamples: string[][] = [];
+  const formatSamples: string[][] = [];
   let rowCount = 0;
   let size = 0;
   let seq = 0;
@@ -52,7 +54,7 @@ export async function ingest(db: Db, userId: string, fileName: string, stream: A
         delimiter = item.info.delimiter;
         issues.push(...item.info.issues);
         for (const h of headers) samples[h] = [];
-        headers.forEach(() => dateSamples.push([]));
+        headers.forEach(() => formatSamples.push([]));
       } else if (item.kind === 'issue') {
         if (issues.length < 100) issues.push(item.issue);
       } else {
@@ -60,7 +62,7 @@ export async function ingest(db: Db, userId: string, fileName: string, stream: A
         item.values.forEach((v, i) => {
           const list = samples[headers![i]!]!;
           if (list.length < SAMPLE_VALUES && v.trim()) list.push(v.slice(0, 200));
-          if (rowCount <= DATE_ORDER_ROWS && v) dateSamples[i]!.push(v);
+          if (rowCount <= FORMAT_SAMPLE_ROWS && v) formatSamples[i]!.push(v);
         });
       }
     }
@@ -84,9 +86,12 @@ export async function ingest(db: Db, userId: string, fileName: string, stream: A
     throw err;
   }
   const dateOrders: Record<string, 'MDY' | 'DMY'> = {};
+  const decimalSeparators: Record<string, '.' | ','> = {};
   (headers as string[]).forEach((h, i) => {
-    const order = detectDateOrder(dateSamples[i]!);
+    const order = detectDateOrder(formatSamples[i]!);
     if (order) dateOrders[h] = order;
+    const separator = detectDecimalSeparator(formatSamples[i]!);
+    if (separator) decimalSeparators[h] = separator;
   });
-  return { id, headers: headers as string[], issues, sizeBytes: size, rowCount, encoding, delimiter, samples, dateOrders };
+  return { id, headers: headers as string[], issues, sizeBytes: size, rowCount, encoding, delimiter, samples, dateOrders, decimalSeparators };
 }

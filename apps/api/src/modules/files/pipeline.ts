@@ -40,6 +40,7 @@ export async function runPipeline<M extends PipelineMode>(
       hardcoded: upload.hardcodedValues,
       settings: effectiveSettings(upload),
       dateOrders: upload.dateOrders,
+      decimalSeparators: upload.decimalSeparators,
       now: Math.floor(opts.now.getTime() / 1000),
     },
   };
