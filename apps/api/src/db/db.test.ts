@@ -1,12 +1,14 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDb } from '../../test/context.ts';
 import type { Db } from './db.ts';
 import { migrate } from './migrate.ts';
 
 let db: Db;
+let url: string | undefined;
 let drop: () => Promise<void>;
 beforeAll(async () => {
-  ({ db, drop } = await openTestDb());
+  ({ db, url, drop } = await openTestDb());
   await db.exec('create table t (id int primary key, note text)');
 });
 afterAll(() => drop());
@@ -36,6 +38,18 @@ describe(`database (${process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite'})`, 
     ).rejects.toThrow('boom');
     const r = await db.query<{ id: number }>('select id from t where id >= 10 order by id');
     expect(r.rows.map((x) => x.id)).toEqual([10]);
+  });
+
+  // Only a server can end a connection from outside; the embedded database has none to end.
+  it.runIf(process.env.TEST_DATABASE_URL)('survives the server ending idle connections', async () => {
+    await Promise.all(Array.from({ length: 4 }, () => db.query('select pg_sleep(0.01)')));
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    const r = await admin.query('select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+    await admin.end();
+    expect(r.rows[0].n).toBeGreaterThan(0);
+    await new Promise((res) => setTimeout(res, 100));
+    expect((await db.query<{ one: number }>('select 1 as one')).rows).toEqual([{ one: 1 }]);
   });
 
   it('applies migrations once', async () => {
