@@ -59,4 +59,11 @@ describe('SubmitPage', () => {
     renderPage();
     expect(await screen.findByLabelText('Pixel ID')).toBeTruthy();
   });
+
+  it('names an unlabelled account the way the summary does', async () => {
+    api.preview.mockResolvedValue({ previewRows: [], totalCount: 25 });
+    api.accounts.mockResolvedValue([{ id: 'a1', name: '', pixelId: '123456789012', accessToken: '••••1234' }]);
+    renderPage();
+    expect(await screen.findByRole('option', { name: 'Unnamed account · 123456789012' })).toBeTruthy();
+  });
 });

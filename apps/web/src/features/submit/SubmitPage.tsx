@@ -132,7 +132,7 @@ export function SubmitPage() {
               {accounts.isSuccess && !accounts.data.length && <option value="">No saved accounts yet</option>}
               {accounts.data?.map((a) => (
                 <option key={a.id} value={a.id}>
-                  {a.name || 'Pixel'} · {a.pixelId}
+                  {a.name || 'Unnamed account'} · {a.pixelId}
                   {a.status === 'reconnect_needed' ? ' (reconnect needed)' : ''}
                 </option>
               ))}
