@@ -163,13 +163,13 @@ export function VerifyDataPage() {
           </Card>
         )}
 
-        <div className="flex flex-wrap justify-between gap-3 border-t border-slate-200 pt-4">
+        <div className="flex flex-wrap items-center justify-between gap-3 border-t border-slate-200 pt-4">
           <Link to={`/map-columns?fileId=${fileId}`} className={buttonClass('secondary')}>
             Back to Mapping
           </Link>
           <div className="flex flex-wrap items-center justify-end gap-3">
             {blocked > 0 && (
-              <p id="continue-blocked" className="max-w-md text-right text-sm text-red-700">
+              <p id="continue-blocked" className="max-w-md text-sm text-red-700 sm:text-right">
                 You must fix all errors before continuing. Correct the {blocked.toLocaleString()} {blocked === 1 ? 'row' : 'rows'} with
                 errors in your file (Download Report lists them) and upload the corrected CSV.
               </p>
