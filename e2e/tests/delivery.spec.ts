@@ -92,7 +92,7 @@ test('a batch Meta rejects is isolated: Completed with Errors, the reason, and t
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Download failed rows of batch 2' }).click();
   const file = await download;
-  expect(file.suggestedFilename()).toBe('failed-rows-batch-1.csv');
+  expect(file.suggestedFilename()).toBe('failed-rows-batch-2.csv');
   const text = readFileSync((await file.path())!, 'utf8');
   expect(text.split('\r\n')[0]).toBe('Email,Event,When,Source,reason');
   expect(text).toContain('buyer77@example.com,PoisonRow');

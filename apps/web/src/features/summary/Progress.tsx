@@ -32,7 +32,7 @@ function Stat({ label, events, batches, tone }: { label: string; events: string;
     <div className="rounded-xl bg-slate-50 px-2 py-3">
       <dt className="text-[11px] font-medium uppercase text-slate-500 sm:text-xs sm:tracking-wide">{label}</dt>
       <dd className={`mt-1 text-lg font-semibold ${tone}`}>
-        {events} <span className="block text-xs font-normal text-slate-500 sm:inline">events</span>
+        {events} <span className="block text-xs font-normal text-slate-500 sm:inline">{events === '1' ? 'event' : 'events'}</span>
       </dd>
       <dd className="text-xs text-slate-500">
         {batches} {batches === 1 ? 'batch' : 'batches'}
