@@ -1,4 +1,4 @@
-import type { ButtonHTMLAttributes } from 'react';
+import type { ButtonHTMLAttributes, Ref } from 'react';
 
 /** `danger` confirms a destructive action (in its dialog); `danger-outline` opens that confirmation. */
 type Variant = 'primary' | 'secondary' | 'danger' | 'danger-outline' | 'ghost';
@@ -24,6 +24,6 @@ export function Button({
   className = '',
   type = 'button',
   ...props
-}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant }) {
+}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant; ref?: Ref<HTMLButtonElement> }) {
   return <button type={type} className={buttonClass(variant, className)} {...props} />;
 }

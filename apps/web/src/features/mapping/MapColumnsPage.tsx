@@ -68,6 +68,8 @@ function MappingEditor({ fileId, fileName, data }: { fileId: string; fileName: s
   const [search, setSearch] = useState('');
   const [busy, setBusy] = useState(false);
   const first = useRef(true);
+  const continueButton = useRef<HTMLButtonElement>(null);
+  const footerStatus = useRef<HTMLParagraphElement>(null);
 
   useEffect(() => {
     if (start.removed.length) toast.warn('Some mappings were removed because their corresponding headers are no longer in the uploaded file.');
@@ -140,6 +142,14 @@ function MappingEditor({ fileId, fileName, data }: { fileId: string; fileName: s
               <MappedFieldRow key={row.field} row={row} headers={data.headers} samples={data.samples} used={used} onChange={setRows} />
             ))}
           </ul>
+          {/* Keyboard: the ~90 mappable fields and the settings come before Continue; this jumps over them. */}
+          <button
+            type="button"
+            onClick={() => (problem ? footerStatus.current?.focus() : continueButton.current?.focus())}
+            className="sr-only rounded-lg px-3 py-2 text-sm font-semibold text-brand-700 focus:not-sr-only focus:mt-3 focus:inline-block"
+          >
+            Skip to Continue to Validation
+          </button>
         </Card>
 
         <div className="space-y-6 lg:col-span-2">
@@ -214,10 +224,10 @@ function MappingEditor({ fileId, fileName, data }: { fileId: string; fileName: s
       </div>
 
       <div className="sticky bottom-0 z-10 -mx-4 flex flex-wrap items-center justify-between gap-3 border-t border-slate-200 bg-white/95 px-4 py-3 backdrop-blur">
-        <p role="status" className={`text-sm ${problem ? 'text-amber-700' : 'text-emerald-700'}`}>
+        <p ref={footerStatus} tabIndex={-1} role="status" className={`text-sm ${problem ? 'text-amber-700' : 'text-emerald-700'}`}>
           {problem ?? 'All set: every mapped field has a source.'}
         </p>
-        <Button onClick={continueToValidation} disabled={!!problem || busy}>
+        <Button ref={continueButton} onClick={continueToValidation} disabled={!!problem || busy}>
           {busy ? 'Saving...' : 'Continue to Validation'}
         </Button>
       </div>
