@@ -49,4 +49,11 @@ describe('MapColumnsPage keyboard', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Skip to Continue to Validation' }));
     expect(document.activeElement?.textContent).toBe('Missing required fields: event_name, event_time, action_source');
   });
+
+  it('names the mapped field that is still empty', async () => {
+    api.headers.mockResolvedValue(headers(['email', 'event_name', 'event_time', 'action_source']));
+    renderPage();
+    await userEvent.click(await screen.findByRole('button', { name: 'Add currency to Mapped Fields' }));
+    expect(screen.getByRole('status').textContent).toBe('All fields in the Mapped Fields section must be mapped or hardcoded. Still empty: currency.');
+  });
 });

@@ -77,6 +77,9 @@ function MappingEditor({ fileId, fileName, data }: { fileId: string; fileName: s
 
   const payload = useMemo(() => toPayload(rows), [rows]);
   const problem = mappingProblem({ mappings: payload.mappings, hardcoded: payload.hardcodedValues, mappedFields: rows.map((r) => r.field) });
+  // The spec's sentence does not say which field is empty; in a long list the user has to be told.
+  const empty = rows.filter((r) => (r.mode === 'column' ? !r.column : !r.value.trim())).map((r) => r.field);
+  const problemText = problem?.startsWith('All fields in the Mapped Fields') && empty.length ? `${problem} Still empty: ${empty.join(', ')}.` : problem;
 
   // A late auto-save ('uploaded') landing after Continue's 'mapped' would undo it and block validation's next step.
   const autosave = useRef<{ timer?: ReturnType<typeof setTimeout>; inflight?: Promise<unknown> }>({});
@@ -225,7 +228,7 @@ function MappingEditor({ fileId, fileName, data }: { fileId: string; fileName: s
 
       <div className="sticky bottom-0 z-10 -mx-4 flex flex-wrap items-center justify-between gap-3 border-t border-slate-200 bg-white/95 px-4 py-3 backdrop-blur">
         <p ref={footerStatus} tabIndex={-1} role="status" className={`text-sm ${problem ? 'text-amber-700' : 'text-emerald-700'}`}>
-          {problem ?? 'All set: every mapped field has a source.'}
+          {problemText ?? 'All set: every mapped field has a source.'}
         </p>
         <Button ref={continueButton} onClick={continueToValidation} disabled={!!problem || busy}>
           {busy ? 'Saving...' : 'Continue to Validation'}
