@@ -14,4 +14,9 @@ describe('Progress', () => {
     const cells = [...container.querySelectorAll('dl > div')].map((d) => d.textContent?.replace(/\s+/g, ' ').trim());
     expect(cells).toEqual(['Sent149 events2 batches', 'Failed1 event1 batch', 'Remaining0 events0 batches']);
   });
+
+  it('does not claim 0 batches remain while events are still waiting to be planned', () => {
+    const { container } = render(<Progress summary={summary({ batchesSent: 0, batchesFailed: 0, batchesRemaining: 0, eventsSent: 0, eventsFailed: 0, eventsRemaining: 27 })} />);
+    expect(container.querySelectorAll('dl > div')[2]?.textContent?.replace(/\s+/g, ' ').trim()).toBe('Remaining27 eventsplanning batches…');
+  });
 });
