@@ -38,7 +38,7 @@ describe('MapColumnsPage keyboard', () => {
   it('skips from the mapped fields to Continue, past the long list of mappable fields', async () => {
     api.headers.mockResolvedValue(headers(['email', 'event_name', 'event_time', 'action_source']));
     renderPage();
-    const skip = await screen.findByRole('button', { name: 'Skip to Continue to Validation' });
+    const skip = await screen.findByRole('button', { name: 'Skip to the Continue button' });
     await userEvent.click(skip);
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Continue to Validation' }));
   });
@@ -46,7 +46,7 @@ describe('MapColumnsPage keyboard', () => {
   it('lands on the reason when Continue is disabled', async () => {
     api.headers.mockResolvedValue(headers(['email']));
     renderPage();
-    await userEvent.click(await screen.findByRole('button', { name: 'Skip to Continue to Validation' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Skip to the Continue button' }));
     expect(document.activeElement?.textContent).toBe('Missing required fields: event_name, event_time, action_source');
   });
 

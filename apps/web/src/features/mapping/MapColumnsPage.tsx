@@ -151,7 +151,7 @@ function MappingEditor({ fileId, fileName, data }: { fileId: string; fileName: s
             onClick={() => (problem ? footerStatus.current?.focus() : continueButton.current?.focus())}
             className="sr-only rounded-lg px-3 py-2 text-sm font-semibold text-brand-700 focus:not-sr-only focus:mt-3 focus:inline-block"
           >
-            Skip to Continue to Validation
+            Skip to the Continue button
           </button>
         </Card>
 
