@@ -142,7 +142,7 @@ test('an expired token stops the send: the summary says to reconnect and Pixel A
   await shot(page, 'stopped');
   await shot(page, 'phone-stopped', 375);
   await page.goto('/pixel-accounts');
-  await expect(page.getByText('Reconnect needed: Meta refused this token. Paste a new one and save.')).toBeVisible();
+  await expect(page.getByText('Reconnect needed: Meta refused this token. Paste a new one under Replace token and save.')).toBeVisible();
 });
 
 test('rows already sent to the pixel: skip them by default, or send them anyway', async ({ page }) => {
