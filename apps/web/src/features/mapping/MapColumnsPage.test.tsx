@@ -56,4 +56,11 @@ describe('MapColumnsPage keyboard', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Add currency to Mapped Fields' }));
     expect(screen.getByRole('status').textContent).toBe('All fields in the Mapped Fields section must be mapped or hardcoded. Still empty: currency.');
   });
+
+  it('moves focus to the control of a field just added', async () => {
+    api.headers.mockResolvedValue(headers(['email', 'event_name', 'event_time', 'action_source']));
+    renderPage();
+    await userEvent.click(await screen.findByRole('button', { name: 'Add currency to Mapped Fields' }));
+    expect(document.activeElement?.id).toBe('map-currency');
+  });
 });

@@ -69,6 +69,18 @@ function MappingEditor({ fileId, fileName, data }: { fileId: string; fileName: s
   const [busy, setBusy] = useState(false);
   const first = useRef(true);
   const continueButton = useRef<HTMLButtonElement>(null);
+  // An added field lands at the end of the scrolled Mapped Fields list and its Add button disappears: move focus
+  // (and the list's scroll) to the new row's control, so it is seen and keyboard focus is not lost to the page.
+  const focusAfterAdd = useRef<string | null>(null);
+  const addAndFocus = (field: string) => {
+    focusAfterAdd.current = field;
+    setRows((r) => addField(r, field));
+  };
+  useEffect(() => {
+    if (!focusAfterAdd.current) return;
+    document.getElementById(`map-${focusAfterAdd.current}`)?.focus();
+    focusAfterAdd.current = null;
+  }, [rows]);
   const footerStatus = useRef<HTMLParagraphElement>(null);
 
   useEffect(() => {
@@ -183,7 +195,7 @@ function MappingEditor({ fileId, fileName, data }: { fileId: string; fileName: s
                               {f.description}
                             </span>
                           </span>
-                          <Button variant="ghost" className="shrink-0 px-2 py-1 text-xs text-brand-700" onClick={() => setRows((r) => addField(r, f.key))} aria-label={`Add ${f.key} to Mapped Fields`}>
+                          <Button variant="ghost" className="shrink-0 px-2 py-1 text-xs text-brand-700" onClick={() => addAndFocus(f.key)} aria-label={`Add ${f.key} to Mapped Fields`}>
                             Add to Mapped Fields
                           </Button>
                         </li>
