@@ -85,6 +85,22 @@ describe('MappingActions', () => {
     expect(toast.success).toHaveBeenCalledWith('Mapping deleted!');
   });
 
+  it('clears all mappings only after a confirm', async () => {
+    const onClearAll = vi.fn();
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={client}>
+        <MappingActions rows={[]} onApplySuggestions={noop} onClearSuggestions={noop} onClearAll={onClearAll} onApplyTemplate={noop} />
+      </QueryClientProvider>,
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Mapping Actions' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Clear All Mappings' }));
+    expect(onClearAll).not.toHaveBeenCalled();
+    await userEvent.click(screen.getByRole('button', { name: 'Yes, clear everything' }));
+    expect(onClearAll).toHaveBeenCalledTimes(1);
+    expect(screen.queryByRole('button', { name: 'Clear All Mappings' })).toBeNull();
+  });
+
   it('returns focus to the button after an action', async () => {
     renderMenu();
     const button = screen.getByRole('button', { name: 'Mapping Actions' });

@@ -47,6 +47,7 @@ export function MappingActions(props: {
   }, [open]);
   const [selected, setSelected] = useState('');
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const [confirmClear, setConfirmClear] = useState(false);
   const [name, setName] = useState('');
   const queryClient = useQueryClient();
   const templates = useQuery({
@@ -93,6 +94,7 @@ export function MappingActions(props: {
         onClick={() => {
           setOpen((o) => !o);
           setConfirmDelete(false);
+          setConfirmClear(false);
         }}
         className={buttonClass('secondary')}
       >
@@ -107,9 +109,22 @@ export function MappingActions(props: {
             <Button variant="ghost" className="justify-start" onClick={act(props.onClearSuggestions)}>
               Clear Suggestions
             </Button>
-            <Button variant="ghost" className="justify-start text-red-700" onClick={act(props.onClearAll)}>
+            <Button variant="ghost" className="justify-start text-red-700" onClick={() => setConfirmClear(true)}>
               Clear All Mappings
             </Button>
+            {confirmClear && (
+              <div role="alert" className="rounded-lg bg-red-50 p-2 text-xs text-red-800 ring-1 ring-inset ring-red-200">
+                <p>This removes every mapped column and hardcoded value. Saved templates stay.</p>
+                <div className="mt-2 flex gap-1">
+                  <Button variant="danger" className="px-2 py-1 text-xs" onClick={act(props.onClearAll)}>
+                    Yes, clear everything
+                  </Button>
+                  <Button variant="secondary" className="px-2 py-1 text-xs" onClick={() => setConfirmClear(false)}>
+                    Cancel
+                  </Button>
+                </div>
+              </div>
+            )}
           </div>
           <div className="border-t border-slate-200 pt-3">
             <label htmlFor="template-select" className="text-xs font-semibold uppercase tracking-wide text-slate-500">
@@ -161,7 +176,7 @@ export function MappingActions(props: {
               >
                 Rename to name below
               </Button>
-              <Button variant="danger-outline" className="px-2 py-1 text-xs" disabled={!selected || confirmDelete} onClick={() => setConfirmDelete(true)}>
+              <Button variant="danger-outline" className="px-2 py-1 text-xs" disabled={!selected} onClick={() => setConfirmDelete(true)}>
                 Delete
               </Button>
             </div>
