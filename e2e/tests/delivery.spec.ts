@@ -92,7 +92,7 @@ test('a batch Meta rejects is isolated: Completed with Errors, the reason, and t
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Download failed rows of batch 2' }).click();
   const file = await download;
-  expect(file.suggestedFilename()).toBe('failed-rows-batch-1.csv');
+  expect(file.suggestedFilename()).toBe('failed-rows-batch-2.csv');
   const text = readFileSync((await file.path())!, 'utf8');
   expect(text.split('\r\n')[0]).toBe('Email,Event,When,Source,reason');
   expect(text).toContain('buyer77@example.com,PoisonRow');
@@ -142,7 +142,7 @@ test('an expired token stops the send: the summary says to reconnect and Pixel A
   await shot(page, 'stopped');
   await shot(page, 'phone-stopped', 375);
   await page.goto('/pixel-accounts');
-  await expect(page.getByText('Reconnect needed: Meta refused this token. Paste a new one and save.')).toBeVisible();
+  await expect(page.getByText('Reconnect needed: Meta refused this token. Paste a new one under Replace token and save.')).toBeVisible();
 });
 
 test('rows already sent to the pixel: skip them by default, or send them anyway', async ({ page }) => {

@@ -30,6 +30,7 @@ test('upload, map with suggestions and a template, validate, fix, and reach a re
   await page.getByRole('button', { name: 'Save as new' }).click();
   await expect(page.getByText('Mapping saved as new!')).toBeVisible();
   await page.getByRole('button', { name: 'Clear All Mappings' }).click();
+  await page.getByRole('button', { name: 'Yes, clear everything' }).click();
   await expect(page.getByText('Missing required fields: event_name, event_time, action_source')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Continue to Validation' })).toBeDisabled();
   await page.getByRole('button', { name: 'Mapping Actions' }).click();

@@ -19,6 +19,11 @@ describe('suggestField', () => {
     ['currency', 'currency'], ['fbc', 'fbc'], ['emails', 'email'], ['E-mail', 'email'],
   ])('fuzzy %s → %s', (header, field) => expect(suggestField(header)).toBe(field));
 
+  it('breaks a fuzzy tie towards a required field, so an "Event" column is not taken for event_id', () => {
+    expect(suggestField('Event')).toBe('event_name');
+    expect(suggestMappings(['Email', 'Event', 'event_id']).forward).toEqual({ Email: 'email', Event: 'event_name', event_id: 'event_id' });
+  });
+
   it.each(['notes', 'quantity', 'sales rep', '', '   ', 'xyz'])('no suggestion for %j', (header) =>
     expect(suggestField(header)).toBeNull(),
   );

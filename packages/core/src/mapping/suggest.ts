@@ -33,6 +33,8 @@ const LOOSE = new Set(['email', 'phone', 'client_ip_address', 'external_id', 'ev
 /** A fuzzy match is accepted at or below this score: 0.5 for the fields above, 0.1 for the rest. */
 export const toleranceOf = (field: string) => (LOOSE.has(field) ? 0.5 : 0.1);
 
+const PREFERRED_ON_TIE: readonly string[] = ['event_name', 'event_time', 'action_source'];
+
 const fuse = new Fuse([...SUGGESTION_TARGETS], { includeScore: true, threshold: 0.4 });
 
 /** The suggested field for one header, before the one-column-per-field rule. */
@@ -41,9 +43,14 @@ export function suggestField(header: string): string | null {
   if (!key) return null;
   const alias = HEADER_ALIASES[key];
   if (alias) return alias;
-  const best = fuse.search(key, { limit: 1 })[0];
-  if (!best || best.score === undefined) return null;
-  return best.score <= toleranceOf(best.item) ? best.item : null;
+  const found = fuse.search(key, { limit: 3 });
+  const top = found[0]?.score;
+  if (top === undefined) return null;
+  // 'Event' scores the same against event_id, event_name and event_time: a tie goes to a required field, never to
+  // event_id (a column of event names used as ids would make Meta drop every repeat as a duplicate).
+  const tied = found.filter((r) => r.score !== undefined && r.score - top < 1e-9).map((r) => r.item);
+  const best = tied.find((f) => PREFERRED_ON_TIE.includes(f)) ?? tied[0]!;
+  return top <= toleranceOf(best) ? best : null;
 }
 
 /**

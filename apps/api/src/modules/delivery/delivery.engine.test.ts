@@ -78,6 +78,17 @@ describe('delivery engine', () => {
     expect(ledger.rows[0]).toEqual({ n: 250, t: true });
   });
 
+  it('completes a batch holding duplicate rows of the file (the same event_id twice)', async () => {
+    const run = await newRun();
+    const events = makeEvents(3);
+    events.push({ rowNumber: 5, event: { ...events[0]!.event } });
+    const { opts } = engine(fakeSource(events));
+    expect(await runSend(opts, run.id)).toBe('completed');
+    expect(await deliveryRepo.totals(ctx.db, run.id)).toMatchObject({ batches_sent: 1, batches_failed: 0, events_sent: 4 });
+    const ledger = await ctx.db.query<{ n: number }>('select count(*)::int as n from delivery_ledger where run_id = $1', [run.id]);
+    expect(ledger.rows[0]!.n).toBe(3);
+  });
+
   it('retries 5xx, timeouts, dropped connections and rate limits, honouring Retry-After', async () => {
     const run = await newRun();
     graph.inject(

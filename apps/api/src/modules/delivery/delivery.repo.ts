@@ -217,7 +217,11 @@ export const deliveryRepo = {
     );
   },
 
-  /** Meta confirmed the batch: the outcome and the ledger commit together, before anything counts it. */
+  /**
+   * Meta confirmed the batch: the outcome and the ledger commit together, before anything counts it. A file's
+   * duplicate rows share an event_id (Meta deduplicates them), so the ledger rows are made distinct first:
+   * ON CONFLICT cannot touch one row twice in a statement.
+   */
   async commitSent(
     db: Db,
     b: { batchId: string; token: string; eventsReceived: number; fbtraceId: string | null },
@@ -234,7 +238,7 @@ export const deliveryRepo = {
       if (ledger.events.length) {
         await tx.query(
           `insert into delivery_ledger (user_id, pixel_id, event_name, event_id, test, run_id)
-           select $1, $2, n, i, $3, $4 from unnest($5::text[], $6::text[]) as t(n, i)
+           select $1, $2, n, i, $3, $4 from (select distinct n, i from unnest($5::text[], $6::text[]) as t(n, i)) as d
            on conflict (user_id, pixel_id, event_id, event_name) do update
              set test = false, run_id = excluded.run_id, delivered_at = now()
              where delivery_ledger.test and not excluded.test`,

@@ -123,7 +123,7 @@ describe('send, summary, delivered count and failed-rows download', () => {
 
     const dl = await agent.get(`/api/uploads/${id}/batches/${failed[0].batchId}/download-original`);
     expect(dl.statusCode).toBe(200);
-    expect(dl.headers['content-disposition']).toBe(`attachment; filename="failed-rows-batch-${failed[0].index}.csv"`);
+    expect(dl.headers['content-disposition']).toBe(`attachment; filename="failed-rows-batch-${failed[0].index + 1}.csv"`);
     const lines = dl.body.trim().split('\r\n');
     expect(lines[0]).toBe('Email,Event,When,Source,reason');
     expect(lines).toHaveLength(2);

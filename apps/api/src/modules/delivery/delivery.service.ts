@@ -159,5 +159,6 @@ export async function batchRows(db: Db, userId: string, uploadId: string, batchI
       if (wanted.has(item.rowNumber)) yield [...item.values, reason];
     }
   }
-  return { fileName: `failed-rows-batch-${index}.csv`, headers: [...upload.headers, 'reason'], rows: rows() };
+  // Named by the number the summary shows ('Batch 3'), not the zero-based index.
+  return { fileName: `failed-rows-batch-${index + 1}.csv`, headers: [...upload.headers, 'reason'], rows: rows() };
 }

@@ -129,7 +129,7 @@ export function DashboardPage() {
                   </span>
                   <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${STATUS_BADGE[f.status] ?? STATUS_BADGE.uploaded}`}>{f.status}</span>
                 </span>
-                <Button variant="ghost" className="order-2 px-2 py-1 text-red-700 sm:order-3" onClick={() => setToDelete(f)} aria-label={`Delete ${f.fileName}`}>
+                <Button variant="danger-outline" className="order-2 px-2.5 py-1 sm:order-3" onClick={() => setToDelete(f)} aria-label={`Delete ${f.fileName}`}>
                   Delete
                 </Button>
               </li>

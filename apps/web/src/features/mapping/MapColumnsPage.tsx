@@ -68,6 +68,20 @@ function MappingEditor({ fileId, fileName, data }: { fileId: string; fileName: s
   const [search, setSearch] = useState('');
   const [busy, setBusy] = useState(false);
   const first = useRef(true);
+  const continueButton = useRef<HTMLButtonElement>(null);
+  // An added field lands at the end of the scrolled Mapped Fields list and its Add button disappears: move focus
+  // (and the list's scroll) to the new row's control, so it is seen and keyboard focus is not lost to the page.
+  const focusAfterAdd = useRef<string | null>(null);
+  const addAndFocus = (field: string) => {
+    focusAfterAdd.current = field;
+    setRows((r) => addField(r, field));
+  };
+  useEffect(() => {
+    if (!focusAfterAdd.current) return;
+    document.getElementById(`map-${focusAfterAdd.current}`)?.focus();
+    focusAfterAdd.current = null;
+  }, [rows]);
+  const footerStatus = useRef<HTMLParagraphElement>(null);
 
   useEffect(() => {
     if (start.removed.length) toast.warn('Some mappings were removed because their corresponding headers are no longer in the uploaded file.');
@@ -75,6 +89,9 @@ function MappingEditor({ fileId, fileName, data }: { fileId: string; fileName: s
 
   const payload = useMemo(() => toPayload(rows), [rows]);
   const problem = mappingProblem({ mappings: payload.mappings, hardcoded: payload.hardcodedValues, mappedFields: rows.map((r) => r.field) });
+  // The spec's sentence does not say which field is empty; in a long list the user has to be told.
+  const empty = rows.filter((r) => (r.mode === 'column' ? !r.column : !r.value.trim())).map((r) => r.field);
+  const problemText = problem?.startsWith('All fields in the Mapped Fields') && empty.length ? `${problem} Still empty: ${empty.join(', ')}.` : problem;
 
   // A late auto-save ('uploaded') landing after Continue's 'mapped' would undo it and block validation's next step.
   const autosave = useRef<{ timer?: ReturnType<typeof setTimeout>; inflight?: Promise<unknown> }>({});
@@ -140,6 +157,14 @@ function MappingEditor({ fileId, fileName, data }: { fileId: string; fileName: s
               <MappedFieldRow key={row.field} row={row} headers={data.headers} samples={data.samples} used={used} onChange={setRows} />
             ))}
           </ul>
+          {/* Keyboard: the ~90 mappable fields and the settings come before Continue; this jumps over them. */}
+          <button
+            type="button"
+            onClick={() => (problem ? footerStatus.current?.focus() : continueButton.current?.focus())}
+            className="sr-only rounded-lg px-3 py-2 text-sm font-semibold text-brand-700 focus:not-sr-only focus:mt-3 focus:inline-block"
+          >
+            Skip to the Continue button
+          </button>
         </Card>
 
         <div className="space-y-6 lg:col-span-2">
@@ -170,7 +195,7 @@ function MappingEditor({ fileId, fileName, data }: { fileId: string; fileName: s
                               {f.description}
                             </span>
                           </span>
-                          <Button variant="ghost" className="shrink-0 px-2 py-1 text-xs text-brand-700" onClick={() => setRows((r) => addField(r, f.key))} aria-label={`Add ${f.key} to Mapped Fields`}>
+                          <Button variant="ghost" className="shrink-0 px-2 py-1 text-xs text-brand-700" onClick={() => addAndFocus(f.key)} aria-label={`Add ${f.key} to Mapped Fields`}>
                             Add to Mapped Fields
                           </Button>
                         </li>
@@ -214,10 +239,10 @@ function MappingEditor({ fileId, fileName, data }: { fileId: string; fileName: s
       </div>
 
       <div className="sticky bottom-0 z-10 -mx-4 flex flex-wrap items-center justify-between gap-3 border-t border-slate-200 bg-white/95 px-4 py-3 backdrop-blur">
-        <p role="status" className={`text-sm ${problem ? 'text-amber-700' : 'text-emerald-700'}`}>
-          {problem ?? 'All set: every mapped field has a source.'}
+        <p ref={footerStatus} tabIndex={-1} role="status" className={`text-sm ${problem ? 'text-amber-700' : 'text-emerald-700'}`}>
+          {problemText ?? 'All set: every mapped field has a source.'}
         </p>
-        <Button onClick={continueToValidation} disabled={!!problem || busy}>
+        <Button ref={continueButton} onClick={continueToValidation} disabled={!!problem || busy}>
           {busy ? 'Saving...' : 'Continue to Validation'}
         </Button>
       </div>

@@ -64,6 +64,43 @@ describe('MappingActions', () => {
     expect(screen.queryByRole('button', { name: 'Clear All Mappings' })).toBeNull();
   });
 
+  it('deletes a template only after a red confirm', async () => {
+    api.templates.mockResolvedValue([{ id: 't1', name: 'CRM export' }]);
+    api.deleteTemplate.mockResolvedValue(undefined);
+    renderMenu();
+    await userEvent.click(screen.getByRole('button', { name: 'Mapping Actions' }));
+    await waitFor(() => expect(screen.getByRole('option', { name: 'CRM export' })).toBeTruthy());
+    await userEvent.selectOptions(screen.getByLabelText('Saved templates'), 't1');
+    const del = screen.getByRole('button', { name: 'Delete' });
+    expect(del.className).toContain('text-red-700');
+    expect(del.className).not.toContain('text-slate-700');
+    await userEvent.click(del);
+    expect(api.deleteTemplate).not.toHaveBeenCalled();
+    expect(screen.getByRole('alert').textContent).toContain('Delete the template CRM export for good?');
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('alert')).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Delete template' }));
+    await waitFor(() => expect(api.deleteTemplate).toHaveBeenCalledWith('t1'));
+    expect(toast.success).toHaveBeenCalledWith('Mapping deleted!');
+  });
+
+  it('clears all mappings only after a confirm', async () => {
+    const onClearAll = vi.fn();
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={client}>
+        <MappingActions rows={[]} onApplySuggestions={noop} onClearSuggestions={noop} onClearAll={onClearAll} onApplyTemplate={noop} />
+      </QueryClientProvider>,
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Mapping Actions' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Clear All Mappings' }));
+    expect(onClearAll).not.toHaveBeenCalled();
+    await userEvent.click(screen.getByRole('button', { name: 'Yes, clear everything' }));
+    expect(onClearAll).toHaveBeenCalledTimes(1);
+    expect(screen.queryByRole('button', { name: 'Clear All Mappings' })).toBeNull();
+  });
+
   it('returns focus to the button after an action', async () => {
     renderMenu();
     const button = screen.getByRole('button', { name: 'Mapping Actions' });

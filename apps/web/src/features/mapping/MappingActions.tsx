@@ -46,6 +46,8 @@ export function MappingActions(props: {
     };
   }, [open]);
   const [selected, setSelected] = useState('');
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [confirmClear, setConfirmClear] = useState(false);
   const [name, setName] = useState('');
   const queryClient = useQueryClient();
   const templates = useQuery({
@@ -89,7 +91,11 @@ export function MappingActions(props: {
         type="button"
         aria-expanded={open}
         aria-controls={panelId}
-        onClick={() => setOpen((o) => !o)}
+        onClick={() => {
+          setOpen((o) => !o);
+          setConfirmDelete(false);
+          setConfirmClear(false);
+        }}
         className={buttonClass('secondary')}
       >
         Mapping Actions <span aria-hidden>▾</span>
@@ -103,16 +109,32 @@ export function MappingActions(props: {
             <Button variant="ghost" className="justify-start" onClick={act(props.onClearSuggestions)}>
               Clear Suggestions
             </Button>
-            <Button variant="ghost" className="justify-start text-red-700" onClick={act(props.onClearAll)}>
+            <Button variant="ghost" className="justify-start text-red-700" onClick={() => setConfirmClear(true)}>
               Clear All Mappings
             </Button>
+            {confirmClear && (
+              <div role="alert" className="rounded-lg bg-red-50 p-2 text-xs text-red-800 ring-1 ring-inset ring-red-200">
+                <p>This removes every mapped column and hardcoded value. Saved templates stay.</p>
+                <div className="mt-2 flex gap-1">
+                  <Button variant="danger" className="px-2 py-1 text-xs" onClick={act(props.onClearAll)}>
+                    Yes, clear everything
+                  </Button>
+                  <Button variant="secondary" className="px-2 py-1 text-xs" onClick={() => setConfirmClear(false)}>
+                    Cancel
+                  </Button>
+                </div>
+              </div>
+            )}
           </div>
           <div className="border-t border-slate-200 pt-3">
             <label htmlFor="template-select" className="text-xs font-semibold uppercase tracking-wide text-slate-500">
               Saved templates
             </label>
             {templates.isError && <p className="mt-1 text-xs text-red-700">Failed to load saved templates</p>}
-            <select id="template-select" value={selected} onChange={(e) => setSelected(e.target.value)} className="mt-1 block w-full rounded-lg border border-slate-300 px-2 py-1.5 text-sm">
+            <select id="template-select" value={selected} onChange={(e) => {
+                setSelected(e.target.value);
+                setConfirmDelete(false);
+              }} className="mt-1 block w-full rounded-lg border border-slate-300 px-2 py-1.5 text-sm">
               <option value="">{templates.data?.length ? 'Choose a template' : 'No saved templates yet'}</option>
               {templates.data?.map((t: { id: string; name: string }) => (
                 <option key={t.id} value={t.id}>
@@ -154,24 +176,38 @@ export function MappingActions(props: {
               >
                 Rename to name below
               </Button>
-              <Button
-                variant="ghost"
-                className="px-2 py-1 text-xs text-red-700"
-                disabled={!selected}
-                onClick={() =>
-                  run(
-                    async () => {
-                      await workflowApi.deleteTemplate(selected);
-                      setSelected('');
-                    },
-                    'Mapping deleted!',
-                    () => 'Failed to delete template',
-                  )
-                }
-              >
+              <Button variant="danger-outline" className="px-2 py-1 text-xs" disabled={!selected} onClick={() => setConfirmDelete(true)}>
                 Delete
               </Button>
             </div>
+            {confirmDelete && selected && (
+              <div role="alert" className="mt-2 rounded-lg bg-red-50 p-2 text-xs text-red-800 ring-1 ring-inset ring-red-200">
+                <p>
+                  Delete the template <strong>{templates.data?.find((t: { id: string }) => t.id === selected)?.name}</strong> for good?
+                </p>
+                <div className="mt-2 flex gap-1">
+                  <Button
+                    variant="danger"
+                    className="px-2 py-1 text-xs"
+                    onClick={() =>
+                      run(
+                        async () => {
+                          await workflowApi.deleteTemplate(selected);
+                          setSelected('');
+                        },
+                        'Mapping deleted!',
+                        () => 'Failed to delete template',
+                      ).finally(() => setConfirmDelete(false))
+                    }
+                  >
+                    Delete template
+                  </Button>
+                  <Button variant="secondary" className="px-2 py-1 text-xs" onClick={() => setConfirmDelete(false)}>
+                    Cancel
+                  </Button>
+                </div>
+              </div>
+            )}
           </div>
           <div className="border-t border-slate-200 pt-3">
             <label htmlFor="template-name" className="text-xs font-semibold uppercase tracking-wide text-slate-500">

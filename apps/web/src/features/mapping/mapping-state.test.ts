@@ -6,10 +6,11 @@ const headers = ['Email', 'Phone', 'Event', 'notes'];
 describe('mapping state', () => {
   it('starts with the required fields and merges suggestions as auto-mapped', () => {
     const rows = applySuggestions(clearAll(), headers);
-    // 'Event' is closest to event_id under the spec's fuzzy rule.
-    expect(rows.map((r) => r.field)).toEqual(['event_name', 'event_time', 'action_source', 'email', 'phone', 'event_id']);
+    // 'Event' ties event_id, event_name and event_time under the spec's fuzzy rule; the tie goes to event_name.
+    expect(rows.map((r) => r.field)).toEqual(['event_name', 'event_time', 'action_source', 'email', 'phone']);
+    expect(rows.find((r) => r.field === 'event_name')).toMatchObject({ column: 'Event', auto: true });
     expect(rows.find((r) => r.field === 'email')).toMatchObject({ column: 'Email', auto: true });
-    expect(toPayload(rows).mappings).toEqual({ Email: 'email', Phone: 'phone', Event: 'event_id' });
+    expect(toPayload(rows).mappings).toEqual({ Email: 'email', Phone: 'phone', Event: 'event_name' });
   });
 
   it('does not reuse a column or overwrite a user choice when suggestions are applied again', () => {

@@ -170,7 +170,7 @@ function AccountCard({ account }: { account: PixelAccount }) {
           <Button variant="secondary" onClick={runTest} disabled={dirty || test?.state === 'pending'} title={dirty ? 'Save your changes before testing.' : undefined}>
             Test connection
           </Button>
-          <Button variant="ghost" className="text-red-700" onClick={() => setConfirm(true)}>
+          <Button variant="danger-outline" onClick={() => setConfirm(true)}>
             Delete
           </Button>
           {dirty && <p className="text-sm text-slate-500">Save your changes before testing the connection.</p>}

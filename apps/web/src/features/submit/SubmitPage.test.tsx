@@ -1,11 +1,12 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import type * as WorkflowApi from '../workflow/workflow-api.ts';
 
 const api = vi.hoisted(() => ({ file: vi.fn(), prepare: vi.fn(), preview: vi.fn(), accounts: vi.fn(), createAccount: vi.fn() }));
-const toast = vi.hoisted(() => ({ error: vi.fn(), success: vi.fn(), warn: vi.fn(), info: vi.fn() }));
+const toast = vi.hoisted(() => ({ error: vi.fn(), success: vi.fn(), warn: vi.fn(), info: vi.fn(), dismiss: vi.fn() }));
 vi.mock('react-toastify', () => ({ toast }));
 vi.mock('../workflow/workflow-api.ts', async (orig) => ({
   ...(await orig<typeof WorkflowApi>()),
@@ -58,5 +59,25 @@ describe('SubmitPage', () => {
     api.preview.mockResolvedValue({ previewRows: [], totalCount: 25 });
     renderPage();
     expect(await screen.findByLabelText('Pixel ID')).toBeTruthy();
+  });
+
+  it('names an unlabelled account the way the summary does', async () => {
+    api.preview.mockResolvedValue({ previewRows: [], totalCount: 25 });
+    api.accounts.mockResolvedValue([{ id: 'a1', name: '', pixelId: '123456789012', accessToken: '••••1234' }]);
+    renderPage();
+    expect(await screen.findByRole('option', { name: 'Unnamed account · 123456789012' })).toBeTruthy();
+  });
+
+  it('takes back the "select or save an account" error once an account is saved', async () => {
+    api.preview.mockResolvedValue({ previewRows: [], totalCount: 25 });
+    api.createAccount.mockResolvedValue({ id: 'a1', name: '', pixelId: '123456789012', accessToken: '••••1234' });
+    renderPage();
+    await userEvent.click(await screen.findByRole('button', { name: /Send 25 events to Meta/ }));
+    expect(toast.error).toHaveBeenCalledWith('Please select or save an account first', { toastId: 'no-account' });
+    await userEvent.type(screen.getByLabelText('Pixel ID'), '123456789012');
+    await userEvent.type(screen.getByLabelText('API access token'), 'EAAB-1234');
+    await userEvent.click(screen.getByRole('button', { name: 'Save account' }));
+    await waitFor(() => expect(toast.success).toHaveBeenCalledWith('Account saved'));
+    expect(toast.dismiss).toHaveBeenCalledWith('no-account');
   });
 });

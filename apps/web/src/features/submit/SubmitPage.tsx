@@ -16,6 +16,8 @@ import { DeliveredBefore } from './DeliveredBefore.tsx';
 
 const NEW = '__new__';
 
+const NO_ACCOUNT_TOAST = 'no-account';
+
 export function SubmitPage() {
   usePageMeta({ title: 'Send to Meta | Backsignal' });
   const [params] = useSearchParams();
@@ -73,6 +75,8 @@ export function SubmitPage() {
     setSaving(true);
     try {
       const account = await workflowApi.createAccount(draft);
+      // The 'select or save an account' error is answered now: it must not follow the user to /summary.
+      toast.dismiss(NO_ACCOUNT_TOAST);
       toast.success('Account saved');
       await queryClient.invalidateQueries({ queryKey: ['accounts'] });
       setAccountId(account.id);
@@ -85,7 +89,8 @@ export function SubmitPage() {
   };
 
   const send = () => {
-    if (!accountId || accountId === NEW) return toast.error('Please select or save an account first');
+    if (!accountId || accountId === NEW) return toast.error('Please select or save an account first', { toastId: NO_ACCOUNT_TOAST });
+    toast.dismiss(NO_ACCOUNT_TOAST);
     track('submission_started', { events: prepared.data?.totalCount ?? 0, test: !!testEventCode.trim() });
     navigate(`/summary?fileId=${fileId}`, { state: { selectedAccountId: accountId, testEventCode: testEventCode.trim(), skipDelivered } });
   };
@@ -132,7 +137,7 @@ export function SubmitPage() {
               {accounts.isSuccess && !accounts.data.length && <option value="">No saved accounts yet</option>}
               {accounts.data?.map((a) => (
                 <option key={a.id} value={a.id}>
-                  {a.name || 'Pixel'} · {a.pixelId}
+                  {a.name || 'Unnamed account'} · {a.pixelId}
                   {a.status === 'reconnect_needed' ? ' (reconnect needed)' : ''}
                 </option>
               ))}

@@ -6,6 +6,8 @@ export function Progress({ summary }: { summary: DeliverySummary }) {
   const p = summary.progress;
   const pct = progressPercent(summary);
   const remaining = p.eventsRemaining === null ? '…' : p.eventsRemaining.toLocaleString();
+  // Before the batches are planned, events remain in no batch yet: '27 events, 0 batches' would not add up.
+  const batchesRemaining = p.batchesRemaining === 0 && (p.eventsRemaining ?? 1) > 0 ? null : p.batchesRemaining;
   return (
     <div className="mt-5">
       <div
@@ -21,21 +23,21 @@ export function Progress({ summary }: { summary: DeliverySummary }) {
       <dl className="mt-4 grid grid-cols-3 gap-2 text-center text-sm sm:gap-3">
         <Stat label="Sent" events={p.eventsSent.toLocaleString()} batches={p.batchesSent} tone="text-green-700" />
         <Stat label="Failed" events={p.eventsFailed.toLocaleString()} batches={p.batchesFailed} tone={p.eventsFailed ? 'text-red-700' : 'text-slate-900'} />
-        <Stat label="Remaining" events={remaining} batches={p.batchesRemaining} tone="text-slate-900" />
+        <Stat label="Remaining" events={remaining} batches={batchesRemaining} tone="text-slate-900" />
       </dl>
     </div>
   );
 }
 
-function Stat({ label, events, batches, tone }: { label: string; events: string; batches: number; tone: string }) {
+function Stat({ label, events, batches, tone }: { label: string; events: string; batches: number | null; tone: string }) {
   return (
     <div className="rounded-xl bg-slate-50 px-2 py-3">
       <dt className="text-[11px] font-medium uppercase text-slate-500 sm:text-xs sm:tracking-wide">{label}</dt>
       <dd className={`mt-1 text-lg font-semibold ${tone}`}>
-        {events} <span className="block text-xs font-normal text-slate-500 sm:inline">events</span>
+        {events} <span className="block text-xs font-normal text-slate-500 sm:inline">{events === '1' ? 'event' : 'events'}</span>
       </dd>
       <dd className="text-xs text-slate-500">
-        {batches} {batches === 1 ? 'batch' : 'batches'}
+        {batches === null ? 'planning batches…' : `${batches} ${batches === 1 ? 'batch' : 'batches'}`}
       </dd>
     </div>
   );

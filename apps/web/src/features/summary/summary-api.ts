@@ -5,8 +5,9 @@ export const summaryApi = {
   file: (id: string) => api<UploadSummary>(`/api/uploads/${id}`),
   send: (id: string, body: SendRequest) => api<SendResponse>(`/api/uploads/${id}/send`, { method: 'POST', body }),
   summary: (id: string, batchOffset = 0) => api<DeliverySummary>(`/api/uploads/${id}/summary${batchOffset ? `?batchOffset=${batchOffset}` : ''}`),
+  /** Saved under the number the summary shows: 'Batch 3' (index 2) downloads failed-rows-batch-3.csv. */
   downloadFailed: (id: string, batchId: string, index: number) =>
-    download(`/api/uploads/${id}/batches/${batchId}/download-original`, `failed-rows-batch-${index}.csv`),
+    download(`/api/uploads/${id}/batches/${batchId}/download-original`, `failed-rows-batch-${index + 1}.csv`),
 };
 
 /** While a run is sending the page polls; finished runs are not polled. */

@@ -61,6 +61,23 @@ describe('VerifyDataPage', () => {
     expect(text(screen.getByText(/^Row 4/))).toBe('Row 4 · warning');
   });
 
+  it('says beside the disabled Continue why it is disabled and how to fix it', async () => {
+    api.validate.mockResolvedValue(result({ rowsWithErrors: 2, rows: [row(2, { hasErrors: true, errors: [{ field: 'email', message: 'bad' }] })] }));
+    renderPage();
+    const reason = await screen.findByText(/You must fix all errors before continuing\./);
+    expect(text(reason)).toContain('Correct the 2 rows with errors in your file (Download Report lists them) and upload the corrected CSV.');
+    const button = screen.getByRole('button', { name: 'Continue to Submission' }) as HTMLButtonElement;
+    expect(button.disabled).toBe(true);
+    expect(button.getAttribute('aria-describedby')).toBe(reason.id);
+  });
+
+  it('shows no blocking reason on a clean file', async () => {
+    api.validate.mockResolvedValue(result());
+    renderPage();
+    await screen.findByText('Looks great! Your data is clean and ready to submit');
+    expect(screen.queryByText(/You must fix all errors/)).toBeNull();
+  });
+
   it('shows the problems met while reading the CSV', async () => {
     api.validate.mockResolvedValue(
       result({ fileIssues: [{ rowNumber: 1, code: 'DUPLICATE_HEADER', message: 'Column "Email" appears more than once; the copy in column 3 is called "Email_2".' }] }),

@@ -14,6 +14,8 @@ import { track } from '../../lib/track.ts';
 import { FileIssues } from '../workflow/FileIssues.tsx';
 import { atLeast, workflowApi } from '../workflow/workflow-api.ts';
 
+/** The server previews at most this many rows (spec §9). */
+const PREVIEW_LIMIT = 10;
 const HEADER_MISMATCH = "Your file headers don't match your mappings. Please reupload a CSV file with the correct headers or return to the mappings page to fix the mappings.";
 
 export function VerifyDataPage() {
@@ -93,6 +95,8 @@ export function VerifyDataPage() {
 
   const wholeFileError = result?.error;
   const clean = result && !wholeFileError && result.rowsWithErrors === 0;
+  /** Rows with errors keeping Continue disabled (0 while loading or on a whole-file error). */
+  const blocked = !loading && result && !wholeFileError ? result.rowsWithErrors : 0;
 
   return (
     <>
@@ -159,13 +163,21 @@ export function VerifyDataPage() {
           </Card>
         )}
 
-        <div className="flex flex-wrap justify-between gap-3 border-t border-slate-200 pt-4">
+        <div className="flex flex-wrap items-center justify-between gap-3 border-t border-slate-200 pt-4">
           <Link to={`/map-columns?fileId=${fileId}`} className={buttonClass('secondary')}>
             Back to Mapping
           </Link>
-          <Button onClick={proceed} disabled={loading || busy || !clean}>
-            Continue to Submission
-          </Button>
+          <div className="flex flex-wrap items-center justify-end gap-3">
+            {blocked > 0 && (
+              <p id="continue-blocked" className="max-w-md text-sm text-red-700 sm:text-right">
+                You must fix all errors before continuing. Correct the {blocked.toLocaleString()} {blocked === 1 ? 'row' : 'rows'} with
+                errors in your file (Download Report lists them) and upload the corrected CSV.
+              </p>
+            )}
+            <Button onClick={proceed} disabled={loading || busy || !clean} aria-describedby={blocked > 0 ? 'continue-blocked' : undefined}>
+              Continue to Submission
+            </Button>
+          </div>
         </div>
       </section>
     </>
@@ -215,7 +227,10 @@ function QualityCard({ quality }: { quality: NonNullable<ValidationResponse['qua
 function ProblemRows({ rows }: { rows: ValidationRow[] }) {
   return (
     <details open className="rounded-2xl border border-slate-200 bg-white shadow-sm">
-      <summary className="cursor-pointer px-6 py-4 text-base font-semibold text-slate-900">Rows to review ({rows.length} shown)</summary>
+      <summary className="cursor-pointer px-6 py-4 text-base font-semibold text-slate-900">
+        Rows to review ({rows.length} shown)
+        {rows.length >= PREVIEW_LIMIT && <span className="block text-sm font-normal text-slate-500">Errors first. Download Report lists every row and what was changed.</span>}
+      </summary>
       <ul className="divide-y divide-slate-100 border-t border-slate-200">
         {rows.map((r) => (
           <li key={r.rowNumber} className="px-6 py-4">

@@ -1,0 +1,66 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import type * as WorkflowApi from '../workflow/workflow-api.ts';
+
+const api = vi.hoisted(() => ({ file: vi.fn(), headers: vi.fn(), setStatus: vi.fn(), templates: vi.fn() }));
+const toast = vi.hoisted(() => ({ error: vi.fn(), success: vi.fn(), warn: vi.fn(), info: vi.fn() }));
+vi.mock('react-toastify', () => ({ toast }));
+vi.mock('../workflow/workflow-api.ts', async (orig) => ({ ...(await orig<typeof WorkflowApi>()), workflowApi: api }));
+
+const { MapColumnsPage } = await import('./MapColumnsPage.tsx');
+
+function renderPage() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter initialEntries={['/map-columns?fileId=f1']}>
+        <Routes>
+          <Route path="/map-columns" element={<MapColumnsPage />} />
+        </Routes>
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+const headers = (h: string[]) => ({ headers: h, mappings: {}, hardcodedValues: {}, settings: { timeZone: 'UTC', dateOrder: 'MDY', defaultCountry: 'US' }, samples: {}, saved: false });
+
+beforeEach(() => {
+  vi.clearAllMocks();
+  api.file.mockResolvedValue({ id: 'f1', fileName: 'a.csv', status: 'uploaded', rowCount: 3, sizeBytes: 10, createdAt: '' });
+  api.setStatus.mockResolvedValue({});
+  api.templates.mockResolvedValue([]);
+});
+
+describe('MapColumnsPage keyboard', () => {
+  it('skips from the mapped fields to Continue, past the long list of mappable fields', async () => {
+    api.headers.mockResolvedValue(headers(['email', 'event_name', 'event_time', 'action_source']));
+    renderPage();
+    const skip = await screen.findByRole('button', { name: 'Skip to the Continue button' });
+    await userEvent.click(skip);
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Continue to Validation' }));
+  });
+
+  it('lands on the reason when Continue is disabled', async () => {
+    api.headers.mockResolvedValue(headers(['email']));
+    renderPage();
+    await userEvent.click(await screen.findByRole('button', { name: 'Skip to the Continue button' }));
+    expect(document.activeElement?.textContent).toBe('Missing required fields: event_name, event_time, action_source');
+  });
+
+  it('names the mapped field that is still empty', async () => {
+    api.headers.mockResolvedValue(headers(['email', 'event_name', 'event_time', 'action_source']));
+    renderPage();
+    await userEvent.click(await screen.findByRole('button', { name: 'Add currency to Mapped Fields' }));
+    expect(screen.getByRole('status').textContent).toBe('All fields in the Mapped Fields section must be mapped or hardcoded. Still empty: currency.');
+  });
+
+  it('moves focus to the control of a field just added', async () => {
+    api.headers.mockResolvedValue(headers(['email', 'event_name', 'event_time', 'action_source']));
+    renderPage();
+    await userEvent.click(await screen.findByRole('button', { name: 'Add currency to Mapped Fields' }));
+    expect(document.activeElement?.id).toBe('map-currency');
+  });
+});
