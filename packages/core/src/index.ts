@@ -18,6 +18,7 @@ export { STANDARD_EVENTS, canonicalEventName, canonicalActionSource, parseAmount
 export { identifierProblem } from './validate/identifiers.ts';
 export { readAmount, detectDecimalSeparator, type Amount, type DecimalSeparator } from './validate/amount.ts';
 export { deriveEventId } from './validate/event-id.ts';
+export { createDuplicateTracker, markDuplicate } from './validate/duplicates.ts';
 export * from './validate/row-validator.ts';
 export * from './events/build-event.ts';
 export * from './batch/batcher.ts';

@@ -362,6 +362,25 @@ describe('validation, report, prepare and preview', () => {
   });
 });
 
+describe('repeated rows', () => {
+  it('leaves out a row that repeats an earlier event, says so, and counts it out of the total', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const [header, first, second] = CSV.split('\r\n');
+    const id = await mapped(agent, [header, first, second, first].join('\r\n'));
+    const v = (await agent.get(`/api/uploads/${id}/validate`)).json();
+    expect(v).toMatchObject({ rowsChecked: 3, rowsWithErrors: 0 });
+    const repeat = v.rows.find((r: { rowNumber: number }) => r.rowNumber === 4);
+    expect(repeat.corrections).toContainEqual(
+      expect.objectContaining({ field: 'event_id', message: 'Same event as row 2 (event name and event_id): left out, since Meta would count it only once.' }),
+    );
+    expect((await agent.patch(`/api/uploads/${id}/status`, { status: 'validated' })).statusCode).toBe(200);
+    expect((await agent.get(`/api/uploads/${id}/prepare`)).json().totalCount).toBe(2);
+    const events = JSON.parse((await agent.get(`/api/uploads/${id}/preview/full`)).body) as { event_id: string }[];
+    expect(events).toHaveLength(2);
+    expect(new Set(events.map((e) => e.event_id)).size).toBe(2);
+  });
+});
+
 describe('column formats', () => {
   it('reads a lone "1.234" the way the rest of its column writes decimals', async () => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);

@@ -96,7 +96,8 @@ export async function prepareFile(db: Db, userId: string, id: string, now: Date)
     throw new AppError('INVALID_STATE', summary.error ?? `${summary.rowsWithErrors} rows no longer pass validation. Please validate the file again.`);
   }
   await filesRepo.transition(db, id, ['validated'], 'prepared');
-  return { totalCount: summary.rowsChecked, status: 'prepared' as const };
+  // Rows repeating an earlier row's event are left out: the total is what will be sent.
+  return { totalCount: summary.rowsChecked - summary.repeatedRows, status: 'prepared' as const };
 }
 
 export async function previewFile(db: Db, userId: string, id: string, now: Date, limit: number) {

@@ -15,6 +15,8 @@ export interface PipelineSummary {
   rowsWithErrors: number;
   rowsCorrected: number;
   rowsWithWarnings: number;
+  /** Rows that repeat an earlier row's event (left out, with a correction). */
+  repeatedRows: number;
   validEvents: number;
   preview: RowResult[];
   fileIssues: CsvIssue[];

@@ -8,9 +8,11 @@ import {
   FIELD_BY_KEY,
   buildEvent,
   createCsvReader,
+  createDuplicateTracker,
   createMatchQualityTracker,
   createRowValidator,
   headerProblem,
+  markDuplicate,
   type CsvIssue,
   type RowResult,
   type ValidationContext,
@@ -21,6 +23,7 @@ const port = parentPort!;
 let input!: PipelineInput;
 let reader!: ReturnType<typeof createCsvReader>;
 let quality!: ReturnType<typeof createMatchQualityTracker>;
+let duplicates!: ReturnType<typeof createDuplicateTracker>;
 let summary!: PipelineSummary;
 let validate: ((values: readonly string[], rowNumber: number) => RowResult) | null = null;
 let stopped = false;
@@ -33,7 +36,8 @@ function start(job: PipelineInput) {
   input = job;
   reader = createCsvReader();
   quality = createMatchQualityTracker();
-  summary = { rowsChecked: 0, rowsWithErrors: 0, rowsCorrected: 0, rowsWithWarnings: 0, preview: [], fileIssues: [], quality: null, validEvents: 0, stoppedEarly: false };
+  duplicates = createDuplicateTracker();
+  summary = { rowsChecked: 0, rowsWithErrors: 0, rowsCorrected: 0, rowsWithWarnings: 0, repeatedRows: 0, preview: [], fileIssues: [], quality: null, validEvents: 0, stoppedEarly: false };
   validate = null;
   stopped = false;
   columnOf = new Map();
@@ -93,13 +97,19 @@ function handle(items: ReturnType<typeof reader.push>, out: unknown[]) {
         break;
       }
       case 'row': {
-        const r = validate!(item.values, item.rowNumber);
+        let r = validate!(item.values, item.rowNumber);
         summary.rowsChecked++;
         const bad = r.errors.length > 0;
+        const first = bad ? null : duplicates.check(r.effectiveRow.event_name ?? '', r.effectiveRow.event_id ?? '', item.rowNumber);
+        const repeat = first !== null;
+        if (repeat) {
+          r = markDuplicate(r, first);
+          summary.repeatedRows++;
+        }
         if (bad) summary.rowsWithErrors++;
         if (r.corrections.length) summary.rowsCorrected++;
         if (r.warnings.length) summary.rowsWithWarnings++;
-        if (!bad) quality.add(r);
+        if (!bad && !repeat) quality.add(r);
         const problem = bad || r.corrections.length > 0 || r.warnings.length > 0;
         // Spec: the preview shows rows with errors or corrections. Error rows come first (they block the user),
         // so a file with many corrected rows can never push them out; warning-only rows stay in the report.
@@ -107,7 +117,7 @@ function handle(items: ReturnType<typeof reader.push>, out: unknown[]) {
           if (previewErrors.length < input.previewLimit) previewErrors.push(r);
         } else if (r.corrections.length && previewCorrected.length < input.previewLimit) previewCorrected.push(r);
         if (input.mode === 'report' && problem) out.push(withOriginals(r, item.values));
-        if (input.mode === 'events' && !bad) {
+        if (input.mode === 'events' && !bad && !repeat) {
           summary.validEvents++;
           out.push({ rowNumber: item.rowNumber, values: item.values, event: buildEvent(r) });
           if (input.stopAfterEvents && summary.validEvents >= input.stopAfterEvents) {
