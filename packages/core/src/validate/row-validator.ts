@@ -136,7 +136,7 @@ export function createRowValidator(ctx: ValidationContext): (values: readonly st
   const { settings, now } = ctx;
 
   return (values, rowNumber) => {
-    const row: RowState = { errors: [], corrections: [], warnings: [], effectiveRow: {}, settings, now, today };
+    const row: RowState = { errors: [], corrections: [], warnings: [], effectiveRow: {}, settings, now, today, eventTimeAsWritten: undefined };
     const eff = row.effectiveRow;
     for (let i = 0; i < sources.length; i++) {
       const src = sources[i]!;
@@ -145,8 +145,10 @@ export function createRowValidator(ctx: ValidationContext): (values: readonly st
       if (v) checkField(row, src, raw, v);
     }
 
-    for (const required of ['event_name', 'event_time', 'action_source'] as const) {
-      if (!eff[required] && !row.errors.some((e) => e.field === required)) addError(row, required, `${required} is missing.`);
+    if (!eff.event_name || !eff.event_time || !eff.action_source) {
+      for (const required of ['event_name', 'event_time', 'action_source'] as const) {
+        if (!eff[required] && !row.errors.some((e) => e.field === required)) addError(row, required, `${required} is missing.`);
+      }
     }
     if (eff.event_name === 'Purchase') {
       if (!eff.value && !row.errors.some((e) => e.field === 'value')) addError(row, 'value', 'Purchase events need a value.');
@@ -176,7 +178,7 @@ interface RowState extends Out {
   now: number;
   today: CalendarDate;
   /** event_time before a date-only value is moved to "now": the event_id must not depend on the clock. */
-  eventTimeAsWritten?: string;
+  eventTimeAsWritten: string | undefined;
 }
 
 // Columns whose values repeat across rows (a file has few distinct countries, states, cities, first and last
@@ -318,10 +320,15 @@ function checkField(row: RowState, src: Source, raw: string, v: string): void {
   }
 }
 
+// At most 15 significant digits, no leading or trailing zeros: String(Number(v)) === v, and readAmount reads it
+// as Number(v).
+const CANONICAL_AMOUNT = /^(?:0|[1-9]\d{0,12})(?:\.\d?[1-9])?$/;
+
 function checkAmount(row: RowState, key: string, raw: string, v: string, decimal: DecimalSeparator | undefined, reportReading: boolean): void {
   const a = readAmount(v, decimal);
   if (!a) return addError(row, key, `${key} "${v}" is not a number (for example 1200, 1,200.00 or 1.200,00).`);
-  const n = String(a.value);
+  // A plain amount written the way String() writes its number (the usual case) is its own text.
+  const n = CANONICAL_AMOUNT.test(v) ? v : String(a.value);
   row.effectiveRow[key] = n;
   if (a.ambiguous) addCorrection(row, key, `${key} "${v}" read as ${n}: ${a.ambiguous}.`, raw, n);
   else if (reportReading && n !== v) addCorrection(row, key, `${key} "${v}" read as ${n}`, raw, n);
