@@ -183,9 +183,9 @@ interface RowState extends Out {
 
 // Columns whose values repeat across rows (a file has few distinct countries, states, cities, first and last
 // names, event names, currencies): their normalisation is remembered per file, in one bounded map per field,
-// so a repeat costs one lookup and no allocation. Never unique identifiers such as email or phone: caching
-// them would only cost memory.
-const REPEATING = new Set(['first_name', 'last_name', 'city', 'state', 'zip', 'country', 'gender']);
+// so a repeat costs one lookup and no allocation. Not email or phone (unique per person) nor zip (tens of
+// thousands of values, and already a single regex for US ZIPs): a map that never hits only costs time and memory.
+const REPEATING = new Set(['first_name', 'last_name', 'city', 'state', 'country', 'gender']);
 const MEMO_LIMIT = 10_000;
 
 function remember<T>(memo: Map<string, T>, v: string, value: T): T {
