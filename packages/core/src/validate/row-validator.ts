@@ -82,10 +82,13 @@ interface Source {
   /** Value → result, for fields whose values repeat (REPEATING, event_name, currency); per file, bounded. */
   memo: Map<string, Normalized> | null;
   textMemo: Map<string, { value: string; note?: string } | null> | null;
+  /** The field's normalisation, for hashed customer keys. */
+  rule: Rule | undefined;
 }
 
 const TEXT_MEMO = new Set(['event_name', 'action_source', 'currency']);
 const memos = (field: string) => ({
+  rule: HASHED_RULES[field],
   memo: REPEATING.has(field) ? new Map<string, Normalized>() : null,
   textMemo: TEXT_MEMO.has(field) ? new Map<string, { value: string; note?: string } | null>() : null,
 });
@@ -212,7 +215,7 @@ function checkField(row: RowState, src: Source, raw: string, v: string): void {
   const eff = row.effectiveRow;
   const { settings } = row;
   const key = def.key;
-  const rule = HASHED_RULES[key];
+  const rule = src.rule;
   if (rule) {
     const r = (v.length === 64 ? alreadyHashed(v) : null) ?? normalizeMemo(row, src, v, rule);
     if (!r.ok) return addCorrection(row, key, `Dropped ${def.label.toLowerCase()} "${v}": it ${r.reason}.`, raw, '');
