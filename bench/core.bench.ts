@@ -28,6 +28,10 @@ async function timeIt(fn: () => Promise<number>) {
   return { rows, s, rps: rows / s, rssMb: process.resourceUsage().maxRSS / 1024 };
 }
 
+// The API streams stored files in 64 KB chunks (upload_chunks); the reader answers a chunk's rows at once, so the
+// chunk size sets how many rows are alive together.
+const CHUNK = Number(process.env.BENCH_CHUNK_KB ?? 64) * 1024;
+
 async function eachRow(file: string, onRow: (values: string[], rowNumber: number, headers: string[]) => void): Promise<number> {
   const reader = createCsvReader();
   let headers: string[] = [];
@@ -41,7 +45,7 @@ async function eachRow(file: string, onRow: (values: string[], rowNumber: number
       }
     }
   };
-  for await (const chunk of createReadStream(file, { highWaterMark: 256 * 1024 })) take(reader.push(chunk as Uint8Array));
+  for await (const chunk of createReadStream(file, { highWaterMark: CHUNK })) take(reader.push(chunk as Uint8Array));
   take(reader.end());
   return n;
 }
@@ -92,7 +96,7 @@ const PATHS = {
       [0, 1].map(
         (part) =>
           new Promise<number>((resolve, reject) => {
-            const w = new Worker(fileURLToPath(new URL('./core-worker.mjs', import.meta.url)), { workerData: { file, part, size, mappings: MAPPINGS, now: NOW } });
+            const w = new Worker(fileURLToPath(new URL('./core-worker.mjs', import.meta.url)), { workerData: { file, part, size, mappings: MAPPINGS, now: NOW, chunk: CHUNK } });
             w.on('message', resolve);
             w.on('error', reject);
           }),
