@@ -5,7 +5,7 @@ import { createReadStream, openSync, readSync, closeSync } from 'node:fs';
 
 register();
 const { buildEvent, createCsvReader, createRowValidator, DEFAULT_FILE_SETTINGS } = await import('@backsignal/core');
-const { file, part, size, mappings, now } = workerData;
+const { file, part, size, mappings, now, chunk } = workerData;
 
 function lineStart(pos) {
   if (pos === 0) return 0;
@@ -35,6 +35,6 @@ const take = (items) => {
   }
 };
 if (part === 1) for await (const c of createReadStream(file, { start: 0, end: headerEnd - 1 })) take(reader.push(c));
-for await (const c of createReadStream(file, { start, end, highWaterMark: 256 * 1024 })) take(reader.push(c));
+for await (const c of createReadStream(file, { start, end, highWaterMark: chunk })) take(reader.push(c));
 take(reader.end());
 parentPort.postMessage(n);

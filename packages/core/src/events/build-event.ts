@@ -1,4 +1,4 @@
-import { FIELD_BY_KEY } from '../fields/catalogue.ts';
+import { FIELD_BY_KEY, type FieldDef } from '../fields/catalogue.ts';
 import { sha256 } from '../hash/sha256.ts';
 import type { RowResult } from '../validate/row-validator.ts';
 
@@ -32,8 +32,7 @@ function hashOf(metaKey: string, value: string): string {
   return h;
 }
 
-function typed(key: string, value: string): unknown {
-  const def = FIELD_BY_KEY.get(key)!;
+function typed(key: string, def: FieldDef, value: string): unknown {
   if (key === 'data_processing_options') return value ? value.split(',') : [];
   if (key === 'contents') return JSON.parse(value) as unknown;
   switch (def.type) {
@@ -85,7 +84,7 @@ export function buildEvent(row: Pick<RowResult, 'effectiveRow'>): ServerEvent {
       event.user_data[def.metaKey] = [hashOf(def.metaKey, value)];
       continue;
     }
-    const v = typed(key, value);
+    const v = typed(key, def, value);
     switch (def.placement) {
       case 'top':
         event[def.metaKey] = v;

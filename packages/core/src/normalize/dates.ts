@@ -8,7 +8,15 @@ export const MONTH_NUMBERS: Record<string, number> = {
   octobre: 10, nov: 11, november: 11, novembre: 11, dec: 12, december: 12, decembre: 12, décembre: 12,
 };
 
-export const daysInMonth = (y: number, m: number) => new Date(Date.UTC(y, m, 0)).getUTCDate();
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+/** Days in month `m` (1–12) of year `y`; Date.UTC reads years 0–99 as 1900–1999, and so does this. */
+export const daysInMonth = (y: number, m: number): number => {
+  // Arithmetic for the usual case (no Date per call); anything else goes through Date as before.
+  if (Number.isInteger(y) && Number.isInteger(m) && y >= 100 && y <= 9999 && m >= 1 && m <= 12) {
+    return m === 2 && y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : MONTH_DAYS[m - 1]!;
+  }
+  return new Date(Date.UTC(y, m, 0)).getUTCDate();
+};
 
 export function validDate(y: number, m: number, d: number): boolean {
   return m >= 1 && m <= 12 && d >= 1 && d <= daysInMonth(y, m);

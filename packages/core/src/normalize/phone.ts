@@ -1,6 +1,7 @@
 import { getCountryCallingCode, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/min';
 import { clean, ok, unusable, type Normalized } from './result.ts';
 
+const PLAIN_PHONE = /^[\d\s().+-]+$/;
 const WIDE_DIGITS = /[\uFF10-\uFF19\u0660-\u0669\u06F0-\u06F9]/g;
 function asciiDigits(s: string): string {
   return s.replace(WIDE_DIGITS, (d) => {
@@ -37,10 +38,12 @@ function callingCode(country: string): string | null {
 export function normalizePhone(raw: string, defaultCountry: string): Normalized {
   let v = asciiDigits(clean(raw)).toLowerCase();
   if (!v) return unusable('is empty');
-  if (/^\d(\.\d+)?e\+?\d+$/.test(v)) return unusable('lost its digits in a spreadsheet (scientific notation)');
-  v = v.replace(/^tel:/, '');
+  // Written with digits, spaces, ( ) . + - only (the usual case), there is no "e", "tel:" or extension to read.
+  const plain = PLAIN_PHONE.test(v);
+  if (!plain && /^\d(\.\d+)?e\+?\d+$/.test(v)) return unusable('lost its digits in a spreadsheet (scientific notation)');
+  if (!plain) v = v.replace(/^tel:/, '');
   v = v.replace(/^(\+?\d+)\.0$/, '$1');
-  v = v.replace(/\s*(?:ext\.?|extension|x|#)\s*\d{1,6}$/, '');
+  if (!plain) v = v.replace(/\s*(?:ext\.?|extension|x|#)\s*\d{1,6}$/, '');
   v = v.replace(/\(0\)/g, '');
 
   let international = false;

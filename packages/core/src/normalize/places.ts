@@ -36,12 +36,17 @@ export function normalizeState(raw: string): Normalized {
  * a spreadsheet ".0" is removed; placeholders ("N/A", "none", "unknown") are unusable.
  * @example normalizeZip('94035-1234') // { ok: true, value: '94035' }
  */
+const US_ZIP = /^(\d{5})(?:\s*[-–]\s*\d{4}|\s*\d{4})?$/;
+
 export function normalizeZip(raw: string): Normalized {
   let v = clean(raw).toLowerCase();
   if (!v) return unusable('is empty');
+  // A US ZIP as written (the usual case) is never a placeholder and has no ".0": read it at once.
+  let us = US_ZIP.exec(v);
+  if (us) return ok(us[1]!, v.length > 5 ? `Zip "${raw.trim()}" shortened to the 5-digit US zip` : undefined);
   if (isPlaceholder(v)) return unusable('is a placeholder, not a postal code');
   v = v.replace(/^(\d+)\.0$/, '$1');
-  const us = /^(\d{5})(?:\s*[-–]\s*\d{4}|\s*\d{4})?$/.exec(v);
+  us = US_ZIP.exec(v);
   if (us) return ok(us[1]!, v.length > 5 ? `Zip "${raw.trim()}" shortened to the 5-digit US zip` : undefined);
   v = v.replace(/[\s-]/g, '');
   if (v.length < 2 || !/^[\p{L}\p{N}]+$/u.test(v)) return unusable('is not a postal code');

@@ -9,6 +9,7 @@ export interface Amount {
   ambiguous?: string;
 }
 
+const PLAIN = /^\d+(?:\.(?:\d{1,2}|\d{4,}))?$/;
 const GROUP_CHARS = /[\s\u00a0\u202f']/;
 
 /** "1,234,567" (or Indian "12,34,567") with `sep` between groups; false for "1,2345" or "12,34". */
@@ -60,6 +61,12 @@ function splitAmount(v: string, decimal: DecimalSeparator | undefined): { int: s
 export function readAmount(raw: string, decimal?: DecimalSeparator): Amount | null {
   let v = raw.trim();
   if (!v) return null;
+  // Fast path, the same reading as below: plain digits, or one point followed by one, two or four or more
+  // digits, is never grouped, negative or ambiguous (three digits after the point are left to the full path).
+  if (PLAIN.test(v)) {
+    const n = Number(v);
+    return Number.isFinite(n) ? { value: n } : null;
+  }
   let negative = false;
   if (/^\(.*\)$/.test(v)) {
     negative = true;

@@ -15,15 +15,14 @@ import { STRONG_IDENTIFIERS, WEAK_IDENTIFIERS } from './identifiers.ts';
  *   when the file is validated
  */
 export function deriveEventId(eff: Readonly<Record<string, string>>, eventTime: string): string {
-  const parts: [string, string][] = [
-    ['event_name', eff.event_name ?? ''],
-    ['event_time', eventTime],
-  ];
-  if (eff.order_id) parts.push(['order_id', eff.order_id.trim()]);
+  // Exactly JSON.stringify([['event_name', …], ['event_time', …], [key, value]…]), written out: the same
+  // bytes (and so the same ids) without building the arrays for every row.
+  let json = `[["event_name",${JSON.stringify(eff.event_name ?? '')}],["event_time",${JSON.stringify(eventTime)}]`;
+  if (eff.order_id) json += `,["order_id",${JSON.stringify(eff.order_id.trim())}]`;
   else {
     const strong = STRONG_IDENTIFIERS.filter((k) => eff[k]);
     const keys = strong.length ? strong : WEAK_IDENTIFIERS.filter((k) => eff[k]);
-    for (const k of [...keys].sort()) parts.push([k, eff[k]!]);
+    for (const k of [...keys].sort()) json += `,[${JSON.stringify(k)},${JSON.stringify(eff[k]!)}]`;
   }
-  return `bs-${sha256(JSON.stringify(parts)).slice(0, 32)}`;
+  return `bs-${sha256(`${json}]`).slice(0, 32)}`;
 }

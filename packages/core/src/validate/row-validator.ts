@@ -79,7 +79,19 @@ interface Source {
   hardcoded: string;
   dateOrder: DateOrder;
   decimal?: DecimalSeparator;
+  /** Value → result, for fields whose values repeat (REPEATING, event_name, currency); per file, bounded. */
+  memo: Map<string, Normalized> | null;
+  textMemo: Map<string, { value: string; note?: string } | null> | null;
+  /** The field's normalisation, for hashed customer keys. */
+  rule: Rule | undefined;
 }
+
+const TEXT_MEMO = new Set(['event_name', 'action_source', 'currency']);
+const memos = (field: string) => ({
+  rule: HASHED_RULES[field],
+  memo: REPEATING.has(field) ? new Map<string, Normalized>() : null,
+  textMemo: TEXT_MEMO.has(field) ? new Map<string, { value: string; note?: string } | null>() : null,
+});
 
 type Rule = (v: string, s: FileSettings, today: CalendarDate, order: DateOrder) => Normalized;
 const HASHED_RULES: Record<string, Rule> = {
@@ -112,23 +124,22 @@ export function createRowValidator(ctx: ValidationContext): (values: readonly st
     const idx = columnIndex.get(column);
     if (!def || idx === undefined || mapped.has(field)) continue;
     mapped.add(field);
-    sources.push({ def, column: idx, hardcoded: '', dateOrder: ctx.dateOrders?.[column] ?? ctx.settings.dateOrder, decimal: ctx.decimalSeparators?.[column] });
+    sources.push({ def, column: idx, hardcoded: '', dateOrder: ctx.dateOrders?.[column] ?? ctx.settings.dateOrder, decimal: ctx.decimalSeparators?.[column], ...memos(field) });
   }
   for (const [field, value] of Object.entries(ctx.hardcoded)) {
     const def = FIELD_BY_KEY.get(field);
     if (!def || mapped.has(field) || value.trim() === '') continue;
     mapped.add(field);
-    sources.push({ def, column: -1, hardcoded: value, dateOrder: ctx.settings.dateOrder });
+    sources.push({ def, column: -1, hardcoded: value, dateOrder: ctx.settings.dateOrder, ...memos(field) });
   }
   // event_time is judged after action_source is known.
   sources.sort((a, b) => Number(a.def.key === 'event_time') - Number(b.def.key === 'event_time'));
   // Dates of birth are judged against today's date where the file was written.
   const today = zonedDate(ctx.settings.timeZone, ctx.now * 1000);
-  const memo = new Map<string, Normalized>();
   const { settings, now } = ctx;
 
   return (values, rowNumber) => {
-    const row: RowState = { errors: [], corrections: [], warnings: [], effectiveRow: {}, settings, now, today, memo };
+    const row: RowState = { errors: [], corrections: [], warnings: [], effectiveRow: {}, settings, now, today, eventTimeAsWritten: undefined };
     const eff = row.effectiveRow;
     for (let i = 0; i < sources.length; i++) {
       const src = sources[i]!;
@@ -137,8 +148,10 @@ export function createRowValidator(ctx: ValidationContext): (values: readonly st
       if (v) checkField(row, src, raw, v);
     }
 
-    for (const required of ['event_name', 'event_time', 'action_source'] as const) {
-      if (!eff[required] && !row.errors.some((e) => e.field === required)) addError(row, required, `${required} is missing.`);
+    if (!eff.event_name || !eff.event_time || !eff.action_source) {
+      for (const required of ['event_name', 'event_time', 'action_source'] as const) {
+        if (!eff[required] && !row.errors.some((e) => e.field === required)) addError(row, required, `${required} is missing.`);
+      }
     }
     if (eff.event_name === 'Purchase') {
       if (!eff.value && !row.errors.some((e) => e.field === 'value')) addError(row, 'value', 'Purchase events need a value.');
@@ -167,27 +180,34 @@ interface RowState extends Out {
   settings: FileSettings;
   now: number;
   today: CalendarDate;
-  memo: Map<string, Normalized>;
   /** event_time before a date-only value is moved to "now": the event_id must not depend on the clock. */
-  eventTimeAsWritten?: string;
+  eventTimeAsWritten: string | undefined;
 }
 
-// Columns whose values repeat across rows (a file has few distinct countries, states or cities): their
-// normalisation is remembered per file. Never personal identifiers such as email or phone.
-const REPEATING = new Set(['city', 'state', 'zip', 'country', 'gender']);
-const MEMO_LIMIT = 50_000;
+// Columns whose values repeat across rows (a file has few distinct countries, states, cities, first and last
+// names, event names, currencies): their normalisation is remembered per file, in one bounded map per field,
+// so a repeat costs one lookup and no allocation. Not email or phone (unique per person) nor zip (tens of
+// thousands of values, and already a single regex for US ZIPs): a map that never hits only costs time and memory.
+const REPEATING = new Set(['first_name', 'last_name', 'city', 'state', 'country', 'gender']);
+const MEMO_LIMIT = 10_000;
+
+function remember<T>(memo: Map<string, T>, v: string, value: T): T {
+  if (memo.size >= MEMO_LIMIT) memo.clear();
+  memo.set(v, value);
+  return value;
+}
 
 function normalizeMemo(row: RowState, src: Source, v: string, rule: Rule): Normalized {
-  const key = src.def.key;
-  if (!REPEATING.has(key)) return rule(v, row.settings, row.today, src.dateOrder);
-  const k = `${key}\u0000${v}`;
-  let r = row.memo.get(k);
-  if (!r) {
-    r = rule(v, row.settings, row.today, src.dateOrder);
-    if (row.memo.size >= MEMO_LIMIT) row.memo.clear();
-    row.memo.set(k, r);
-  }
-  return r;
+  const m = src.memo;
+  if (!m) return rule(v, row.settings, row.today, src.dateOrder);
+  return m.get(v) ?? remember(m, v, rule(v, row.settings, row.today, src.dateOrder));
+}
+
+function cachedText(src: Source, v: string, fn: (v: string) => { value: string; note?: string } | null) {
+  const m = src.textMemo;
+  if (!m) return fn(v);
+  const hit = m.get(v);
+  return hit !== undefined ? hit : remember(m, v, fn(v));
 }
 
 function checkField(row: RowState, src: Source, raw: string, v: string): void {
@@ -195,7 +215,7 @@ function checkField(row: RowState, src: Source, raw: string, v: string): void {
   const eff = row.effectiveRow;
   const { settings } = row;
   const key = def.key;
-  const rule = HASHED_RULES[key];
+  const rule = src.rule;
   if (rule) {
     const r = (v.length === 64 ? alreadyHashed(v) : null) ?? normalizeMemo(row, src, v, rule);
     if (!r.ok) return addCorrection(row, key, `Dropped ${def.label.toLowerCase()} "${v}": it ${r.reason}.`, raw, '');
@@ -205,13 +225,13 @@ function checkField(row: RowState, src: Source, raw: string, v: string): void {
   }
   switch (key) {
     case 'event_name': {
-      const r = canonicalEventName(v)!;
+      const r = cachedText(src, v, canonicalEventName)!;
       eff[key] = r.value;
       if (r.note) addCorrection(row, key, r.note, raw, r.value);
       return;
     }
     case 'action_source': {
-      const r = canonicalActionSource(v);
+      const r = cachedText(src, v, canonicalActionSource);
       if (!r) return addError(row, key, `action_source "${v}" is not one of Meta's values: email, website, app, phone_call, chat, physical_store, system_generated, other.`);
       eff[key] = r.value;
       if (r.note) addCorrection(row, key, r.note, raw, r.value);
@@ -236,7 +256,7 @@ function checkField(row: RowState, src: Source, raw: string, v: string): void {
       return checkAmount(row, key, raw, v, src.decimal, true);
     }
     case 'currency': {
-      const c = canonicalCurrency(v);
+      const c = cachedText(src, v, canonicalCurrency);
       if (!c) return addError(row, key, `currency "${v}" is not an ISO 4217 code such as USD or EUR.`);
       eff[key] = c.value;
       if (c.note) addCorrection(row, key, c.note, raw, c.value);
@@ -303,10 +323,15 @@ function checkField(row: RowState, src: Source, raw: string, v: string): void {
   }
 }
 
+// At most 15 significant digits, no leading or trailing zeros: String(Number(v)) === v, and readAmount reads it
+// as Number(v).
+const CANONICAL_AMOUNT = /^(?:0|[1-9]\d{0,12})(?:\.\d?[1-9])?$/;
+
 function checkAmount(row: RowState, key: string, raw: string, v: string, decimal: DecimalSeparator | undefined, reportReading: boolean): void {
   const a = readAmount(v, decimal);
   if (!a) return addError(row, key, `${key} "${v}" is not a number (for example 1200, 1,200.00 or 1.200,00).`);
-  const n = String(a.value);
+  // A plain amount written the way String() writes its number (the usual case) is its own text.
+  const n = CANONICAL_AMOUNT.test(v) ? v : String(a.value);
   row.effectiveRow[key] = n;
   if (a.ambiguous) addCorrection(row, key, `${key} "${v}" read as ${n}: ${a.ambiguous}.`, raw, n);
   else if (reportReading && n !== v) addCorrection(row, key, `${key} "${v}" read as ${n}`, raw, n);
