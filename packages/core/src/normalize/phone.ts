@@ -98,6 +98,8 @@ function internationalNumber(written: string): Normalized {
   const parsed = digits.length >= 8 && digits.length <= 15 ? parsePhoneNumberFromString(`+${digits}`) : undefined;
   if (!parsed?.isValid()) return unusable('is not a valid phone number for its country code');
   const e164 = parsed.number.slice(1);
+  // The length rule holds for the result too, or a number accepted here would be refused when read again.
+  if (e164.length < 8) return unusable('is not a valid phone number for its country code');
   // "+44 020 …": the national 0 does not belong after the country code.
   return ok(e164, e164 === digits ? undefined : `Removed the national 0 after +${parsed.countryCallingCode} in the phone`);
 }
