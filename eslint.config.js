@@ -4,7 +4,16 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'bench/.data/**', 'test-results/**', 'playwright-report/**'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      'data/**',
+      'bench/.data/**',
+      'test-results/**',
+      'playwright-report/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -26,12 +35,21 @@ export default tseslint.config(
     // Hashing is pure computation; node:crypto's one-shot hash is 2.6x faster than a JS SHA-256.
     ignores: ['packages/**/*.test.ts', 'packages/**/test/**', 'packages/core/src/hash/sha256.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['node:*', 'fs', 'path', 'http', 'https', 'net', 'child_process'] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: ['node:*', 'fs', 'path', 'http', 'https', 'net', 'child_process'] },
+      ],
       'no-restricted-globals': ['error', 'process', 'fetch', 'setTimeout', 'setInterval'],
       'no-restricted-syntax': [
         'error',
-        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'core takes `now` as an argument.' },
-        { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: 'core takes `now` as an argument.' },
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: 'core takes `now` as an argument.',
+        },
+        {
+          selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
+          message: 'core takes `now` as an argument.',
+        },
       ],
     },
   },

@@ -19,8 +19,19 @@ const SIZES = (process.env.BENCH_API_ROWS ?? '100000,1000000').split(',').map(Nu
 const PORT = Number(process.env.BENCH_API_PORT ?? 3960);
 const base = `http://127.0.0.1:${PORT}`;
 const MAPPINGS = {
-  email: 'email', phone: 'phone', first_name: 'first_name', last_name: 'last_name', city: 'city', state: 'state', zip: 'zip',
-  country: 'country', event_name: 'event_name', event_time: 'event_time', value: 'value', currency: 'currency', order_id: 'order_id',
+  email: 'email',
+  phone: 'phone',
+  first_name: 'first_name',
+  last_name: 'last_name',
+  city: 'city',
+  state: 'state',
+  zip: 'zip',
+  country: 'country',
+  event_name: 'event_name',
+  event_time: 'event_time',
+  value: 'value',
+  currency: 'currency',
+  order_id: 'order_id',
 };
 
 const dataDir = mkdtempSync(join(tmpdir(), 'bs-bench-api-'));
@@ -52,10 +63,14 @@ const env: NodeJS.ProcessEnv = {
   DATABASE_URL: databaseUrl,
 };
 if (!databaseUrl) delete env.DATABASE_URL;
-const server = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../apps/api/src/server.ts', import.meta.url))], {
-  env,
-  stdio: ['ignore', 'inherit', 'inherit'],
-});
+const server = spawn(
+  process.execPath,
+  ['--import', 'tsx', fileURLToPath(new URL('../apps/api/src/server.ts', import.meta.url))],
+  {
+    env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  },
+);
 const stop = async () => {
   server.kill('SIGTERM');
   await new Promise((r) => server.once('exit', r));
@@ -64,7 +79,13 @@ const stop = async () => {
 };
 
 for (let i = 0; ; i++) {
-  if (await fetch(`${base}/api/health`).then((r) => r.ok, () => false)) break;
+  if (
+    await fetch(`${base}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    )
+  )
+    break;
   if (i > 600) throw new Error('the server did not start');
   await new Promise((r) => setTimeout(r, 100));
 }
@@ -86,7 +107,11 @@ async function call(path: string, init: RequestInit & { duplex?: 'half' } = {}) 
 }
 const json = { 'content-type': 'application/json' };
 await call('/auth/me');
-await call('/auth/signup', { method: 'POST', headers: json, body: JSON.stringify({ email: 'bench@example.com', firstName: 'Bench', password: 'Bench-Mark-2026!' }) });
+await call('/auth/signup', {
+  method: 'POST',
+  headers: json,
+  body: JSON.stringify({ email: 'bench@example.com', firstName: 'Bench', password: 'Bench-Mark-2026!' }),
+});
 const outbox = join(dataDir, 'outbox');
 const mail = JSON.parse(readFileSync(join(outbox, readdirSync(outbox)[0]!), 'utf8')) as { text: string };
 const link = new URL(/https?:\/\/\S+\/verify\?token=[\w-]+/.exec(mail.text)![0]);
@@ -160,17 +185,33 @@ try {
     await call(`/api/uploads/${id}/status`, {
       method: 'PATCH',
       headers: json,
-      body: JSON.stringify({ status: 'mapped', mappings: MAPPINGS, hardcodedValues: { action_source: 'physical_store' } }),
+      body: JSON.stringify({
+        status: 'mapped',
+        mappings: MAPPINGS,
+        hardcodedValues: { action_source: 'physical_store' },
+      }),
     });
-    const v = await stage(async () => (await (await call(`/api/uploads/${id}/validate`)).json()) as { rowsChecked: number; rowsWithErrors: number });
+    const v = await stage(
+      async () =>
+        (await (await call(`/api/uploads/${id}/validate`)).json()) as {
+          rowsChecked: number;
+          rowsWithErrors: number;
+        },
+    );
     row('validate', v);
     if (v.result.rowsChecked !== rows) throw new Error(`validated ${v.result.rowsChecked} rows of ${rows}`);
     if (v.result.rowsWithErrors > 0) {
       // The generator's mess is all correctable; an error row means a rule changed, and prepare cannot run.
       throw new Error(`${v.result.rowsWithErrors} rows with errors: prepare needs a clean file`);
     }
-    await call(`/api/uploads/${id}/status`, { method: 'PATCH', headers: json, body: JSON.stringify({ status: 'validated' }) });
-    const p = await stage(async () => (await (await call(`/api/uploads/${id}/prepare`)).json()) as { totalCount: number });
+    await call(`/api/uploads/${id}/status`, {
+      method: 'PATCH',
+      headers: json,
+      body: JSON.stringify({ status: 'validated' }),
+    });
+    const p = await stage(
+      async () => (await (await call(`/api/uploads/${id}/prepare`)).json()) as { totalCount: number },
+    );
     row('prepare', p);
     if (p.result.totalCount !== rows) throw new Error(`prepared ${p.result.totalCount} events of ${rows}`);
   }

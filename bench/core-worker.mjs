@@ -4,7 +4,8 @@ import { workerData, parentPort } from 'node:worker_threads';
 import { createReadStream, openSync, readSync, closeSync } from 'node:fs';
 
 register();
-const { buildEvent, createCsvReader, createRowValidator, DEFAULT_FILE_SETTINGS } = await import('@backsignal/core');
+const { buildEvent, createCsvReader, createRowValidator, DEFAULT_FILE_SETTINGS } =
+  await import('@backsignal/core');
 const { file, part, size, mappings, now, chunk } = workerData;
 
 function lineStart(pos) {
@@ -28,13 +29,20 @@ const take = (items) => {
     if (it.kind === 'header') headers = it.info.headers;
     else if (it.kind === 'row') {
       n++;
-      validate ??= createRowValidator({ headers, mappings, hardcoded: { action_source: 'physical_store' }, settings: DEFAULT_FILE_SETTINGS, now });
+      validate ??= createRowValidator({
+        headers,
+        mappings,
+        hardcoded: { action_source: 'physical_store' },
+        settings: DEFAULT_FILE_SETTINGS,
+        now,
+      });
       const r = validate(it.values, it.rowNumber);
       if (!r.errors.length) JSON.stringify(buildEvent(r));
     }
   }
 };
-if (part === 1) for await (const c of createReadStream(file, { start: 0, end: headerEnd - 1 })) take(reader.push(c));
+if (part === 1)
+  for await (const c of createReadStream(file, { start: 0, end: headerEnd - 1 })) take(reader.push(c));
 for await (const c of createReadStream(file, { start, end, highWaterMark: chunk })) take(reader.push(c));
 take(reader.end());
 parentPort.postMessage(n);

@@ -17,8 +17,19 @@ import { spawnSync } from 'node:child_process';
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const NOW = Number(process.env.BENCH_NOW ?? Math.floor(Date.now() / 1000));
 const MAPPINGS = {
-  email: 'email', phone: 'phone', first_name: 'first_name', last_name: 'last_name', city: 'city', state: 'state', zip: 'zip',
-  country: 'country', event_name: 'event_name', event_time: 'event_time', value: 'value', currency: 'currency', order_id: 'order_id',
+  email: 'email',
+  phone: 'phone',
+  first_name: 'first_name',
+  last_name: 'last_name',
+  city: 'city',
+  state: 'state',
+  zip: 'zip',
+  country: 'country',
+  event_name: 'event_name',
+  event_time: 'event_time',
+  value: 'value',
+  currency: 'currency',
+  order_id: 'order_id',
 };
 
 async function timeIt(fn: () => Promise<number>) {
@@ -32,7 +43,10 @@ async function timeIt(fn: () => Promise<number>) {
 // chunk size sets how many rows are alive together.
 const CHUNK = Number(process.env.BENCH_CHUNK_KB ?? 64) * 1024;
 
-async function eachRow(file: string, onRow: (values: string[], rowNumber: number, headers: string[]) => void): Promise<number> {
+async function eachRow(
+  file: string,
+  onRow: (values: string[], rowNumber: number, headers: string[]) => void,
+): Promise<number> {
   const reader = createCsvReader();
   let headers: string[] = [];
   let n = 0;
@@ -45,12 +59,22 @@ async function eachRow(file: string, onRow: (values: string[], rowNumber: number
       }
     }
   };
-  for await (const chunk of createReadStream(file, { highWaterMark: CHUNK })) take(reader.push(chunk as Uint8Array));
+  for await (const chunk of createReadStream(file, { highWaterMark: CHUNK }))
+    take(reader.push(chunk as Uint8Array));
   take(reader.end());
   return n;
 }
 
-const SDK_FIELDS: [number, string][] = [[0, 'em'], [1, 'ph'], [2, 'fn'], [3, 'ln'], [4, 'ct'], [5, 'st'], [6, 'zp'], [7, 'country']];
+const SDK_FIELDS: [number, string][] = [
+  [0, 'em'],
+  [1, 'ph'],
+  [2, 'fn'],
+  [3, 'ln'],
+  [4, 'ct'],
+  [5, 'st'],
+  [6, 'zp'],
+  [7, 'country'],
+];
 
 const PATHS = {
   parse: (file: string) => eachRow(file, () => {}),
@@ -60,7 +84,13 @@ const PATHS = {
     let events = 0;
     let bytesOut = 0;
     return eachRow(file, (values, rowNumber, headers) => {
-      validate ??= createRowValidator({ headers, mappings: MAPPINGS, hardcoded: { action_source: 'physical_store' }, settings: DEFAULT_FILE_SETTINGS, now: NOW });
+      validate ??= createRowValidator({
+        headers,
+        mappings: MAPPINGS,
+        hardcoded: { action_source: 'physical_store' },
+        settings: DEFAULT_FILE_SETTINGS,
+        now: NOW,
+      });
       const r = validate(values, rowNumber);
       if (!r.errors.length) {
         events++;
@@ -75,10 +105,17 @@ const PATHS = {
     const { ServerSideUtils } = await import('facebook-nodejs-business-sdk');
     let thrown = 0;
     const n = await eachRow(file, (values) => {
-      const event: Record<string, unknown> = { event_name: values[8], event_time: Number(values[9]) || Date.parse(values[9]!) / 1000, user_data: {} };
+      const event: Record<string, unknown> = {
+        event_name: values[8],
+        event_time: Number(values[9]) || Date.parse(values[9]!) / 1000,
+        user_data: {},
+      };
       for (const [i, key] of SDK_FIELDS) {
         try {
-          (event.user_data as Record<string, unknown>)[key] = ServerSideUtils.normalizeAndHash(values[i]!, key);
+          (event.user_data as Record<string, unknown>)[key] = ServerSideUtils.normalizeAndHash(
+            values[i]!,
+            key,
+          );
         } catch {
           thrown++;
         }
@@ -96,7 +133,9 @@ const PATHS = {
       [0, 1].map(
         (part) =>
           new Promise<number>((resolve, reject) => {
-            const w = new Worker(fileURLToPath(new URL('./core-worker.mjs', import.meta.url)), { workerData: { file, part, size, mappings: MAPPINGS, now: NOW, chunk: CHUNK } });
+            const w = new Worker(fileURLToPath(new URL('./core-worker.mjs', import.meta.url)), {
+              workerData: { file, part, size, mappings: MAPPINGS, now: NOW, chunk: CHUNK },
+            });
             w.on('message', resolve);
             w.on('error', reject);
           }),
@@ -135,8 +174,12 @@ const sdk = run('sdk');
 const threads = run('threads');
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
-console.log(`file: ${fmt(ROWS)} rows, ${mb.toFixed(0)} MB; Node ${process.version}; each path in its own process`);
-console.log(`full pipeline: ${fmt(pipeline.events ?? 0)} events built (${(pipeline.jsonMb ?? 0).toFixed(0)} MB of JSON, not kept)`);
+console.log(
+  `file: ${fmt(ROWS)} rows, ${mb.toFixed(0)} MB; Node ${process.version}; each path in its own process`,
+);
+console.log(
+  `full pipeline: ${fmt(pipeline.events ?? 0)} events built (${(pipeline.jsonMb ?? 0).toFixed(0)} MB of JSON, not kept)`,
+);
 console.log('| path | seconds | rows/s | vs parse-only | peak RSS MB |');
 console.log('|---|---|---|---|---|');
 for (const [name, r] of [
@@ -145,10 +188,14 @@ for (const [name, r] of [
   ['Meta SDK normalizeAndHash, 1 core', sdk],
   ['full pipeline, 2 worker threads', threads],
 ] as const) {
-  console.log(`| ${name} | ${r.s.toFixed(2)} | ${fmt(r.rps)} | ${(r.rps / parse.rps).toFixed(2)}x | ${r.rssMb.toFixed(0)} |`);
+  console.log(
+    `| ${name} | ${r.s.toFixed(2)} | ${fmt(r.rps)} | ${(r.rps / parse.rps).toFixed(2)}x | ${r.rssMb.toFixed(0)} |`,
+  );
 }
 const values = ROWS * SDK_FIELDS.length;
-console.log(`\nfull pipeline vs SDK path: ${(pipeline.rps / sdk.rps).toFixed(2)}x; 2 threads vs 1: ${(threads.rps / pipeline.rps).toFixed(2)}x.`);
+console.log(
+  `\nfull pipeline vs SDK path: ${(pipeline.rps / sdk.rps).toFixed(2)}x; 2 threads vs 1: ${(threads.rps / pipeline.rps).toFixed(2)}x.`,
+);
 console.log(
   `\nAbout the SDK path: ServerSideUtils.normalizeAndHash threw on ${fmt(sdk.sdkThrown ?? 0)} of ${fmt(values)} values ` +
     `(${(((sdk.sdkThrown ?? 0) / values) * 100).toFixed(1)}%). It throws on country names ('United States', 'usa', 'Germany', 'France': ` +
@@ -162,8 +209,16 @@ const targets: [string, boolean, string][] = [
   ['full pipeline ≥ 100,000 rows/s on one core', pipeline.rps >= 100_000, `${fmt(pipeline.rps)} rows/s`],
   ['full pipeline ≥ 3x the SDK path', pipeline.rps >= 3 * sdk.rps, `${(pipeline.rps / sdk.rps).toFixed(2)}x`],
   ['peak RSS ≤ 200 MB, full pipeline on one core', pipeline.rssMb <= 200, `${pipeline.rssMb.toFixed(0)} MB`],
-  ['peak RSS ≤ 200 MB, full pipeline on 2 worker threads', threads.rssMb <= 200, `${threads.rssMb.toFixed(0)} MB`],
-  ['2 worker threads ≥ 1.6x one core', threads.rps >= 1.6 * pipeline.rps, `${(threads.rps / pipeline.rps).toFixed(2)}x`],
+  [
+    'peak RSS ≤ 200 MB, full pipeline on 2 worker threads',
+    threads.rssMb <= 200,
+    `${threads.rssMb.toFixed(0)} MB`,
+  ],
+  [
+    '2 worker threads ≥ 1.6x one core',
+    threads.rps >= 1.6 * pipeline.rps,
+    `${(threads.rps / pipeline.rps).toFixed(2)}x`,
+  ],
 ];
 console.log('\nTargets (issue):');
 for (const [what, met, got] of targets) console.log(`- ${met ? 'MET    ' : 'NOT MET'} ${what}: ${got}`);

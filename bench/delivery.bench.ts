@@ -18,7 +18,9 @@ import { seedUploadAndAccount } from '../apps/api/src/modules/delivery/delivery.
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const LEASE_MS = 5_000;
-const WORKER = fileURLToPath(new URL('../apps/api/src/modules/delivery/delivery.crash-worker.ts', import.meta.url));
+const WORKER = fileURLToPath(
+  new URL('../apps/api/src/modules/delivery/delivery.crash-worker.ts', import.meta.url),
+);
 const databaseUrl = process.env.BENCH_DATABASE_URL;
 const dataDir = databaseUrl ? '' : mkdtempSync(join(tmpdir(), 'bs-bench-delivery-'));
 
@@ -37,13 +39,28 @@ async function withDb<T>(fn: (db: Awaited<ReturnType<typeof openDatabase>>) => P
 const newRun = () =>
   withDb(async (db) => {
     const userId = crypto.randomUUID();
-    await db.query(`insert into users (id, email, first_name, last_name, password_hash, email_verified) values ($1, $2, 'B', 'B', 'x', true)`, [userId, `${userId}@bench.local`]);
+    await db.query(
+      `insert into users (id, email, first_name, last_name, password_hash, email_verified) values ($1, $2, 'B', 'B', 'x', true)`,
+      [userId, `${userId}@bench.local`],
+    );
     const { uploadId, accountId } = await seedUploadAndAccount(db, userId);
-    const run = await deliveryRepo.createRun(db, { userId, uploadId, accountId, pixelId: '123456789', accountName: 'Bench', testEventCode: null, skipDelivered: true });
+    const run = await deliveryRepo.createRun(db, {
+      userId,
+      uploadId,
+      accountId,
+      pixelId: '123456789',
+      accountName: 'Bench',
+      testEventCode: null,
+      skipDelivered: true,
+    });
     return run.id;
   });
 
-function worker(runId: string, batchSize: number, crashAt = ''): Promise<{ signal: string | null; peakRssMb?: number }> {
+function worker(
+  runId: string,
+  batchSize: number,
+  crashAt = '',
+): Promise<{ signal: string | null; peakRssMb?: number }> {
   return new Promise((resolve) => {
     let out = '';
     const child = spawn(process.execPath, ['--import', 'tsx', WORKER], {
@@ -65,7 +82,12 @@ function worker(runId: string, batchSize: number, crashAt = ''): Promise<{ signa
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('exit', (_code, signal) => resolve({ signal, ...(out.trim() ? (JSON.parse(out.trim().split('\n').at(-1)!) as { peakRssMb: number }) : {}) }));
+    child.on('exit', (_code, signal) =>
+      resolve({
+        signal,
+        ...(out.trim() ? (JSON.parse(out.trim().split('\n').at(-1)!) as { peakRssMb: number }) : {}),
+      }),
+    );
   });
 }
 
@@ -77,9 +99,15 @@ for (const batchSize of [100, 1000]) {
   const t = performance.now();
   const r = await worker(runId, batchSize);
   const s = (performance.now() - t) / 1000;
-  if (graph.stats().eventsAccepted !== EVENTS) throw new Error(`expected ${EVENTS} events, server got ${graph.stats().eventsAccepted}`);
+  if (graph.stats().eventsAccepted !== EVENTS)
+    throw new Error(`expected ${EVENTS} events, server got ${graph.stats().eventsAccepted}`);
   if (batchSize === 1000) cleanAt1000 = s;
-  rows.push([`batch ${batchSize}`, `${Math.round(EVENTS / s).toLocaleString()} events/s`, `${s.toFixed(1)} s`, `${r.peakRssMb} MB`]);
+  rows.push([
+    `batch ${batchSize}`,
+    `${Math.round(EVENTS / s).toLocaleString()} events/s`,
+    `${s.toFixed(1)} s`,
+    `${r.peakRssMb} MB`,
+  ]);
 }
 
 // kill -9 halfway (between Meta's answer and the commit), then a fresh worker resumes.
@@ -99,8 +127,12 @@ rows.push([
 ]);
 if (crashed.signal !== 'SIGKILL') throw new Error('the worker was meant to die');
 
-console.log(`${EVENTS.toLocaleString()} events, fake Graph API answering in 50 ms, ${CONCURRENCY} requests in flight, ${databaseUrl ? 'PostgreSQL' : 'embedded PGlite on disk'}`);
+console.log(
+  `${EVENTS.toLocaleString()} events, fake Graph API answering in 50 ms, ${CONCURRENCY} requests in flight, ${databaseUrl ? 'PostgreSQL' : 'embedded PGlite on disk'}`,
+);
 console.table(rows.map(([what, rate, time, rss]) => ({ what, rate, time, 'worker peak RSS': rss })));
-console.log(`events received by the server in the crash run: ${received.toLocaleString()} (${(received - EVENTS).toLocaleString()} sent twice: the batch answered but not recorded)`);
+console.log(
+  `events received by the server in the crash run: ${received.toLocaleString()} (${(received - EVENTS).toLocaleString()} sent twice: the batch answered but not recorded)`,
+);
 await graph.close();
 if (dataDir) rmSync(dataDir, { recursive: true, force: true });

@@ -33,16 +33,33 @@ export async function generateCsv(rows: number, nowSeconds: number): Promise<str
   const r = rng(rows);
   const pick = <T>(a: T[]) => a[Math.floor(r() * a.length)]!;
   const out = createWriteStream(file);
-  out.write('email,phone,first_name,last_name,city,state,zip,country,event_name,event_time,value,currency,order_id\r\n');
+  out.write(
+    'email,phone,first_name,last_name,city,state,zip,country,event_name,event_time,value,currency,order_id\r\n',
+  );
   let buf = '';
   for (let i = 0; i < rows; i++) {
     const t = nowSeconds - Math.floor(r() * 5 * 86_400);
     const d = new Date(t * 1000);
-    const time = i % 5 === 0 ? String(t * 1000) : i % 5 === 1 ? `${d.getUTCMonth() + 1}/${d.getUTCDate()}/${d.getUTCFullYear()} ${d.getUTCHours()}:${String(d.getUTCMinutes()).padStart(2, '0')}` : d.toISOString();
+    const time =
+      i % 5 === 0
+        ? String(t * 1000)
+        : i % 5 === 1
+          ? `${d.getUTCMonth() + 1}/${d.getUTCDate()}/${d.getUTCFullYear()} ${d.getUTCHours()}:${String(d.getUTCMinutes()).padStart(2, '0')}`
+          : d.toISOString();
     const n = 2000000 + Math.floor(r() * 7999999);
-    const phone = i % 4 === 0 ? `(415) ${String(n).slice(0, 3)}-${String(n).slice(3, 7)}` : i % 4 === 1 ? `+1 415 ${n}` : i % 4 === 2 ? `415.${String(n).slice(0, 3)}.${String(n).slice(3, 7)}` : `415${n}`;
+    const phone =
+      i % 4 === 0
+        ? `(415) ${String(n).slice(0, 3)}-${String(n).slice(3, 7)}`
+        : i % 4 === 1
+          ? `+1 415 ${n}`
+          : i % 4 === 2
+            ? `415.${String(n).slice(0, 3)}.${String(n).slice(3, 7)}`
+            : `415${n}`;
     const email = i % 7 === 0 ? ` mailto:User${i}@Example.com ` : `user${i}@example.com`;
-    const value = i % 3 === 0 ? `"$${(r() * 2000).toFixed(2).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}"` : (r() * 500).toFixed(2);
+    const value =
+      i % 3 === 0
+        ? `"$${(r() * 2000).toFixed(2).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}"`
+        : (r() * 500).toFixed(2);
     buf += `${email},${phone},${pick(FIRST)},${pick(LAST)},${pick(CITIES)},${pick(STATES)},${String(10000 + Math.floor(r() * 89999))}${i % 6 === 0 ? '-1234' : ''},${pick(COUNTRIES)},${pick(EVENTS)},${time},${value},${i % 2 ? 'usd' : 'USD'},ORD-${i}\r\n`;
     if (buf.length > 1 << 20) {
       if (!out.write(buf)) await once(out, 'drain');

@@ -12,7 +12,10 @@ const files = readdirSync(dir)
 let failed = 0;
 for (const f of files) {
   console.log(`\n### ${f}\n`);
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '--expose-gc', f], { cwd: dir, stdio: 'inherit' });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '--expose-gc', f], {
+    cwd: dir,
+    stdio: 'inherit',
+  });
   if (r.status !== 0) failed++;
 }
 process.exit(failed ? 1 : 0);

@@ -27,7 +27,9 @@ console.log('|---|---|---|---|');
 let over = 0;
 for (const [route, file] of htmlFiles.sort()) {
   const html = readFileSync(file, 'utf8');
-  const srcs = [...html.matchAll(/<script[^>]+src="([^"]+)"|<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g)].map((m) => m[1] ?? m[2]!);
+  const srcs = [
+    ...html.matchAll(/<script[^>]+src="([^"]+)"|<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g),
+  ].map((m) => m[1] ?? m[2]!);
   const kb = srcs.reduce((sum, s) => sum + gzipSync(readFileSync(join(dist, s))).length, 0) / 1024;
   if (kb > BUDGET_KB) over++;
   console.log(`| ${route} | ${srcs.length} | ${kb.toFixed(1)} | ${kb <= BUDGET_KB ? 'ok' : 'OVER'} |`);

@@ -9,7 +9,16 @@ import type { AddressInfo, Socket } from 'node:net';
 
 export type Fault =
   | { kind: 'status'; status: number; body?: unknown; retryAfter?: string }
-  | { kind: 'graph'; code: number; subcode?: number; status?: number; transient?: boolean; retryAfter?: string; title?: string; message?: string }
+  | {
+      kind: 'graph';
+      code: number;
+      subcode?: number;
+      status?: number;
+      transient?: boolean;
+      retryAfter?: string;
+      title?: string;
+      message?: string;
+    }
   | { kind: 'timeout' }
   | { kind: 'drop' }
   /** Meta processes the batch, then the connection breaks before the answer arrives. */
@@ -45,7 +54,8 @@ function validateEvent(e: unknown): string | null {
   const o = e as Record<string, unknown>;
   if (typeof o.event_name !== 'string' || !o.event_name) return 'missing event_name';
   if (o.event_name === POISON_EVENT_NAME) return 'The parameter event_name is invalid';
-  if (typeof o.event_time !== 'number' || !Number.isInteger(o.event_time)) return 'event_time must be unix seconds';
+  if (typeof o.event_time !== 'number' || !Number.isInteger(o.event_time))
+    return 'event_time must be unix seconds';
   if (typeof o.action_source !== 'string') return 'missing action_source';
   const ud = o.user_data;
   if (!ud || typeof ud !== 'object' || Object.keys(ud).length === 0) return 'user_data is required';
@@ -53,7 +63,8 @@ function validateEvent(e: unknown): string | null {
     const v = (ud as Record<string, unknown>)[k];
     if (v === undefined) continue;
     const list = Array.isArray(v) ? v : [v];
-    if (!list.every((x) => typeof x === 'string' && HASH.test(x))) return `user_data.${k} must be sha256 hashed`;
+    if (!list.every((x) => typeof x === 'string' && HASH.test(x)))
+      return `user_data.${k} must be sha256 hashed`;
   }
   return null;
 }
@@ -68,10 +79,17 @@ export async function startFakeGraph(options: FakeGraphOptions = {}) {
   const record = options.record ?? true;
   const sockets = new Set<Socket>();
 
-  const graphError = (res: ServerResponse, status: number, error: Record<string, unknown>, retryAfter?: string) => {
+  const graphError = (
+    res: ServerResponse,
+    status: number,
+    error: Record<string, unknown>,
+    retryAfter?: string,
+  ) => {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (retryAfter) headers['retry-after'] = retryAfter;
-    res.writeHead(status, headers).end(JSON.stringify({ error: { type: 'OAuthException', fbtrace_id: `T${requestCount}`, ...error } }));
+    res
+      .writeHead(status, headers)
+      .end(JSON.stringify({ error: { type: 'OAuthException', fbtrace_id: `T${requestCount}`, ...error } }));
   };
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
@@ -89,9 +107,11 @@ export async function startFakeGraph(options: FakeGraphOptions = {}) {
       return;
     }
     const m = /^\/(v\d+\.\d+)\/([^/]+)\/events$/.exec(url.pathname);
-    if (!m || req.method !== 'POST') return graphError(res, 400, { code: 100, message: 'Unsupported request' });
+    if (!m || req.method !== 'POST')
+      return graphError(res, 400, { code: 100, message: 'Unsupported request' });
     requestCount++;
-    if (url.searchParams.has('access_token')) return graphError(res, 400, { code: 100, message: 'token must not be in the URL (test rule)' });
+    if (url.searchParams.has('access_token'))
+      return graphError(res, 400, { code: 100, message: 'token must not be in the URL (test rule)' });
     const raw = await readBody(req);
     if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
     const auth = req.headers.authorization ?? '';
@@ -108,7 +128,13 @@ export async function startFakeGraph(options: FakeGraphOptions = {}) {
       pixelId,
       testEventCode: typeof body.test_event_code === 'string' ? body.test_event_code : null,
       partnerAgent: typeof body.partner_agent === 'string' ? body.partner_agent : null,
-      events: record && data ? data.map((e) => ({ event_id: String((e as { event_id?: unknown }).event_id), event_name: String((e as { event_name?: unknown }).event_name) })) : [],
+      events:
+        record && data
+          ? data.map((e) => ({
+              event_id: String((e as { event_id?: unknown }).event_id),
+              event_name: String((e as { event_name?: unknown }).event_name),
+            }))
+          : [],
       outcome: 'fault',
     };
     if (record) requests.push(entry);
@@ -122,7 +148,10 @@ export async function startFakeGraph(options: FakeGraphOptions = {}) {
           req.socket.destroy();
           return;
         case 'status':
-          res.writeHead(fault.status, { 'content-type': 'text/plain', ...(fault.retryAfter ? { 'retry-after': fault.retryAfter } : {}) });
+          res.writeHead(fault.status, {
+            'content-type': 'text/plain',
+            ...(fault.retryAfter ? { 'retry-after': fault.retryAfter } : {}),
+          });
           res.end(typeof fault.body === 'string' ? fault.body : JSON.stringify(fault.body ?? 'error'));
           return;
         case 'graph':
@@ -142,15 +171,29 @@ export async function startFakeGraph(options: FakeGraphOptions = {}) {
           break;
       }
     }
-    if (!token) return graphError(res, 400, { code: 190, message: 'An active access token must be used to query information about the current user.' });
+    if (!token)
+      return graphError(res, 400, {
+        code: 190,
+        message: 'An active access token must be used to query information about the current user.',
+      });
     if (options.tokens?.length && !options.tokens.includes(token)) {
-      return graphError(res, 401, { code: 190, error_subcode: 463, message: 'Error validating access token: Session has expired.' });
+      return graphError(res, 401, {
+        code: 190,
+        error_subcode: 463,
+        message: 'Error validating access token: Session has expired.',
+      });
     }
     if (options.pixels?.length ? !options.pixels.includes(pixelId) : !/^\d+$/.test(pixelId)) {
-      return graphError(res, 400, { code: 100, error_subcode: 33, message: `Unsupported post request. Object with ID '${pixelId}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.` });
+      return graphError(res, 400, {
+        code: 100,
+        error_subcode: 33,
+        message: `Unsupported post request. Object with ID '${pixelId}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+      });
     }
-    if (!data || data.length === 0) return graphError(res, 400, { code: 100, message: 'The parameter data is required' });
-    if (data.length > 1000) return graphError(res, 400, { code: 100, message: 'Too many events: up to 1000 per request' });
+    if (!data || data.length === 0)
+      return graphError(res, 400, { code: 100, message: 'The parameter data is required' });
+    if (data.length > 1000)
+      return graphError(res, 400, { code: 100, message: 'Too many events: up to 1000 per request' });
     for (let i = 0; i < data.length; i++) {
       const problem = validateEvent(data[i]);
       if (problem) {
@@ -176,7 +219,9 @@ export async function startFakeGraph(options: FakeGraphOptions = {}) {
       req.socket.destroy();
       return;
     }
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ events_received: data.length, messages: [], fbtrace_id: `F${requestCount}` }));
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ events_received: data.length, messages: [], fbtrace_id: `F${requestCount}` }));
   }
 
   function reset() {
@@ -187,7 +232,12 @@ export async function startFakeGraph(options: FakeGraphOptions = {}) {
     eventsAccepted = 0;
   }
 
-  const stats = () => ({ requestCount, eventsAccepted, distinctEvents: deliveredCount.size, pendingFaults: faults.length });
+  const stats = () => ({
+    requestCount,
+    eventsAccepted,
+    distinctEvents: deliveredCount.size,
+    pendingFaults: faults.length,
+  });
 
   const server = createServer((req, res) => {
     handle(req, res).catch(() => res.writeHead(500).end());

@@ -25,7 +25,8 @@ export async function linkFromOutbox(to: string, path: string): Promise<string> 
   throw new Error(`no ${path} link mailed to ${to}`);
 }
 
-export const uniqueEmail = (tag = 'user') => `${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 7)}@example.com`;
+export const uniqueEmail = (tag = 'user') =>
+  `${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 7)}@example.com`;
 
 /** Signs up through the UI, opens the verification link from the outbox, and lands on /dashboard. */
 export async function signUpAndVerify(page: Page, opts: { email?: string; firstName?: string } = {}) {

@@ -9,7 +9,7 @@ export function messyCsv(opts: { withBadRow: boolean }): string {
   const rows = [
     'Email,Phone,event_name,event_time,action_source,Value,Currency,First Name,Last Name,Zip',
     `Ann.Lee@Example.com,(650) 555-1212,purchase,${iso(1)},In Store,"$1,200.00",usd,Ann,Lee,94035-1234`,
-    `mailto:bob@example.com,650.555.1213,Purchase,${(day(2).getTime())},physical_store,99.5,USD,Bob,O'Neil,10001`,
+    `mailto:bob@example.com,650.555.1213,Purchase,${day(2).getTime()},physical_store,99.5,USD,Bob,O'Neil,10001`,
     `carla@example.com,,Lead,${us(3)},system_generated,,,Carla,Díaz,`,
   ];
   if (opts.withBadRow) rows.push(`not-an-email,12,Purchase,${iso(1)},physical_store,abc,USD,,,`);

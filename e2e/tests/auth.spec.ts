@@ -1,9 +1,12 @@
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_PASSWORD, linkFromOutbox, signUpAndVerify, uniqueEmail } from '../helpers/auth.ts';
 
-const shot = (page: Page, name: string) => page.screenshot({ path: `screenshots/auth-${name}.png`, fullPage: true });
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: `screenshots/auth-${name}.png`, fullPage: true });
 
-test('a new user signs up, verifies, logs out and in, changes password and profile, and deletes the account', async ({ page }) => {
+test('a new user signs up, verifies, logs out and in, changes password and profile, and deletes the account', async ({
+  page,
+}) => {
   await page.goto('/signup');
   await expect(page.getByRole('heading', { name: 'Create your account' })).toBeVisible();
   await page.getByLabel('Password', { exact: true }).fill('weak');
@@ -83,7 +86,10 @@ test('forgot and reset password through the mailed link', async ({ page }) => {
   await expect(page).toHaveURL(/\/dashboard$/);
 });
 
-test('an unverified user is held on /verify-notice and a bad link goes to /login', async ({ page, browser }) => {
+test('an unverified user is held on /verify-notice and a bad link goes to /login', async ({
+  page,
+  browser,
+}) => {
   const email = uniqueEmail('unverified');
   await page.goto('/signup');
   await page.getByLabel('First name').fill('Sam');

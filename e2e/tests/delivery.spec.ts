@@ -22,10 +22,16 @@ const shot = async (page: Page, name: string, width = 1440) => {
   await page.screenshot({ path: `screenshots/delivery-${name}.png`, fullPage: true });
 };
 
-function csv(rows: number, poisonRows: number[] = [], when = new Date(Date.now() - 86_400_000).toISOString().slice(0, 19) + 'Z') {
+function csv(
+  rows: number,
+  poisonRows: number[] = [],
+  when = new Date(Date.now() - 86_400_000).toISOString().slice(0, 19) + 'Z',
+) {
   const lines = ['Email,Event,When,Source'];
   for (let row = 2; row < rows + 2; row++) {
-    lines.push(`buyer${row}@example.com,${poisonRows.includes(row) ? 'PoisonRow' : 'Lead'},${when},physical_store`);
+    lines.push(
+      `buyer${row}@example.com,${poisonRows.includes(row) ? 'PoisonRow' : 'Lead'},${when},physical_store`,
+    );
   }
   return lines.join('\r\n') + '\r\n';
 }
@@ -34,17 +40,37 @@ function csv(rows: number, poisonRows: number[] = [], when = new Date(Date.now()
 async function preparedFile(page: Page, content: string, name: string, withAccount = true): Promise<string> {
   const xsrf = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
   const headers = { 'x-xsrf-token': xsrf };
-  const up = await page.request.post('/api/upload', { headers, multipart: { file: { name, mimeType: 'text/csv', buffer: Buffer.from(content) } } });
+  const up = await page.request.post('/api/upload', {
+    headers,
+    multipart: { file: { name, mimeType: 'text/csv', buffer: Buffer.from(content) } },
+  });
   expect(up.ok()).toBe(true);
   const id = (await up.json()).file.id as string;
   const mappings = { Email: 'email', Event: 'event_name', When: 'event_time', Source: 'action_source' };
-  expect((await page.request.patch(`/api/uploads/${id}/status`, { headers, data: { status: 'mapped', mappings, hardcodedValues: {} } })).ok()).toBe(true);
+  expect(
+    (
+      await page.request.patch(`/api/uploads/${id}/status`, {
+        headers,
+        data: { status: 'mapped', mappings, hardcodedValues: {} },
+      })
+    ).ok(),
+  ).toBe(true);
   const check = await page.request.get(`/api/uploads/${id}/validate`);
   expect(check.ok()).toBe(true);
-  const validated = await page.request.patch(`/api/uploads/${id}/status`, { headers, data: { status: 'validated' } });
+  const validated = await page.request.patch(`/api/uploads/${id}/status`, {
+    headers,
+    data: { status: 'validated' },
+  });
   expect(validated.ok(), `${await validated.text()} after ${(await check.text()).slice(0, 300)}`).toBe(true);
   if (withAccount) {
-    expect((await page.request.post('/api/meta/accounts', { headers, data: { name: 'Flagship store', pixelId: '424242424242', accessToken: 'EAAB-e2e-token-5555' } })).ok()).toBe(true);
+    expect(
+      (
+        await page.request.post('/api/meta/accounts', {
+          headers,
+          data: { name: 'Flagship store', pixelId: '424242424242', accessToken: 'EAAB-e2e-token-5555' },
+        })
+      ).ok(),
+    ).toBe(true);
   }
   return id;
 }
@@ -78,7 +104,9 @@ test('a clean send ends in Submission Successful with batch details', async ({ p
   await expect(page).toHaveURL(/\/dashboard$/);
 });
 
-test('a batch Meta rejects is isolated: Completed with Errors, the reason, and the failed rows', async ({ page }) => {
+test('a batch Meta rejects is isolated: Completed with Errors, the reason, and the failed rows', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   await signUpAndVerify(page);
   const fileId = await preparedFile(page, csv(150, [77]), 'with-bad-row.csv');
@@ -99,7 +127,10 @@ test('a batch Meta rejects is isolated: Completed with Errors, the reason, and t
   await shot(page, 'phone-errors', 375);
 });
 
-test('closing /summary mid-send does not stop it; reopening shows progress and then the result', async ({ page, context }) => {
+test('closing /summary mid-send does not stop it; reopening shows progress and then the result', async ({
+  page,
+  context,
+}) => {
   test.setTimeout(120_000);
   await signUpAndVerify(page);
   const fileId = await preparedFile(page, csv(1200), 'big.csv');
@@ -115,18 +146,28 @@ test('closing /summary mid-send does not stop it; reopening shows progress and t
   await again.goto(`/summary?fileId=${fileId}`);
   await expect(again.getByRole('heading', { name: 'Sending…' })).toBeVisible();
   await shot(again, 'phone-sending', 375);
-  await expect(again.getByRole('heading', { name: 'Submission Successful' })).toBeVisible({ timeout: 60_000 });
+  await expect(again.getByRole('heading', { name: 'Submission Successful' })).toBeVisible({
+    timeout: 60_000,
+  });
   await expect(again.getByText('1,200 events sent.')).toBeVisible();
   // Every event arrived exactly once although the window was closed in the middle.
   expect(graph.stats()).toMatchObject({ eventsAccepted: 1200, distinctEvents: 1200 });
 });
 
-test('an expired token stops the send: the summary says to reconnect and Pixel Accounts shows it', async ({ page }) => {
+test('an expired token stops the send: the summary says to reconnect and Pixel Accounts shows it', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   await signUpAndVerify(page);
   const fileId = await preparedFile(page, csv(1000), 'token.csv');
   // Meta refuses the token for every request already in flight (the app sends up to 4 batches at once).
-  const expired = { kind: 'graph' as const, code: 190, subcode: 463, status: 401, message: 'Error validating access token: Session has expired.' };
+  const expired = {
+    kind: 'graph' as const,
+    code: 190,
+    subcode: 463,
+    status: 401,
+    message: 'Error validating access token: Session has expired.',
+  };
   graph.inject(expired, expired, expired, expired);
   await sendFromSubmit(page, fileId);
   await expect(page.getByRole('heading', { name: 'Completed with Errors' })).toBeVisible({ timeout: 30_000 });
@@ -142,7 +183,11 @@ test('an expired token stops the send: the summary says to reconnect and Pixel A
   await shot(page, 'stopped');
   await shot(page, 'phone-stopped', 375);
   await page.goto('/pixel-accounts');
-  await expect(page.getByText('Reconnect needed: Meta refused this token. Paste a new one under Replace token and save.')).toBeVisible();
+  await expect(
+    page.getByText(
+      'Reconnect needed: Meta refused this token. Paste a new one under Replace token and save.',
+    ),
+  ).toBeVisible();
 });
 
 test('rows already sent to the pixel: skip them by default, or send them anyway', async ({ page }) => {
@@ -171,7 +216,9 @@ test('rows already sent to the pixel: skip them by default, or send them anyway'
   graph.reset();
   const third = await preparedFile(page, csv(40, [], when), 'third.csv', false);
   await page.goto(`/submit?fileId=${third}`);
-  await expect(page.getByText('40 of these rows were already sent to this pixel.')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText('40 of these rows were already sent to this pixel.')).toBeVisible({
+    timeout: 20_000,
+  });
   await page.getByLabel('Send them anyway').check();
   await page.getByRole('button', { name: /Send .* events to Meta/ }).click();
   await expect(page.getByRole('heading', { name: 'Submission Successful' })).toBeVisible({ timeout: 30_000 });

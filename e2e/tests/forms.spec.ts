@@ -35,7 +35,12 @@ test('audit: submit, thank-you panel, and the results page scores', async ({ pag
     ['', '0', 'red', "You're flying blind"],
     ['callTracking, ,revenueReporting', '40', 'red', "You're flying blind"],
     ['callTracking,callToJobTracking,revenueReporting', '60', 'yellow', 'Some tracking in place'],
-    ['callTracking,callToJobTracking,revenueReporting,offlineConversions,campaignAttribution', '100', 'green', 'Excellent tracking hygiene'],
+    [
+      'callTracking,callToJobTracking,revenueReporting,offlineConversions,campaignAttribution',
+      '100',
+      'green',
+      'Excellent tracking hygiene',
+    ],
   ] as const) {
     await page.goto(`/audit-results?leaks=${encodeURIComponent(leaks)}`);
     await expect(page.getByTestId('score')).toHaveText(score);
@@ -56,7 +61,12 @@ test('automation: variant kept across reloads, waitlist success', async ({ page 
   await expect(page.getByTestId('subtext')).toHaveText(subtext!);
   // Each 'Next' button moves keyboard focus to the next section's heading.
   const nexts = page.getByRole('button', { name: 'Next ↓' });
-  for (const [i, heading] of ['Before and after', "What's included", 'How it works', 'Join the Waitlist'].entries()) {
+  for (const [i, heading] of [
+    'Before and after',
+    "What's included",
+    'How it works',
+    'Join the Waitlist',
+  ].entries()) {
     await nexts.nth(i).focus();
     await page.keyboard.press('Enter');
     await expect(page.getByRole('heading', { name: heading })).toBeFocused();
@@ -69,7 +79,9 @@ test('automation: variant kept across reloads, waitlist success', async ({ page 
   await expect(page.getByText("You've been added to the waitlist!")).toBeVisible();
 });
 
-test('privacy policy names Cloudflare Turnstile, and the Meta Pixel only when one is configured', async ({ page }) => {
+test('privacy policy names Cloudflare Turnstile, and the Meta Pixel only when one is configured', async ({
+  page,
+}) => {
   await page.goto('/privacy-policy');
   await expect(page.getByText(/Cloudflare Turnstile/)).toBeVisible();
   await page.waitForLoadState('networkidle');
@@ -155,7 +167,11 @@ for (const c of retryCases) {
       if (failed) return route.continue();
       failed = true;
       await route.fetch(); // the server sees (and uses up) the token
-      await route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ code: 'INTERNAL', message: 'Temporary failure, try again.' }) });
+      await route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({ code: 'INTERNAL', message: 'Temporary failure, try again.' }),
+      });
     });
     await page.goto(c.path);
     await c.fill(page);

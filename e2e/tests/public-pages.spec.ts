@@ -32,7 +32,12 @@ async function collectAnalytics(page: Page): Promise<SentEvent[]> {
     };
   });
   page.on('request', (r) => {
-    if (r.method() !== 'POST' || r.resourceType() === 'ping' || new URL(r.url()).pathname !== '/api/analytics') return;
+    if (
+      r.method() !== 'POST' ||
+      r.resourceType() === 'ping' ||
+      new URL(r.url()).pathname !== '/api/analytics'
+    )
+      return;
     const body = r.postData();
     if (body) record(body);
   });
@@ -42,21 +47,29 @@ async function collectAnalytics(page: Page): Promise<SentEvent[]> {
 /** Collects console errors and uncaught page errors (React reports hydration mismatches through both). */
 function collectErrors(page: Page): string[] {
   const errors: string[] = [];
-  page.on('console', (m) => m.type() === 'error' && !m.text().includes('Failed to load resource') && errors.push(m.text()));
+  page.on(
+    'console',
+    (m) => m.type() === 'error' && !m.text().includes('Failed to load resource') && errors.push(m.text()),
+  );
   page.on('pageerror', (e) => errors.push(`${e.message}\n${e.stack ?? ''}`));
   return errors;
 }
 
 test.describe('public pages', () => {
   for (const path of paths) {
-    test(`${path} is prerendered, has its own meta, hydrates and has no serious a11y violations`, async ({ page, request }) => {
+    test(`${path} is prerendered, has its own meta, hydrates and has no serious a11y violations`, async ({
+      page,
+      request,
+    }) => {
       const html = await (await request.get(path)).text();
       expect(html).toContain(`<title>${PUBLIC_PAGES[path]!.title.replace(/&/g, '&amp;')}</title>`);
       expect(html).toContain('property="og:title"');
       // Crawlers need absolute URLs and a raster image.
       const tag = (re: RegExp) => html.match(re)?.[1];
       const suffix = path === '/' ? '/' : path;
-      expect(tag(/property="og:url" content="([^"]+)"/)).toMatch(new RegExp(`^https?://[^/]+${suffix.replace(/[/-]/g, '\\$&')}$`));
+      expect(tag(/property="og:url" content="([^"]+)"/)).toMatch(
+        new RegExp(`^https?://[^/]+${suffix.replace(/[/-]/g, '\\$&')}$`),
+      );
       expect(tag(/rel="canonical" href="([^"]+)"/)).toBe(tag(/property="og:url" content="([^"]+)"/));
       expect(tag(/property="og:image" content="([^"]+)"/)).toMatch(/^https?:\/\/[^/]+\/og-image\.png$/);
       expect(tag(/name="twitter:card" content="([^"]+)"/)).toBe('summary_large_image');
@@ -76,9 +89,16 @@ test.describe('public pages', () => {
   for (const [leaks, score, color, verdict] of [
     ['', '0', 'red', "You're flying blind"],
     ['callTracking,callToJobTracking,revenueReporting', '60', 'yellow', 'Some tracking in place'],
-    ['callTracking,callToJobTracking,revenueReporting,offlineConversions,campaignAttribution', '100', 'green', 'Excellent tracking hygiene'],
+    [
+      'callTracking,callToJobTracking,revenueReporting,offlineConversions,campaignAttribution',
+      '100',
+      'green',
+      'Excellent tracking hygiene',
+    ],
   ] as const) {
-    test(`/audit-results?leaks= with ${leaks ? leaks.split(',').length : 0} leaks hydrates without a mismatch and scores ${score}`, async ({ page }) => {
+    test(`/audit-results?leaks= with ${leaks ? leaks.split(',').length : 0} leaks hydrates without a mismatch and scores ${score}`, async ({
+      page,
+    }) => {
       const errors = collectErrors(page);
       await page.goto(`/audit-results?leaks=${leaks}`);
       await expect(page.getByTestId('score')).toHaveText(score);
@@ -97,9 +117,14 @@ test.describe('public pages', () => {
       for (const path of paths) {
         await page.goto(path);
         await expect(page.locator('h1').first()).toBeVisible();
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
+        const overflow = await page.evaluate(
+          () => document.documentElement.scrollWidth > window.innerWidth + 1,
+        );
         expect(overflow, `${path} at ${width}`).toBe(false);
-        await page.screenshot({ path: `${SHOTS}/public-${width}${path === '/' ? '-home' : path.replace(/\//g, '-')}.png`, fullPage: true });
+        await page.screenshot({
+          path: `${SHOTS}/public-${width}${path === '/' ? '-home' : path.replace(/\//g, '-')}.png`,
+          fullPage: true,
+        });
       }
     }
   });
@@ -120,18 +145,26 @@ test.describe('public pages', () => {
     await expect(page).toHaveURL(/\/dashboard$/);
   });
 
-  test('a landing visit records exactly one landing_page_viewed, with the variant shown', async ({ page }) => {
+  test('a landing visit records exactly one landing_page_viewed, with the variant shown', async ({
+    page,
+  }) => {
     const events = await collectAnalytics(page);
     await page.goto('/');
     await page.waitForFunction(() => localStorage.getItem('backsignal:landing-variant') !== null);
     const stored = await page.evaluate(() => localStorage.getItem('backsignal:landing-variant'));
     await expect(page.locator('[data-variant]')).toHaveAttribute('data-variant', stored!);
-    await expect.poll(() => events.filter((e) => e.name === 'landing_page_viewed').length, { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(() => events.filter((e) => e.name === 'landing_page_viewed').length, { timeout: 10_000 })
+      .toBe(1);
     await page.waitForTimeout(3500); // one more flush interval: nothing else may arrive
-    expect(events.filter((e) => e.name === 'landing_page_viewed').map((e) => e.props)).toEqual([{ variant: stored }]);
+    expect(events.filter((e) => e.name === 'landing_page_viewed').map((e) => e.props)).toEqual([
+      { variant: stored },
+    ]);
   });
 
-  test('a variant fixed by config that arrives late is the only one shown, recorded and never stored', async ({ page }) => {
+  test('a variant fixed by config that arrives late is the only one shown, recorded and never stored', async ({
+    page,
+  }) => {
     const events = await collectAnalytics(page);
     await page.route('**/api/config', async (route) => {
       const res = await route.fetch();
@@ -141,13 +174,19 @@ test.describe('public pages', () => {
     });
     await page.goto('/');
     await expect(page.locator('[data-variant]')).toHaveAttribute('data-variant', 'agency');
-    await expect.poll(() => events.filter((e) => e.name === 'landing_page_viewed').length, { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(() => events.filter((e) => e.name === 'landing_page_viewed').length, { timeout: 10_000 })
+      .toBe(1);
     await page.waitForTimeout(3500);
-    expect(events.filter((e) => e.name === 'landing_page_viewed').map((e) => e.props)).toEqual([{ variant: 'agency' }]);
+    expect(events.filter((e) => e.name === 'landing_page_viewed').map((e) => e.props)).toEqual([
+      { variant: 'agency' },
+    ]);
     expect(await page.evaluate(() => localStorage.getItem('backsignal:landing-variant'))).toBeNull();
   });
 
-  test('demo_viewed is recorded once when half the demo is visible, cta_clicked with label and position', async ({ page }) => {
+  test('demo_viewed is recorded once when half the demo is visible, cta_clicked with label and position', async ({
+    page,
+  }) => {
     await page.setViewportSize({ width: 1280, height: 800 });
     const events = await collectAnalytics(page);
     await page.goto('/csv-to-meta');
@@ -156,19 +195,28 @@ test.describe('public pages', () => {
     await page.waitForTimeout(3500);
     expect(events.filter((e) => e.name === 'demo_viewed')).toEqual([]); // not yet in view
     await demo.scrollIntoViewIfNeeded();
-    await expect.poll(() => events.filter((e) => e.name === 'demo_viewed').length, { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(() => events.filter((e) => e.name === 'demo_viewed').length, { timeout: 10_000 })
+      .toBe(1);
     // Scrolled away and back: still recorded once.
     await page.evaluate(() => window.scrollTo(0, 0));
     await demo.scrollIntoViewIfNeeded();
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.getByRole('link', { name: 'Start Free Beta' }).first().click();
     await expect(page).toHaveURL(/\/signup$/);
-    await expect.poll(() => events.filter((e) => e.name === 'cta_clicked').length, { timeout: 10_000 }).toBe(1);
-    expect(events.find((e) => e.name === 'cta_clicked')!.props).toEqual({ label: 'Start Free Beta', position: 'hero' });
+    await expect
+      .poll(() => events.filter((e) => e.name === 'cta_clicked').length, { timeout: 10_000 })
+      .toBe(1);
+    expect(events.find((e) => e.name === 'cta_clicked')!.props).toEqual({
+      label: 'Start Free Beta',
+      position: 'hero',
+    });
     expect(events.filter((e) => e.name === 'demo_viewed').length).toBe(1);
   });
 
-  test('keyboard: the first Tab reaches the skip link, which moves focus past the header', async ({ page }) => {
+  test('keyboard: the first Tab reaches the skip link, which moves focus past the header', async ({
+    page,
+  }) => {
     await page.goto('/audit');
     await page.keyboard.press('Tab');
     await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
@@ -176,7 +224,10 @@ test.describe('public pages', () => {
     await expect(page).toHaveURL(/#main$/);
   });
 
-  test('every public page loads at most 150 KB of JavaScript, gzipped (ADR 0040 budget)', async ({ page, baseURL }) => {
+  test('every public page loads at most 150 KB of JavaScript, gzipped (ADR 0040 budget)', async ({
+    page,
+    baseURL,
+  }) => {
     test.setTimeout(120_000);
     const BUDGET_KB = 150;
     const sizes: Record<string, number> = {};
@@ -185,7 +236,11 @@ test.describe('public pages', () => {
       const onResponse = (res: Response) => {
         const url = new URL(res.url());
         if (res.request().resourceType() !== 'script' || url.origin !== new URL(baseURL!).origin) return;
-        if (!scripts.has(url.pathname)) scripts.set(url.pathname, res.body().then((b) => gzipSync(b).length));
+        if (!scripts.has(url.pathname))
+          scripts.set(
+            url.pathname,
+            res.body().then((b) => gzipSync(b).length),
+          );
       };
       page.on('response', onResponse);
       await page.goto(path);

@@ -8,7 +8,9 @@ const shot = async (page: Page, name: string) => {
 };
 const file = (name: string, text: string) => ({ name, mimeType: 'text/csv', buffer: Buffer.from(text) });
 
-test('upload, map with suggestions and a template, validate, fix, and reach a ready send', async ({ page }) => {
+test('upload, map with suggestions and a template, validate, fix, and reach a ready send', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   await signUpAndVerify(page, { firstName: 'Morgan' });
   await page.getByRole('button', { name: "Let's go" }).click();
@@ -31,7 +33,9 @@ test('upload, map with suggestions and a template, validate, fix, and reach a re
   await expect(page.getByText('Mapping saved as new!')).toBeVisible();
   await page.getByRole('button', { name: 'Clear All Mappings' }).click();
   await page.getByRole('button', { name: 'Yes, clear everything' }).click();
-  await expect(page.getByText('Missing required fields: event_name, event_time, action_source')).toBeVisible();
+  await expect(
+    page.getByText('Missing required fields: event_name, event_time, action_source'),
+  ).toBeVisible();
   await expect(page.getByRole('button', { name: 'Continue to Validation' })).toBeDisabled();
   await page.getByRole('button', { name: 'Mapping Actions' }).click();
   await page.getByLabel('Saved templates').selectOption({ label: 'CRM export' });
@@ -51,8 +55,13 @@ test('upload, map with suggestions and a template, validate, fix, and reach a re
   await page.getByRole('button', { name: 'Download Report' }).click();
   expect((await download).suggestedFilename()).toBe('report.csv');
 
-  await page.locator('[data-testid="file-input"]').last().setInputFiles(file('crm-export-fixed.csv', messyCsv({ withBadRow: false })));
-  await expect(page.getByText('Looks great! Your data is clean and ready to submit')).toBeVisible({ timeout: 20_000 });
+  await page
+    .locator('[data-testid="file-input"]')
+    .last()
+    .setInputFiles(file('crm-export-fixed.csv', messyCsv({ withBadRow: false })));
+  await expect(page.getByText('Looks great! Your data is clean and ready to submit')).toBeVisible({
+    timeout: 20_000,
+  });
   await expect(page.getByText('Match quality estimate')).toBeVisible();
   await shot(page, 'verify-clean');
   // /submit bounces back here when prepare fails; surface the server's answer instead of a bare URL mismatch.
@@ -141,16 +150,22 @@ test('workflow screens fit a phone', async ({ page }) => {
 /** Uploads through the API as the logged-in browser user (fast set-up for list tests). */
 async function apiUpload(page: Page, name: string, text: string) {
   const xsrf = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
-  const res = await page.request.post('/api/upload', { headers: { 'x-xsrf-token': xsrf }, multipart: { file: { name, mimeType: 'text/csv', buffer: Buffer.from(text) } } });
+  const res = await page.request.post('/api/upload', {
+    headers: { 'x-xsrf-token': xsrf },
+    multipart: { file: { name, mimeType: 'text/csv', buffer: Buffer.from(text) } },
+  });
   expect(res.ok(), await res.text()).toBe(true);
   return (await res.json()).file.id as string;
 }
 
-test('dashboard: paginates 10 per page, and deleting the last file of the last page goes back a page', async ({ page }) => {
+test('dashboard: paginates 10 per page, and deleting the last file of the last page goes back a page', async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   await signUpAndVerify(page);
   await page.getByRole('button', { name: "Let's go" }).click();
-  for (let i = 1; i <= 11; i++) await apiUpload(page, `list-${String(i).padStart(2, '0')}.csv`, messyCsv({ withBadRow: false }));
+  for (let i = 1; i <= 11; i++)
+    await apiUpload(page, `list-${String(i).padStart(2, '0')}.csv`, messyCsv({ withBadRow: false }));
   await page.reload();
   await expect(page.getByText('11 total')).toBeVisible();
   await expect(page.getByText('Page 1 of 2')).toBeVisible();
@@ -168,7 +183,9 @@ test('dashboard: paginates 10 per page, and deleting the last file of the last p
   await expect(page.getByRole('link', { name: 'list-01.csv' })).toBeHidden();
 });
 
-test('map-columns shows the per-file settings; a corrected file with other headers shows the Validation Error panel', async ({ page }) => {
+test('map-columns shows the per-file settings; a corrected file with other headers shows the Validation Error panel', async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   await signUpAndVerify(page);
   await page.getByRole('button', { name: "Let's go" }).click();
@@ -179,20 +196,35 @@ test('map-columns shows the per-file settings; a corrected file with other heade
   await expect(page.getByLabel('Dates like 03/04/2026 mean')).toHaveValue('MDY');
   await expect(page.getByLabel('Country code for phones without one')).toHaveValue('US');
   // Each column choice shows a sample value.
-  await expect(page.getByLabel('email', { exact: true }).locator('option', { hasText: 'Email — e.g. Ann.Lee@Example.com' })).toHaveCount(1);
+  await expect(
+    page
+      .getByLabel('email', { exact: true })
+      .locator('option', { hasText: 'Email — e.g. Ann.Lee@Example.com' }),
+  ).toHaveCount(1);
   await page.getByLabel('Country code for phones without one').selectOption('GB');
   await page.getByRole('button', { name: 'Continue to Validation' }).click();
-  await expect(page.getByText('Looks great! Your data is clean and ready to submit')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText('Looks great! Your data is clean and ready to submit')).toBeVisible({
+    timeout: 20_000,
+  });
 
-  await page.getByTestId('file-input').last().setInputFiles(file('other.csv', 'mail,when\r\na@b.co,2026-11-21\r\n'));
+  await page
+    .getByTestId('file-input')
+    .last()
+    .setInputFiles(file('other.csv', 'mail,when\r\na@b.co,2026-11-21\r\n'));
   await expect(page.getByRole('heading', { name: 'Validation Error' })).toBeVisible({ timeout: 20_000 });
   await expect(
-    page.getByText("Your file headers don't match your mappings. Please reupload a CSV file with the correct headers or return to the mappings page to fix the mappings."),
+    page.getByText(
+      "Your file headers don't match your mappings. Please reupload a CSV file with the correct headers or return to the mappings page to fix the mappings.",
+    ),
   ).toBeVisible();
   await expect(page.getByRole('button', { name: 'Continue to Submission' })).toBeDisabled();
   await shot(page, 'verify-header-mismatch');
   await page.getByRole('link', { name: 'Return to Mapping' }).click();
   await expect(page).toHaveURL(/\/map-columns\?fileId=/);
   await expect(page.getByLabel('Country code for phones without one')).toHaveValue('GB');
-  await expect(page.getByText('Some mappings were removed because their corresponding headers are no longer in the uploaded file.')).toBeVisible();
+  await expect(
+    page.getByText(
+      'Some mappings were removed because their corresponding headers are no longer in the uploaded file.',
+    ),
+  ).toBeVisible();
 });

@@ -11,7 +11,10 @@ export interface Runtime {
 }
 
 /** Opens the database, applies migrations and picks the mailer: shared by the server and the worker. */
-export async function openRuntime(config: Config, log: { info: (obj: object, msg: string) => void }): Promise<Runtime> {
+export async function openRuntime(
+  config: Config,
+  log: { info: (obj: object, msg: string) => void },
+): Promise<Runtime> {
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const applied = await migrate(db);
   if (applied.length) log.info({ applied }, 'migrations applied');

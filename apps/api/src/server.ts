@@ -17,7 +17,8 @@ async function main() {
   const queue = await startQueue(db, config.databaseUrl);
   const webDist = existsSync(WEB_DIST) ? WEB_DIST : undefined;
   const app = await buildApp({ config, db, mailer, queue, webDist, logger });
-  if (config.runWorker) await registerJobs(queue, { config, db, mailer, queue, now: () => new Date(), fetch });
+  if (config.runWorker)
+    await registerJobs(queue, { config, db, mailer, queue, now: () => new Date(), fetch });
 
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');

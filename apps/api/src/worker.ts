@@ -7,7 +7,9 @@ import { openRuntime } from './runtime.ts';
 async function main() {
   const config = loadConfig();
   if (!config.databaseUrl) {
-    throw new ConfigError('npm run worker needs DATABASE_URL: the embedded database cannot be shared between processes.');
+    throw new ConfigError(
+      'npm run worker needs DATABASE_URL: the embedded database cannot be shared between processes.',
+    );
   }
   const log = (await import('pino')).default({ level: config.logLevel });
   const { db, mailer } = await openRuntime(config, log);

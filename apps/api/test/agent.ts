@@ -32,7 +32,11 @@ export class Agent {
     }
     const res = await this.app.inject({ remoteAddress: this.ip, ...opts, headers });
     for (const c of res.cookies) {
-      if (c.value === '' || (c.maxAge !== undefined && c.maxAge <= 0) || (c.expires && c.expires.getTime() < Date.now())) {
+      if (
+        c.value === '' ||
+        (c.maxAge !== undefined && c.maxAge <= 0) ||
+        (c.expires && c.expires.getTime() < Date.now())
+      ) {
         this.cookies.delete(c.name);
       } else this.cookies.set(c.name, c.value);
     }
@@ -68,7 +72,13 @@ export async function loggedInAgent(
   await db.query(
     `insert into users (id, email, first_name, last_name, password_hash, email_verified)
      values ($1, $2, $3, 'Tester', $4, $5)`,
-    [id, email, opts.firstName ?? 'Test', await hash(TEST_PASSWORD, { memoryCost: 1024, timeCost: 1 }), opts.verified ?? true],
+    [
+      id,
+      email,
+      opts.firstName ?? 'Test',
+      await hash(TEST_PASSWORD, { memoryCost: 1024, timeCost: 1 }),
+      opts.verified ?? true,
+    ],
   );
   const { createSession } = await import('../src/modules/sessions/sessions.service.ts');
   const { token } = await createSession(db, id, new Date());

@@ -18,7 +18,9 @@ export async function openTestDb(): Promise<{ db: Db; url?: string; drop: () => 
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
     const template = inject('pgliteTemplate');
-    const db = template ? await openPglite(undefined, new Blob([readFileSync(template)])) : await openPglite();
+    const db = template
+      ? await openPglite(undefined, new Blob([readFileSync(template)]))
+      : await openPglite();
     await migrate(db);
     return { db, drop: () => db.close() };
   }
@@ -57,7 +59,9 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 
 export type TestContext = Awaited<ReturnType<typeof createTestContext>>;
 
-export async function createTestContext(opts: { env?: Record<string, string>; deps?: Partial<AppDeps> } = {}) {
+export async function createTestContext(
+  opts: { env?: Record<string, string>; deps?: Partial<AppDeps> } = {},
+) {
   const { db, url, drop } = await openTestDb();
   const config = testConfig(opts.env);
   const mailer = memoryMailer();

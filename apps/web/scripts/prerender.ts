@@ -13,11 +13,14 @@ import { PUBLIC_PAGES } from '@backsignal/contracts/public';
 
 const web = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(web, 'dist');
-const { render } = (await import(join(web, 'dist-ssr', 'entry-server.js'))) as { render: (p: string) => Promise<string> };
+const { render } = (await import(join(web, 'dist-ssr', 'entry-server.js'))) as {
+  render: (p: string) => Promise<string>;
+};
 const shell = readFileSync(join(dist, 'index.html'), 'utf8');
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 const origin = (process.env.PUBLIC_URL ?? process.env.APP_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
-if (!process.env.PUBLIC_URL && !process.env.APP_URL) console.warn(`prerender: PUBLIC_URL/APP_URL not set, page URLs use ${origin}`);
+if (!process.env.PUBLIC_URL && !process.env.APP_URL)
+  console.warn(`prerender: PUBLIC_URL/APP_URL not set, page URLs use ${origin}`);
 const absolute = (path: string) => `${origin}${path}`;
 
 rmSync(join(dist, 'prerendered'), { recursive: true, force: true });

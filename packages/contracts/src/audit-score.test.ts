@@ -10,19 +10,30 @@ describe('audit score (spec §4)', () => {
     [4, 80, 'yellow', 'Some tracking in place'],
     [5, 100, 'green', 'Excellent tracking hygiene'],
   ])('%i leaks fixed → %i, %s', (n, score, color, verdict) => {
-    const keys = ['callTracking', 'callToJobTracking', 'offlineConversions', 'revenueReporting', 'campaignAttribution'].slice(0, n);
+    const keys = [
+      'callTracking',
+      'callToJobTracking',
+      'offlineConversions',
+      'revenueReporting',
+      'campaignAttribution',
+    ].slice(0, n);
     const r = auditScore(parseLeaks(keys.join(',')));
     expect(r).toMatchObject({ score, color, verdict });
     expect(r.costLine === null).toBe(n === 5);
   });
 
   it('trims entries and ignores empty, unknown and repeated ones', () => {
-    expect(parseLeaks(' callTracking , ,revenueReporting,callTracking,bogus,')).toEqual(['callTracking', 'revenueReporting']);
+    expect(parseLeaks(' callTracking , ,revenueReporting,callTracking,bogus,')).toEqual([
+      'callTracking',
+      'revenueReporting',
+    ]);
     expect(parseLeaks('')).toEqual([]);
     expect(parseLeaks(null)).toEqual([]);
   });
 
   it('maps ticked statements to keys', () => {
-    expect(keysForStatements(['I can see which campaigns drive phone calls', 'nope'])).toEqual(['callTracking']);
+    expect(keysForStatements(['I can see which campaigns drive phone calls', 'nope'])).toEqual([
+      'callTracking',
+    ]);
   });
 });

@@ -26,8 +26,12 @@ export function auditScore(keys: readonly LeakKey[]): AuditScore {
   const n = keys.length;
   const score = Math.round((n / 5) * 100);
   const color = score >= 100 ? 'green' : score >= 60 ? 'yellow' : 'red';
-  const verdict = n === 5 ? 'Excellent tracking hygiene' : n >= 3 ? 'Some tracking in place' : "You're flying blind";
-  const costLine = n < 5 ? 'Closing these gaps lets your ad platforms optimise for booked jobs, which typically lowers your cost per lead.' : null;
+  const verdict =
+    n === 5 ? 'Excellent tracking hygiene' : n >= 3 ? 'Some tracking in place' : "You're flying blind";
+  const costLine =
+    n < 5
+      ? 'Closing these gaps lets your ad platforms optimise for booked jobs, which typically lowers your cost per lead.'
+      : null;
   return { keys: [...keys], score, color, verdict, costLine };
 }
 

@@ -22,7 +22,11 @@ describe('passwordProblem (spec §5, in order)', () => {
 
 describe('auth payloads', () => {
   it('normalises the email and defaults optional fields', () => {
-    const r = SignupRequest.parse({ email: '  Ann@Example.COM ', firstName: 'Ann', password: 'Correct-Horse-9!' });
+    const r = SignupRequest.parse({
+      email: '  Ann@Example.COM ',
+      firstName: 'Ann',
+      password: 'Correct-Horse-9!',
+    });
     expect(r).toMatchObject({ email: 'ann@example.com', lastName: '', company: '', role: '' });
   });
 

@@ -58,7 +58,11 @@ const strongPassword = z.string({ error: 'Password is required.' }).superRefine(
 });
 
 const name = (label: string, max = 100) =>
-  z.string({ error: `${label} is required.` }).trim().min(1, `${label} is required.`).max(max, `${label} is too long.`);
+  z
+    .string({ error: `${label} is required.` })
+    .trim()
+    .min(1, `${label} is required.`)
+    .max(max, `${label} is too long.`);
 const optionalText = (max: number) => z.string().trim().max(max).optional().default('');
 
 export const SignupRequest = z.object({
@@ -74,7 +78,10 @@ export type SignupData = z.output<typeof SignupRequest>;
 
 export const LoginRequest = z.object({
   email,
-  password: z.string({ error: 'Password is required.' }).min(1, 'Password is required.').max(PASSWORD_MAX * 4),
+  password: z
+    .string({ error: 'Password is required.' })
+    .min(1, 'Password is required.')
+    .max(PASSWORD_MAX * 4),
 });
 export type LoginRequest = z.input<typeof LoginRequest>;
 
@@ -98,7 +105,10 @@ export type UpdateProfileRequest = z.input<typeof UpdateProfileRequest>;
 export type UpdateProfileData = z.output<typeof UpdateProfileRequest>;
 
 export const ChangePasswordRequest = z.object({
-  currentPassword: z.string().min(1, 'Current password is required.').max(PASSWORD_MAX * 4),
+  currentPassword: z
+    .string()
+    .min(1, 'Current password is required.')
+    .max(PASSWORD_MAX * 4),
   newPassword: strongPassword,
 });
 export type ChangePasswordRequest = z.input<typeof ChangePasswordRequest>;

@@ -2,7 +2,9 @@ import { z } from 'zod';
 
 /** POST /api/uploads/:id/send */
 export const SendRequest = z.object({
-  selectedAccountId: z.string({ message: 'Please select or save an account first' }).uuid('Please select or save an account first'),
+  selectedAccountId: z
+    .string({ message: 'Please select or save an account first' })
+    .uuid('Please select or save an account first'),
   testEventCode: z.string().trim().max(100).nullish(),
   /** Leave out events this pixel already received (default). */
   skipDelivered: z.boolean().optional(),

@@ -37,4 +37,3 @@ export const LEAK_STATEMENTS = [
   { key: 'campaignAttribution', text: 'My reports show which campaigns deliver the highest ROI' },
 ] as const;
 export type LeakKey = (typeof LEAK_STATEMENTS)[number]['key'];
-

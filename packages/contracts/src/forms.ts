@@ -1,11 +1,17 @@
 import { z } from 'zod';
 import { AUDIT_BUSINESS_TYPES, AUTOMATION_BUSINESS_TYPES, CONTACT_REASONS } from './forms-data.ts';
 
-const values = <T extends readonly { value: string }[]>(list: T) => list.map((x) => x.value) as [T[number]['value'], ...T[number]['value'][]];
+const values = <T extends readonly { value: string }[]>(list: T) =>
+  list.map((x) => x.value) as [T[number]['value'], ...T[number]['value'][]];
 const REQUIRED = 'Please fill in all required fields.';
 const CAPTCHA = 'Please complete the captcha.';
 const captchaToken = z.string({ error: CAPTCHA }).min(1, CAPTCHA).max(4096);
-const email = z.string({ error: REQUIRED }).trim().min(1, REQUIRED).max(254).email('Please enter a valid email address.');
+const email = z
+  .string({ error: REQUIRED })
+  .trim()
+  .min(1, REQUIRED)
+  .max(254)
+  .email('Please enter a valid email address.');
 const required = (max: number) => z.string({ error: REQUIRED }).trim().min(1, REQUIRED).max(max);
 
 /** Anonymous visitors give name and email; a logged-in user's come from the session. */
@@ -40,17 +46,34 @@ export const AuditRequest = z.object({
 export type AuditRequest = z.input<typeof AuditRequest>;
 
 export const ANALYTICS_EVENTS = [
-  'landing_page_viewed', 'demo_viewed', 'cta_clicked', 'file_upload_validation_failed', 'file_upload', 'file_upload_failed',
-  'sign_up', 'login', 'automation_signup_attempted', 'automation_signup_submitted', 'automation_signup_failed',
-  'audit_request_submitted', 'lead_ai_waitlist_attempted', 'lead_ai_waitlist_submitted', 'lead_ai_waitlist_failed',
-  'mapping_continued', 'validation_completed', 'submission_started', 'submission_completed',
+  'landing_page_viewed',
+  'demo_viewed',
+  'cta_clicked',
+  'file_upload_validation_failed',
+  'file_upload',
+  'file_upload_failed',
+  'sign_up',
+  'login',
+  'automation_signup_attempted',
+  'automation_signup_submitted',
+  'automation_signup_failed',
+  'audit_request_submitted',
+  'lead_ai_waitlist_attempted',
+  'lead_ai_waitlist_submitted',
+  'lead_ai_waitlist_failed',
+  'mapping_continued',
+  'validation_completed',
+  'submission_started',
+  'submission_completed',
 ] as const;
 export const AnalyticsBatch = z.object({
   events: z
     .array(
       z.object({
         name: z.enum(ANALYTICS_EVENTS),
-        props: z.record(z.string().max(50), z.union([z.string().max(300), z.number(), z.boolean(), z.null()])).default({}),
+        props: z
+          .record(z.string().max(50), z.union([z.string().max(300), z.number(), z.boolean(), z.null()]))
+          .default({}),
         path: z.string().max(300).default('/'),
         ts: z.number().int().positive(),
       }),

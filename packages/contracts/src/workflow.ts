@@ -94,7 +94,10 @@ export const ValidationResponse = z.object({
 export type ValidationResponse = z.infer<typeof ValidationResponse>;
 
 export const PrepareResponse = z.object({ totalCount: z.number(), status: z.enum(FILE_STATUSES) });
-export const PreviewResponse = z.object({ previewRows: z.array(z.record(z.string(), z.unknown())), totalCount: z.number() });
+export const PreviewResponse = z.object({
+  previewRows: z.array(z.record(z.string(), z.unknown())),
+  totalCount: z.number(),
+});
 export type PreviewResponse = z.infer<typeof PreviewResponse>;
 
 export const TemplateName = z
@@ -102,23 +105,44 @@ export const TemplateName = z
   .trim()
   .min(1, 'Template name is required.')
   .max(20, 'Template name must be 20 characters or fewer.');
-export const TemplateCreate = z.object({ name: TemplateName, mappings: Mappings, hardcoded: HardcodedValues.default({}) });
+export const TemplateCreate = z.object({
+  name: TemplateName,
+  mappings: Mappings,
+  hardcoded: HardcodedValues.default({}),
+});
 /**
  * PATCH /api/mappings/:id: {mappings, hardcoded} updates the content, {name} renames (both at once do both).
  * Unknown fields (id, userId, createdAt from a client echoing the template back) are ignored, never trusted.
  */
 export const TemplateUpdate = z
-  .object({ name: TemplateName.optional(), mappings: Mappings.optional(), hardcoded: HardcodedValues.optional() })
-  .refine((b) => b.name !== undefined || b.mappings !== undefined, { message: 'Send a new name or the mappings to save.' });
+  .object({
+    name: TemplateName.optional(),
+    mappings: Mappings.optional(),
+    hardcoded: HardcodedValues.optional(),
+  })
+  .refine((b) => b.name !== undefined || b.mappings !== undefined, {
+    message: 'Send a new name or the mappings to save.',
+  });
 export const TemplateSummary = z.object({ id: z.string(), name: z.string() });
 export const TemplateDetail = TemplateSummary.extend({ mappings: Mappings, hardcoded: HardcodedValues });
 export type TemplateDetail = z.infer<typeof TemplateDetail>;
 
-export const PixelId = z.string().trim().regex(/^\d{5,20}$/, 'Pixel ID must be the number shown in Events Manager (digits only).');
+export const PixelId = z
+  .string()
+  .trim()
+  .regex(/^\d{5,20}$/, 'Pixel ID must be the number shown in Events Manager (digits only).');
 export const AccountCreate = z.object({
   name: z.string().trim().max(60).optional().default(''),
-  pixelId: z.string({ error: 'Pixel ID and Access Token are required.' }).trim().min(1, 'Pixel ID and Access Token are required.').pipe(PixelId),
-  accessToken: z.string({ error: 'Pixel ID and Access Token are required.' }).trim().min(1, 'Pixel ID and Access Token are required.').max(1000),
+  pixelId: z
+    .string({ error: 'Pixel ID and Access Token are required.' })
+    .trim()
+    .min(1, 'Pixel ID and Access Token are required.')
+    .pipe(PixelId),
+  accessToken: z
+    .string({ error: 'Pixel ID and Access Token are required.' })
+    .trim()
+    .min(1, 'Pixel ID and Access Token are required.')
+    .max(1000),
 });
 export const AccountUpdate = z.object({
   name: z.string().trim().max(60).optional(),
@@ -134,5 +158,9 @@ export const PixelAccount = z.object({
   status: z.enum(['active', 'reconnect_needed']),
 });
 export type PixelAccount = z.infer<typeof PixelAccount>;
-export const ConnectionTest = z.object({ ok: z.boolean(), message: z.string(), pixelName: z.string().optional() });
+export const ConnectionTest = z.object({
+  ok: z.boolean(),
+  message: z.string(),
+  pixelName: z.string().optional(),
+});
 export type ConnectionTest = z.infer<typeof ConnectionTest>;

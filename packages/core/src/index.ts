@@ -12,9 +12,22 @@ export { normalizeName, normalizeCity, normalizeGender, normalizeExternalId } fr
 export { normalizeState, normalizeZip, normalizeCountry } from './normalize/places.ts';
 export { normalizeDateOfBirth } from './normalize/dates.ts';
 export { sha256 } from './hash/sha256.ts';
-export { parseEventTime, detectDateOrder, windowFor, SEVEN_DAYS, SIXTY_TWO_DAYS } from './validate/event-time.ts';
+export {
+  parseEventTime,
+  detectDateOrder,
+  windowFor,
+  SEVEN_DAYS,
+  SIXTY_TWO_DAYS,
+} from './validate/event-time.ts';
 export { isTimeZone } from './validate/zoned-time.ts';
-export { STANDARD_EVENTS, canonicalEventName, canonicalActionSource, parseAmount, canonicalCurrency, splitList } from './validate/values.ts';
+export {
+  STANDARD_EVENTS,
+  canonicalEventName,
+  canonicalActionSource,
+  parseAmount,
+  canonicalCurrency,
+  splitList,
+} from './validate/values.ts';
 export { identifierProblem } from './validate/identifiers.ts';
 export { readAmount, detectDecimalSeparator, type Amount, type DecimalSeparator } from './validate/amount.ts';
 export { deriveEventId } from './validate/event-id.ts';

@@ -8,4 +8,8 @@ export interface FileSettings {
   defaultCountry: string;
 }
 
-export const DEFAULT_FILE_SETTINGS: FileSettings = { timeZone: 'UTC', dateOrder: 'MDY', defaultCountry: 'US' };
+export const DEFAULT_FILE_SETTINGS: FileSettings = {
+  timeZone: 'UTC',
+  dateOrder: 'MDY',
+  defaultCountry: 'US',
+};

@@ -52,7 +52,11 @@ describe('loadConfig', () => {
   it('reads versioned encryption keys and old keys for rotation', () => {
     const k1 = Buffer.alloc(32, 1).toString('base64');
     const k2 = Buffer.alloc(32, 2).toString('base64');
-    const c = loadConfig({ DATA_DIR: tmp(), TOKEN_ENCRYPTION_KEY: `v2:${k2}`, TOKEN_ENCRYPTION_OLD_KEYS: `v1:${k1}` });
+    const c = loadConfig({
+      DATA_DIR: tmp(),
+      TOKEN_ENCRYPTION_KEY: `v2:${k2}`,
+      TOKEN_ENCRYPTION_OLD_KEYS: `v1:${k1}`,
+    });
     expect(c.tokenKeys.current.version).toBe(2);
     expect([...c.tokenKeys.all.keys()].sort()).toEqual([1, 2]);
   });

@@ -19,7 +19,10 @@ const EnvSchema = z.object({
   SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
   TOKEN_ENCRYPTION_KEY: z
     .string()
-    .regex(/^(v\d+:)?[A-Za-z0-9+/]{43}=$/, 'TOKEN_ENCRYPTION_KEY must be 32 bytes in base64, optionally prefixed "v2:"')
+    .regex(
+      /^(v\d+:)?[A-Za-z0-9+/]{43}=$/,
+      'TOKEN_ENCRYPTION_KEY must be 32 bytes in base64, optionally prefixed "v2:"',
+    )
     .optional(),
   TOKEN_ENCRYPTION_OLD_KEYS: z.string().optional(),
   SMTP_URL: z.string().optional(),
@@ -29,7 +32,10 @@ const EnvSchema = z.object({
   CAPTCHA_SECRET: z.string().optional(),
   CAPTCHA_DISABLED: bool,
   META_GRAPH_URL: z.string().url().default('https://graph.facebook.com'),
-  META_API_VERSION: z.string().regex(/^v\d+\.\d+$/).default('v25.0'),
+  META_API_VERSION: z
+    .string()
+    .regex(/^v\d+\.\d+$/)
+    .default('v25.0'),
   MAX_UPLOAD_MB: z.coerce.number().positive().max(1024).default(10),
   SEND_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(100),
   SEND_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
@@ -110,7 +116,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   let tokenKey = env.TOKEN_ENCRYPTION_KEY;
   if (!sessionSecret || !tokenKey) {
     if (isProduction) {
-      const missing = [!sessionSecret && 'SESSION_SECRET', !tokenKey && 'TOKEN_ENCRYPTION_KEY'].filter(Boolean);
+      const missing = [!sessionSecret && 'SESSION_SECRET', !tokenKey && 'TOKEN_ENCRYPTION_KEY'].filter(
+        Boolean,
+      );
       throw new ConfigError(`Missing required secret(s) in production: ${missing.join(', ')}`);
     }
     const generated = devSecrets(dataDir);
@@ -126,7 +134,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
 
   const captchaDisabled = env.CAPTCHA_DISABLED ?? false;
   if (isProduction && !captchaDisabled && (!env.CAPTCHA_SITE_KEY || !env.CAPTCHA_SECRET)) {
-    throw new ConfigError('Missing CAPTCHA_SITE_KEY and CAPTCHA_SECRET in production (or set CAPTCHA_DISABLED=true)');
+    throw new ConfigError(
+      'Missing CAPTCHA_SITE_KEY and CAPTCHA_SECRET in production (or set CAPTCHA_DISABLED=true)',
+    );
   }
 
   const appUrl = (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '');

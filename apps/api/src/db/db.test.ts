@@ -42,16 +42,19 @@ describe(`database (${process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite'})`, 
 
   // Only a server can end a connection from outside (the embedded database has none): this runs in the
   // PostgreSQL leg (.ci/run sets TEST_DATABASE_URL).
-  if (process.env.TEST_DATABASE_URL) it('survives the server ending idle connections', async () => {
-    await Promise.all(Array.from({ length: 4 }, () => db.query('select pg_sleep(0.01)')));
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    const r = await admin.query('select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
-    await admin.end();
-    expect(r.rows[0].n).toBeGreaterThan(0);
-    await new Promise((res) => setTimeout(res, 100));
-    expect((await db.query<{ one: number }>('select 1 as one')).rows).toEqual([{ one: 1 }]);
-  });
+  if (process.env.TEST_DATABASE_URL)
+    it('survives the server ending idle connections', async () => {
+      await Promise.all(Array.from({ length: 4 }, () => db.query('select pg_sleep(0.01)')));
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      const r = await admin.query(
+        'select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+      );
+      await admin.end();
+      expect(r.rows[0].n).toBeGreaterThan(0);
+      await new Promise((res) => setTimeout(res, 100));
+      expect((await db.query<{ one: number }>('select 1 as one')).rows).toEqual([{ one: 1 }]);
+    });
 
   it('applies migrations once', async () => {
     expect(await migrate(db)).toEqual([]);

@@ -21,7 +21,10 @@ function wrap(pg: PgliteLike): Queryable {
  * dump made by `dump()` (test runs migrate once and load the result per file).
  */
 export async function openPglite(dataDir?: string, template?: Blob): Promise<Db & { dump(): Promise<Blob> }> {
-  const pg = await PGlite.create({ ...(dataDir ? { dataDir } : {}), ...(template ? { loadDataDir: template } : {}) });
+  const pg = await PGlite.create({
+    ...(dataDir ? { dataDir } : {}),
+    ...(template ? { loadDataDir: template } : {}),
+  });
   const base = wrap(pg);
   return {
     kind: 'pglite',

@@ -22,7 +22,9 @@ export async function openPostgres(url: string, max = 10): Promise<Db> {
   // An idle connection the server ends (restart, failover, an admin's terminate) is an 'error' event on the
   // pool; unheard, it would crash the process. The pool drops that connection and opens a new one when needed.
   pool.on('error', (err) => {
-    console.error(JSON.stringify({ level: 40, msg: 'idle database connection closed by the server', err: err.message }));
+    console.error(
+      JSON.stringify({ level: 40, msg: 'idle database connection closed by the server', err: err.message }),
+    );
   });
   // Fail at boot, not on the first request, when the server is unreachable.
   await pool.query('select 1');

@@ -5,7 +5,10 @@ import { pruneExpired } from '../modules/accounts/housekeeping.ts';
 export const HOUSEKEEPING_JOB = 'housekeeping';
 
 /** Every 30 minutes, in whichever worker pg-boss hands the scheduled job to (one at a time). */
-export async function registerHousekeepingJob(boss: PgBoss, deps: Pick<ResolvedDeps, 'db' | 'now'>): Promise<void> {
+export async function registerHousekeepingJob(
+  boss: PgBoss,
+  deps: Pick<ResolvedDeps, 'db' | 'now'>,
+): Promise<void> {
   await boss.createQueue(HOUSEKEEPING_JOB, { name: HOUSEKEEPING_JOB, policy: 'singleton', retryLimit: 1 });
   await boss.schedule(HOUSEKEEPING_JOB, '*/30 * * * *');
   await boss.work(HOUSEKEEPING_JOB, async () => pruneExpired(deps.db, deps.now()));

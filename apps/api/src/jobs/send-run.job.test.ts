@@ -25,12 +25,28 @@ afterAll(async () => {
 
 async function newRun() {
   const { uploadId, accountId } = await seedUploadAndAccount(ctx.db, userId);
-  return deliveryRepo.createRun(ctx.db, { userId, uploadId, accountId, pixelId: '123456789', accountName: 'Main', testEventCode: null, skipDelivered: true });
+  return deliveryRepo.createRun(ctx.db, {
+    userId,
+    uploadId,
+    accountId,
+    pixelId: '123456789',
+    accountName: 'Main',
+    testEventCode: null,
+    skipDelivered: true,
+  });
 }
 const quietFor = (runId: string, ms: number) =>
-  ctx.db.query(`update send_runs set created_at = now() - make_interval(secs => $2::double precision / 1000), heartbeat_at = null where id = $1`, [runId, ms]);
+  ctx.db.query(
+    `update send_runs set created_at = now() - make_interval(secs => $2::double precision / 1000), heartbeat_at = null where id = $1`,
+    [runId, ms],
+  );
 const queued = async (runId: string) =>
-  (await ctx.db.query<{ n: number }>(`select count(*)::int as n from pgboss.job where name = 'send-run' and singleton_key = $1 and state = 'created'`, [runId])).rows[0]!.n;
+  (
+    await ctx.db.query<{ n: number }>(
+      `select count(*)::int as n from pgboss.job where name = 'send-run' and singleton_key = $1 and state = 'created'`,
+      [runId],
+    )
+  ).rows[0]!.n;
 
 describe('send-run sweeper', () => {
   it('re-queues only runs that went quiet, once, however many workers sweep', async () => {
@@ -41,12 +57,30 @@ describe('send-run sweeper', () => {
     await deliveryRepo.heartbeat(ctx.db, alive.id);
     const busy = await newRun();
     await quietFor(busy.id, STALE_AFTER_MS + 60_000);
-    await deliveryRepo.ensureBatch(ctx.db, { runId: busy.id, userId, idx: 0, rowNumbers: [2], payloadHash: 'h' });
+    await deliveryRepo.ensureBatch(ctx.db, {
+      runId: busy.id,
+      userId,
+      idx: 0,
+      rowNumbers: [2],
+      payloadHash: 'h',
+    });
     const fresh = await newRun();
 
     // Three workers start (or tick) at once.
-    const found = await Promise.all([sweepStaleRuns(boss, ctx.db), sweepStaleRuns(boss, ctx.db), sweepStaleRuns(boss, ctx.db)]);
-    expect(found.every((ids) => ids.includes(crashed.id) && !ids.includes(alive.id) && !ids.includes(busy.id) && !ids.includes(fresh.id))).toBe(true);
+    const found = await Promise.all([
+      sweepStaleRuns(boss, ctx.db),
+      sweepStaleRuns(boss, ctx.db),
+      sweepStaleRuns(boss, ctx.db),
+    ]);
+    expect(
+      found.every(
+        (ids) =>
+          ids.includes(crashed.id) &&
+          !ids.includes(alive.id) &&
+          !ids.includes(busy.id) &&
+          !ids.includes(fresh.id),
+      ),
+    ).toBe(true);
     expect(await queued(crashed.id)).toBe(1);
     expect(await queued(alive.id)).toBe(0);
     expect(await queued(busy.id)).toBe(0);

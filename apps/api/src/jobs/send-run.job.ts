@@ -60,13 +60,21 @@ const SWEEP_EVERY_MS = 60_000;
  */
 export async function ensureSendRunQueue(boss: PgBoss): Promise<void> {
   // Long files take longer than pg-boss's default 15-minute expiry; a retry would be safe but wasteful.
-  const options = { name: SEND_RUN_JOB, policy: 'short' as const, retryLimit: 5, retryDelay: 30, retryBackoff: true, expireInSeconds: 6 * 3600 };
+  const options = {
+    name: SEND_RUN_JOB,
+    policy: 'short' as const,
+    retryLimit: 5,
+    retryDelay: 30,
+    retryBackoff: true,
+    expireInSeconds: 6 * 3600,
+  };
   await boss.createQueue(SEND_RUN_JOB, options);
   // Queues created before the policy existed keep their old one unless updated.
   await boss.updateQueue(SEND_RUN_JOB, options);
 }
 
-export const enqueueRun = (boss: PgBoss, runId: string) => boss.send(SEND_RUN_JOB, { runId }, { singletonKey: runId });
+export const enqueueRun = (boss: PgBoss, runId: string) =>
+  boss.send(SEND_RUN_JOB, { runId }, { singletonKey: runId });
 
 /** Re-queues runs whose worker went quiet (crashed); answers the run ids it found. */
 export async function sweepStaleRuns(boss: PgBoss, db: Db, quietMs = STALE_AFTER_MS): Promise<string[]> {
@@ -84,11 +92,16 @@ export async function registerSendRunJob(boss: PgBoss, deps: ResolvedDeps): Prom
   const { db } = deps;
   await ensureSendRunQueue(boss);
   const opts = engineOptions(deps);
-  await boss.work<{ runId: string }>(SEND_RUN_JOB, { batchSize: 1, pollingIntervalSeconds: 1, includeMetadata: true }, async ([job]) => {
-    if (!job) return;
-    await handleSendRunJob(opts, job);
-  });
-  const sweep = () => sweepStaleRuns(boss, db).catch((err: unknown) => console.error('send-run sweep failed', err));
+  await boss.work<{ runId: string }>(
+    SEND_RUN_JOB,
+    { batchSize: 1, pollingIntervalSeconds: 1, includeMetadata: true },
+    async ([job]) => {
+      if (!job) return;
+      await handleSendRunJob(opts, job);
+    },
+  );
+  const sweep = () =>
+    sweepStaleRuns(boss, db).catch((err: unknown) => console.error('send-run sweep failed', err));
   await sweep();
   const timer = setInterval(() => void sweep(), SWEEP_EVERY_MS);
   timer.unref();

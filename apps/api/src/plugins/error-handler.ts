@@ -16,7 +16,8 @@ export function registerErrorHandler(
   maxUploadBytes = 10 * 1024 * 1024,
 ): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
-    const send = (status: number, body: ErrorBody) => reply.status(status).send({ ...body, requestId: request.id });
+    const send = (status: number, body: ErrorBody) =>
+      reply.status(status).send({ ...body, requestId: request.id });
 
     if (err instanceof AppError) {
       return send(err.status, { code: err.code, message: err.message, fields: err.fields });
@@ -34,8 +35,10 @@ export function registerErrorHandler(
     if (status === 413 || err.code === 'FST_REQ_FILE_TOO_LARGE') {
       return send(413, { code: 'PAYLOAD_TOO_LARGE', message: fileTooLargeMessage(maxUploadBytes) });
     }
-    if (status === 415) return send(415, { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Unsupported content type.' });
-    if (status === 429) return send(429, { code: 'RATE_LIMITED', message: 'Too many requests. Please try again later.' });
+    if (status === 415)
+      return send(415, { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Unsupported content type.' });
+    if (status === 429)
+      return send(429, { code: 'RATE_LIMITED', message: 'Too many requests. Please try again later.' });
     if (status >= 400 && status < 500) {
       // Fastify's own client errors (bad JSON, empty body): a plain message without internals.
       return send(400, { code: 'VALIDATION_FAILED', message: 'The request could not be read.' });
@@ -46,6 +49,8 @@ export function registerErrorHandler(
 
   app.setNotFoundHandler((request, reply) => {
     if (webFallback?.(request, reply)) return;
-    reply.status(404).send({ code: 'NOT_FOUND', message: 'Not found', requestId: request.id } satisfies ErrorBody);
+    reply
+      .status(404)
+      .send({ code: 'NOT_FOUND', message: 'Not found', requestId: request.id } satisfies ErrorBody);
   });
 }

@@ -7,8 +7,19 @@ import { PUBLIC_PATHS } from '@backsignal/contracts/public';
 const API_PREFIXES = ['/api/', '/auth/'];
 /** Browser routes of spec §2 that are not prerendered: the SPA shell answers them with 200. */
 const APP_PATHS = [
-  '/signup', '/login', '/forgot-password', '/reset-password', '/verify', '/verify-notice',
-  '/dashboard', '/settings', '/map-columns', '/verify-data', '/submit', '/summary', '/pixel-accounts',
+  '/signup',
+  '/login',
+  '/forgot-password',
+  '/reset-password',
+  '/verify',
+  '/verify-notice',
+  '/dashboard',
+  '/settings',
+  '/map-columns',
+  '/verify-data',
+  '/submit',
+  '/summary',
+  '/pixel-accounts',
 ];
 const KNOWN = new Set([...PUBLIC_PATHS, ...APP_PATHS]);
 
@@ -20,7 +31,10 @@ export async function serveWeb(app: FastifyInstance, dist: string): Promise<void
     index: false,
     wildcard: false,
     setHeaders: (res, file) => {
-      res.header('cache-control', file.endsWith('.html') ? 'no-cache' : 'public, max-age=31536000, immutable');
+      res.header(
+        'cache-control',
+        file.endsWith('.html') ? 'no-cache' : 'public, max-age=31536000, immutable',
+      );
     },
   });
 }

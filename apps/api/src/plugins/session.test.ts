@@ -19,11 +19,23 @@ beforeAll(async () => {
   ctx = await createTestContext({ deps: { now: () => new Date(clock) } });
   // Register after ready is not allowed, so build a second app sharing the same db for the probe routes.
   const { buildApp } = await import('../app.ts');
-  const app = await buildApp({ config: ctx.config, db: ctx.db, mailer: ctx.mailer, now: () => new Date(clock) });
+  const app = await buildApp({
+    config: ctx.config,
+    db: ctx.db,
+    mailer: ctx.mailer,
+    now: () => new Date(clock),
+  });
   await app.register(probe);
   await app.ready();
   const close = ctx.close;
-  ctx = { ...ctx, app, close: async () => { await app.close(); await close(); } };
+  ctx = {
+    ...ctx,
+    app,
+    close: async () => {
+      await app.close();
+      await close();
+    },
+  };
 });
 afterAll(() => ctx.close());
 

@@ -17,10 +17,14 @@ declare module 'fastify' {
   }
 }
 
-export const sessionCookieName = (config: Config) => (config.secureCookies ? '__Host-bs_session' : 'bs_session');
+export const sessionCookieName = (config: Config) =>
+  config.secureCookies ? '__Host-bs_session' : 'bs_session';
 
 /** Loads the session named by the cookie on every request. Handlers use the helpers below to change it. */
-export function registerSession(app: FastifyInstance, deps: { db: Db; config: Config; now: () => Date }): void {
+export function registerSession(
+  app: FastifyInstance,
+  deps: { db: Db; config: Config; now: () => Date },
+): void {
   const name = sessionCookieName(deps.config);
   app.decorateRequest('session', null);
   app.addHook('onRequest', async (request) => {
@@ -52,7 +56,11 @@ export async function startSession(
   request.session = { tokenHash, user };
 }
 
-export async function stopSession(request: FastifyRequest, reply: FastifyReply, deps: { db: Db; config: Config }) {
+export async function stopSession(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: { db: Db; config: Config },
+) {
   if (request.session) await endSession(deps.db, request.session.tokenHash);
   // Same attributes as when set: a browser ignores a __Host- cookie's removal unless it is Secure too.
   const { maxAge: _keep, ...attributes } = sessionCookieOptions(deps.config);

@@ -42,7 +42,6 @@ function Root() {
 const guest = (element: ReactNode) => <GuestOnly>{element}</GuestOnly>;
 const verified = (element: ReactNode) => <RequireVerified>{element}</RequireVerified>;
 
-
 /** The route table of spec §2. */
 export const routes: RouteObject[] = [
   {
@@ -52,7 +51,10 @@ export const routes: RouteObject[] = [
         element: <PublicLayout />,
         children: [
           { path: '/', element: <LandingPage /> },
-          ...Object.values(INDUSTRY_PAGES).map((copy) => ({ path: copy.path, element: <IndustryPage copy={copy} /> })),
+          ...Object.values(INDUSTRY_PAGES).map((copy) => ({
+            path: copy.path,
+            element: <IndustryPage copy={copy} />,
+          })),
           { path: '/about-us', element: <AboutPage /> },
           { path: '/services', element: <ServicesPage /> },
           { path: '/terms-of-service', element: <TermsPage /> },
@@ -71,7 +73,10 @@ export const routes: RouteObject[] = [
       {
         element: <AppLayout />,
         children: [
-          { path: '/verify-notice', element: <RequireUnverified>{page(account, 'VerifyNoticePage')}</RequireUnverified> },
+          {
+            path: '/verify-notice',
+            element: <RequireUnverified>{page(account, 'VerifyNoticePage')}</RequireUnverified>,
+          },
           { path: '/settings', element: verified(page(account, 'SettingsPage')) },
           { path: '/dashboard', element: verified(page(workflow, 'DashboardPage')) },
           { path: '/map-columns', element: verified(page(workflow, 'MapColumnsPage')) },

@@ -1,7 +1,15 @@
 const LABELS: Record<number, string> = { 2: 'Map Fields', 3: 'Validate Data', 4: 'Send Data', 5: 'Sent' };
 
 /** Spec §2: a floating pill 'Step {n} of 5' with an optional label after a bullet. */
-export function StepIndicator({ step, total = 5, label = LABELS[step] }: { step: number; total?: number; label?: string }) {
+export function StepIndicator({
+  step,
+  total = 5,
+  label = LABELS[step],
+}: {
+  step: number;
+  total?: number;
+  label?: string;
+}) {
   return (
     <div className="pointer-events-none sticky top-16 z-20 flex justify-center">
       <p

@@ -6,6 +6,7 @@ import { ApiError } from './api.ts';
  */
 export function errorMessage(err: unknown, fallback: string, useClientMessage = false): string {
   if (err instanceof ApiError && err.message) return err.message;
-  if (useClientMessage && err instanceof Error && err.message && !(err instanceof ApiError)) return err.message;
+  if (useClientMessage && err instanceof Error && err.message && !(err instanceof ApiError))
+    return err.message;
   return fallback;
 }

@@ -33,7 +33,9 @@ describe('track', () => {
     await vi.advanceTimersByTimeAsync(1000);
     const batches = await sent();
     expect(batches.map((b) => b.events.length)).toEqual([50, 50, 20]);
-    expect(batches.flatMap((b) => b.events.map((e) => e.props.label))).toEqual(Array.from({ length: 120 }, (_, i) => `b${i}`));
+    expect(batches.flatMap((b) => b.events.map((e) => e.props.label))).toEqual(
+      Array.from({ length: 120 }, (_, i) => `b${i}`),
+    );
   });
 
   it('sends everything at once when the page is hidden', async () => {
@@ -43,7 +45,11 @@ describe('track', () => {
   });
 
   it('cuts long values and keys so the server accepts the batch', async () => {
-    mod.track('automation_signup_failed', { error_message: 'x'.repeat(1000), ['k'.repeat(80)]: 'v', gone: undefined });
+    mod.track('automation_signup_failed', {
+      error_message: 'x'.repeat(1000),
+      ['k'.repeat(80)]: 'v',
+      gone: undefined,
+    });
     await vi.advanceTimersByTimeAsync(3000);
     const [batch] = await sent();
     const props = batch!.events[0]!.props;

@@ -37,7 +37,13 @@ function send(events: QueuedEvent[]) {
   const body = JSON.stringify({ events });
   const blob = new Blob([body], { type: 'application/json' });
   if (!navigator.sendBeacon?.('/api/analytics', blob)) {
-    void fetch('/api/analytics', { method: 'POST', body, headers: { 'content-type': 'application/json' }, credentials: 'omit', keepalive: true }).catch(() => {});
+    void fetch('/api/analytics', {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json' },
+      credentials: 'omit',
+      keepalive: true,
+    }).catch(() => {});
   }
 }
 

@@ -20,8 +20,13 @@ export function IndustryPage({ copy }: { copy: IndustryCopy }) {
       <Section title={copy.problemTitle} tone="white">
         <ul className="grid gap-4 md:grid-cols-2">
           {copy.problems.map((p) => (
-            <li key={p} className="flex gap-3 rounded-xl border border-red-100 bg-red-50/50 p-4 text-slate-700">
-              <span aria-hidden className="font-bold text-red-600">✕</span>
+            <li
+              key={p}
+              className="flex gap-3 rounded-xl border border-red-100 bg-red-50/50 p-4 text-slate-700"
+            >
+              <span aria-hidden className="font-bold text-red-600">
+                ✕
+              </span>
               {p}
             </li>
           ))}

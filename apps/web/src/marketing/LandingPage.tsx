@@ -52,13 +52,23 @@ export function LandingPage() {
 function CsvLanding() {
   return (
     <>
-      <div className="bg-brand-600 px-4 py-2 text-center text-sm font-medium text-white">Free during open beta: every feature, no card required.</div>
-      <section data-variant="csv" className="bg-gradient-to-b from-brand-50 to-white px-4 pb-16 pt-20 sm:pt-24">
+      <div className="bg-brand-600 px-4 py-2 text-center text-sm font-medium text-white">
+        Free during open beta: every feature, no card required.
+      </div>
+      <section
+        data-variant="csv"
+        className="bg-gradient-to-b from-brand-50 to-white px-4 pb-16 pt-20 sm:pt-24"
+      >
         <div className="mx-auto max-w-4xl text-center">
-          <p className="text-sm font-semibold uppercase tracking-wide text-brand-700">Offline conversions for Meta ads</p>
-          <h1 className="mt-3 text-4xl font-bold tracking-tight text-slate-900 sm:text-6xl">Your sales happen offline. Tell Meta about them.</h1>
+          <p className="text-sm font-semibold uppercase tracking-wide text-brand-700">
+            Offline conversions for Meta ads
+          </p>
+          <h1 className="mt-3 text-4xl font-bold tracking-tight text-slate-900 sm:text-6xl">
+            Your sales happen offline. Tell Meta about them.
+          </h1>
           <p className="mx-auto mt-6 max-w-2xl text-lg text-slate-600">
-            Upload a CSV of booked jobs, store sales or closed deals. Backsignal maps it, fixes it, hashes it exactly as Meta requires, and sends it, so your ads optimise for revenue instead of clicks.
+            Upload a CSV of booked jobs, store sales or closed deals. Backsignal maps it, fixes it, hashes it
+            exactly as Meta requires, and sends it, so your ads optimise for revenue instead of clicks.
           </p>
           <div className="mt-8 flex flex-wrap justify-center gap-3">
             <CtaLink to="/signup" label="Start Free Beta" position="hero" />
@@ -66,12 +76,24 @@ function CsvLanding() {
           </div>
         </div>
       </section>
-      <Section title="Why your offline uploads fail" intro="Meta rejects a whole batch for one bad row, and most tools never tell you which.">
+      <Section
+        title="Why your offline uploads fail"
+        intro="Meta rejects a whole batch for one bad row, and most tools never tell you which."
+      >
         <FeatureCards
           items={[
-            { title: 'Wrong event times', text: 'Milliseconds instead of seconds, the wrong time zone, or older than Meta’s 7-day window. We convert and warn.' },
-            { title: 'Unmatchable customers', text: 'Phones without country codes and birthdays hashed with dashes match nobody. We normalise before hashing.' },
-            { title: 'Opaque errors', text: 'We isolate the bad rows, deliver the rest, and explain each refusal in plain words with the fix.' },
+            {
+              title: 'Wrong event times',
+              text: 'Milliseconds instead of seconds, the wrong time zone, or older than Meta’s 7-day window. We convert and warn.',
+            },
+            {
+              title: 'Unmatchable customers',
+              text: 'Phones without country codes and birthdays hashed with dashes match nobody. We normalise before hashing.',
+            },
+            {
+              title: 'Opaque errors',
+              text: 'We isolate the bad rows, deliver the rest, and explain each refusal in plain words with the fix.',
+            },
           ]}
         />
         <div className="mt-8">
@@ -91,12 +113,20 @@ function AgencyLanding() {
   const { bookACallUrl } = usePublicConfig();
   return (
     <>
-      <section data-variant="agency" className="bg-gradient-to-b from-slate-900 to-brand-900 px-4 pb-20 pt-20 text-white sm:pt-28">
+      <section
+        data-variant="agency"
+        className="bg-gradient-to-b from-slate-900 to-brand-900 px-4 pb-20 pt-20 text-white sm:pt-28"
+      >
         <div className="mx-auto max-w-4xl text-center">
-          <p className="text-sm font-semibold uppercase tracking-wide text-brand-100">Attribution engineering for agencies</p>
-          <h1 className="mt-3 text-4xl font-bold tracking-tight sm:text-6xl">Your clients’ ads work better than their reports say.</h1>
+          <p className="text-sm font-semibold uppercase tracking-wide text-brand-100">
+            Attribution engineering for agencies
+          </p>
+          <h1 className="mt-3 text-4xl font-bold tracking-tight sm:text-6xl">
+            Your clients’ ads work better than their reports say.
+          </h1>
           <p className="mx-auto mt-6 max-w-2xl text-lg text-brand-100">
-            We set up and maintain the tracking that connects ad spend to booked jobs and revenue: call tracking, offline conversions, CRM sync. Done for you, white-label if you like.
+            We set up and maintain the tracking that connects ad spend to booked jobs and revenue: call
+            tracking, offline conversions, CRM sync. Done for you, white-label if you like.
           </p>
           <div className="mt-8 flex flex-wrap justify-center gap-3">
             <CtaLink to={bookACallUrl} label="Book a Call" position="hero" variant="light" external />
@@ -104,12 +134,24 @@ function AgencyLanding() {
           </div>
         </div>
       </section>
-      <Section title="What we fix" intro="A service, not another SaaS login. We do the work; you keep the client relationship.">
+      <Section
+        title="What we fix"
+        intro="A service, not another SaaS login. We do the work; you keep the client relationship."
+      >
         <FeatureCards
           items={[
-            { title: 'Attribution setup', text: 'Call tracking, form tracking and the Conversions API, wired so every lead has a source.' },
-            { title: 'Tracking fixes', text: 'We audit broken pixels, duplicate events and lost offline sales, then fix them.' },
-            { title: 'White-label and long-term support', text: 'Our work under your brand, with monitoring so tracking never silently breaks again.' },
+            {
+              title: 'Attribution setup',
+              text: 'Call tracking, form tracking and the Conversions API, wired so every lead has a source.',
+            },
+            {
+              title: 'Tracking fixes',
+              text: 'We audit broken pixels, duplicate events and lost offline sales, then fix them.',
+            },
+            {
+              title: 'White-label and long-term support',
+              text: 'Our work under your brand, with monitoring so tracking never silently breaks again.',
+            },
           ]}
         />
         <div className="mt-8">
@@ -119,9 +161,18 @@ function AgencyLanding() {
       <Section title="How It Works" tone="slate">
         <Steps
           steps={[
-            { title: 'Free audit call', text: 'We review your clients’ tracking and show where conversions go missing.' },
-            { title: 'Scoped proposal', text: 'One-time setup, a monthly retainer, or performance-based: priced per project.' },
-            { title: 'Done for you', text: 'We implement, document and monitor, and report results you can show clients.' },
+            {
+              title: 'Free audit call',
+              text: 'We review your clients’ tracking and show where conversions go missing.',
+            },
+            {
+              title: 'Scoped proposal',
+              text: 'One-time setup, a monthly retainer, or performance-based: priced per project.',
+            },
+            {
+              title: 'Done for you',
+              text: 'We implement, document and monitor, and report results you can show clients.',
+            },
           ]}
         />
       </Section>

@@ -2,7 +2,19 @@ import { useEffect, useRef, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { track } from '../lib/track.ts';
 
-export function CtaLink({ to, label, position, variant = 'primary', external }: { to: string; label: string; position: string; variant?: 'primary' | 'light' | 'outline' | 'outline-light'; external?: boolean }) {
+export function CtaLink({
+  to,
+  label,
+  position,
+  variant = 'primary',
+  external,
+}: {
+  to: string;
+  label: string;
+  position: string;
+  variant?: 'primary' | 'light' | 'outline' | 'outline-light';
+  external?: boolean;
+}) {
   const cls = {
     primary: 'bg-brand-600 text-white hover:bg-brand-700',
     light: 'bg-white text-brand-700 hover:bg-brand-50',
@@ -10,7 +22,10 @@ export function CtaLink({ to, label, position, variant = 'primary', external }: 
     // For dark backgrounds: white text and ring.
     'outline-light': 'bg-transparent text-white ring-1 ring-inset ring-white/70 hover:bg-white/10',
   }[variant];
-  const props = { className: `inline-flex items-center justify-center whitespace-nowrap rounded-lg px-5 py-3 text-sm font-semibold shadow-sm ${cls}`, onClick: () => track('cta_clicked', { label, position }) };
+  const props = {
+    className: `inline-flex items-center justify-center whitespace-nowrap rounded-lg px-5 py-3 text-sm font-semibold shadow-sm ${cls}`,
+    onClick: () => track('cta_clicked', { label, position }),
+  };
   return external ? (
     <a href={to} target="_blank" rel="noopener noreferrer" {...props}>
       {label}
@@ -22,14 +37,38 @@ export function CtaLink({ to, label, position, variant = 'primary', external }: 
   );
 }
 
-export function Section({ id, title, intro, children, tone = 'white', level = 2 }: { id?: string; title?: string; intro?: ReactNode; children: ReactNode; tone?: 'white' | 'slate' | 'brand'; level?: 1 | 2 }) {
+export function Section({
+  id,
+  title,
+  intro,
+  children,
+  tone = 'white',
+  level = 2,
+}: {
+  id?: string;
+  title?: string;
+  intro?: ReactNode;
+  children: ReactNode;
+  tone?: 'white' | 'slate' | 'brand';
+  level?: 1 | 2;
+}) {
   const Heading = level === 1 ? 'h1' : 'h2';
   const bg = { white: 'bg-white', slate: 'bg-slate-50', brand: 'bg-brand-900 text-white' }[tone];
   return (
     <section id={id} className={`${bg} px-4 py-16 sm:py-20`}>
       <div className="mx-auto max-w-6xl">
-        {title && <Heading className={`${level === 1 ? 'text-4xl' : 'text-3xl'} font-bold tracking-tight ${tone === 'brand' ? 'text-white' : 'text-slate-900'}`}>{title}</Heading>}
-        {intro && <p className={`mt-3 max-w-3xl text-lg ${tone === 'brand' ? 'text-brand-100' : 'text-slate-600'}`}>{intro}</p>}
+        {title && (
+          <Heading
+            className={`${level === 1 ? 'text-4xl' : 'text-3xl'} font-bold tracking-tight ${tone === 'brand' ? 'text-white' : 'text-slate-900'}`}
+          >
+            {title}
+          </Heading>
+        )}
+        {intro && (
+          <p className={`mt-3 max-w-3xl text-lg ${tone === 'brand' ? 'text-brand-100' : 'text-slate-600'}`}>
+            {intro}
+          </p>
+        )}
         <div className={title || intro ? 'mt-10' : ''}>{children}</div>
       </div>
     </section>
@@ -41,7 +80,10 @@ export function Steps({ steps }: { steps: { title: string; text: string }[] }) {
     <ol className="grid gap-6 md:grid-cols-3">
       {steps.map((s, i) => (
         <li key={s.title} className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
-          <span className="flex h-9 w-9 items-center justify-center rounded-full bg-brand-600 text-sm font-bold text-white" aria-hidden>
+          <span
+            className="flex h-9 w-9 items-center justify-center rounded-full bg-brand-600 text-sm font-bold text-white"
+            aria-hidden
+          >
             {i + 1}
           </span>
           <h3 className="mt-4 text-lg font-semibold text-slate-900">{s.title}</h3>
@@ -85,15 +127,31 @@ export function DemoSection({ title = 'See it in action' }: { title?: string }) 
   }, []);
   const steps = ['Upload CSV', 'Map columns', 'Validate & fix', 'Send to Meta'];
   return (
-    <Section title={title} intro="A 2,000-row CRM export goes from spreadsheet to Meta in about a minute." tone="slate">
-      <div ref={ref} className="overflow-hidden rounded-2xl border border-slate-200 bg-white p-6 shadow-sm" role="img" aria-label="Animation of the Backsignal flow: upload a CSV, map columns, validate and fix, send to Meta">
+    <Section
+      title={title}
+      intro="A 2,000-row CRM export goes from spreadsheet to Meta in about a minute."
+      tone="slate"
+    >
+      <div
+        ref={ref}
+        className="overflow-hidden rounded-2xl border border-slate-200 bg-white p-6 shadow-sm"
+        role="img"
+        aria-label="Animation of the Backsignal flow: upload a CSV, map columns, validate and fix, send to Meta"
+      >
         <div className="grid gap-4 sm:grid-cols-4">
           {steps.map((s, i) => (
-            <div key={s} className="demo-step rounded-xl border border-slate-200 p-4" style={{ animationDelay: `${i * 0.8}s` }}>
+            <div
+              key={s}
+              className="demo-step rounded-xl border border-slate-200 p-4"
+              style={{ animationDelay: `${i * 0.8}s` }}
+            >
               <p className="text-xs font-semibold uppercase tracking-wide text-slate-500">Step {i + 1}</p>
               <p className="mt-1 font-semibold text-slate-900">{s}</p>
               <div className="mt-3 h-2 overflow-hidden rounded-full bg-slate-100">
-                <div className="demo-bar h-full rounded-full bg-brand-600" style={{ animationDelay: `${i * 0.8}s` }} />
+                <div
+                  className="demo-bar h-full rounded-full bg-brand-600"
+                  style={{ animationDelay: `${i * 0.8}s` }}
+                />
               </div>
             </div>
           ))}
@@ -116,7 +174,10 @@ export function FreeBetaBlock({ position = 'closing' }: { position?: string }) {
       <div className="flex flex-col items-start gap-6 md:flex-row md:items-center md:justify-between">
         <div>
           <h2 className="text-3xl font-bold tracking-tight text-white">Free During Open Beta</h2>
-          <p className="mt-2 max-w-2xl text-brand-100">Every feature, no card, no row limits while we are in beta. Paid plans come later, and you will hear about them first.</p>
+          <p className="mt-2 max-w-2xl text-brand-100">
+            Every feature, no card, no row limits while we are in beta. Paid plans come later, and you will
+            hear about them first.
+          </p>
         </div>
         <CtaLink to="/signup" label="Start Free Beta" position={position} variant="light" />
       </div>
@@ -125,5 +186,9 @@ export function FreeBetaBlock({ position = 'closing' }: { position?: string }) {
 }
 
 export function Prose({ children }: { children: ReactNode }) {
-  return <div className="prose-legal mx-auto max-w-3xl space-y-4 px-4 py-16 text-slate-700 [&_h1]:text-3xl [&_h1]:font-bold [&_h1]:text-slate-900 [&_h2]:mt-8 [&_h2]:text-xl [&_h2]:font-semibold [&_h2]:text-slate-900 [&_a]:text-brand-700 [&_a]:underline">{children}</div>;
+  return (
+    <div className="prose-legal mx-auto max-w-3xl space-y-4 px-4 py-16 text-slate-700 [&_h1]:text-3xl [&_h1]:font-bold [&_h1]:text-slate-900 [&_h2]:mt-8 [&_h2]:text-xl [&_h2]:font-semibold [&_h2]:text-slate-900 [&_a]:text-brand-700 [&_a]:underline">
+      {children}
+    </div>
+  );
 }

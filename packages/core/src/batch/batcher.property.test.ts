@@ -4,7 +4,14 @@ import type { ServerEvent } from '../events/build-event.ts';
 import { createBatcher, MAX_BATCH_EVENTS, type Batch } from './batcher.ts';
 
 const bytesOf = (e: ServerEvent) => new TextEncoder().encode(JSON.stringify(e)).length + 1;
-const event = (i: number, note: string): ServerEvent => ({ event_name: 'Purchase', event_time: 1, action_source: 'other', event_id: `e${i}`, user_data: {}, custom_data: { note } });
+const event = (i: number, note: string): ServerEvent => ({
+  event_name: 'Purchase',
+  event_time: 1,
+  action_source: 'other',
+  event_id: `e${i}`,
+  user_data: {},
+  custom_data: { note },
+});
 
 describe('createBatcher invariants', () => {
   it('cuts batches within the event and byte limits, each row exactly once and in order', () => {
@@ -27,7 +34,9 @@ describe('createBatcher invariants', () => {
           expect(b.flush()).toBeNull();
 
           expect(batches.flatMap((x) => x.rowNumbers)).toEqual(rows);
-          expect(batches.flatMap((x) => x.events.map((e) => e.event_id))).toEqual(notes.map((_, i) => `e${i}`));
+          expect(batches.flatMap((x) => x.events.map((e) => e.event_id))).toEqual(
+            notes.map((_, i) => `e${i}`),
+          );
           batches.forEach((x, i) => {
             expect(x.index).toBe(i);
             expect(x.events.length).toBeGreaterThan(0);

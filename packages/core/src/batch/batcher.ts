@@ -31,7 +31,14 @@ export function createBatcher(options: { maxEvents?: number; maxBytes?: number }
 
   const cut = (): Batch | null => {
     if (!events.length) return null;
-    const batch: Batch = { index: index++, events, rowNumbers: rows, firstRow: rows[0]!, lastRow: rows[rows.length - 1]!, bytes };
+    const batch: Batch = {
+      index: index++,
+      events,
+      rowNumbers: rows,
+      firstRow: rows[0]!,
+      lastRow: rows[rows.length - 1]!,
+      bytes,
+    };
     events = [];
     rows = [];
     bytes = 0;
@@ -53,4 +60,7 @@ export function createBatcher(options: { maxEvents?: number; maxBytes?: number }
 }
 
 /** Spec §9: the CSV rows of batch `index` of `count` events when every row was sent in order. */
-export const batchRowRange = (index: number, size: number, count: number) => ({ first: index * size + 2, last: index * size + count + 1 });
+export const batchRowRange = (index: number, size: number, count: number) => ({
+  first: index * size + 2,
+  last: index * size + count + 1,
+});

@@ -25,12 +25,18 @@ const rowsOf = (items: CsvItem[]) => items.flatMap((i) => (i.kind === 'row' ? [i
 const issuesOf = (items: CsvItem[]) => items.flatMap((i) => (i.kind === 'issue' ? [i.issue.code] : []));
 
 // 7,000 plain rows (about 150 KB) before the first accent, far past any fixed-size sniff.
-const plain = 'name,email\n' + Array.from({ length: 7000 }, (_, i) => `user${i},user${i}@example.com\n`).join('');
+const plain =
+  'name,email\n' + Array.from({ length: 7000 }, (_, i) => `user${i},user${i}@example.com\n`).join('');
 
 describe('encoding decided at the first non-ASCII byte', () => {
   it.each([
     ['Windows-1252 é', cat(ascii(plain), ascii('Jos\xE9,jose@example.com\n')), 'José', ['WINDOWS_1252']],
-    ['Windows-1252 ü, then é', cat(ascii(plain), ascii('M\xFCller,m@example.com\nJos\xE9,j@example.com\n')), 'Müller', ['WINDOWS_1252']],
+    [
+      'Windows-1252 ü, then é',
+      cat(ascii(plain), ascii('M\xFCller,m@example.com\nJos\xE9,j@example.com\n')),
+      'Müller',
+      ['WINDOWS_1252'],
+    ],
     ['UTF-8 é', cat(ascii(plain), enc.encode('José,jose@example.com\n')), 'José', []],
     ['UTF-8 emoji', cat(ascii(plain), enc.encode('Jo😀,jose@example.com\n')), 'Jo😀', []],
   ])('%s at row 7002', async (_n, bytes, name, issues) => {
@@ -43,13 +49,19 @@ describe('encoding decided at the first non-ASCII byte', () => {
 
   it('reads a Windows-1252 header as such', async () => {
     const items = await read(ascii('Pr\xE9nom,email\nAnn,a@example.com\n'), 2);
-    expect(items[0]).toMatchObject({ kind: 'header', info: { headers: ['Prénom', 'email'], encoding: 'windows-1252' } });
+    expect(items[0]).toMatchObject({
+      kind: 'header',
+      info: { headers: ['Prénom', 'email'], encoding: 'windows-1252' },
+    });
     expect(issuesOf(items)).toEqual([]);
   });
 
   it('yields the header before an INVALID_CHARACTERS issue', async () => {
     // Valid UTF-8 first, then a stray byte, all in one chunk with the header.
-    const items = await read(cat(enc.encode('name,email\nJosé,j@example.com\nBad'), ascii('\xFF'), enc.encode(',b@example.com\n')), 1 << 20);
+    const items = await read(
+      cat(enc.encode('name,email\nJosé,j@example.com\nBad'), ascii('\xFF'), enc.encode(',b@example.com\n')),
+      1 << 20,
+    );
     expect(items.map((i) => i.kind)).toEqual(['header', 'row', 'row', 'issue']);
     expect(issuesOf(items)).toEqual(['INVALID_CHARACTERS']);
     expect(rowsOf(items)[0]![0]).toBe('José');
@@ -57,7 +69,14 @@ describe('encoding decided at the first non-ASCII byte', () => {
 
   it.each([
     ['one NUL in a tiny file', 'a,b\n1,x\u0000y\n', [['1', 'xy']]],
-    ['NULs in a short file', 'email,phone\nann@example.com,\u0000\u0000\nbob@example.com,1\n', [['ann@example.com', ''], ['bob@example.com', '1']]],
+    [
+      'NULs in a short file',
+      'email,phone\nann@example.com,\u0000\u0000\nbob@example.com,1\n',
+      [
+        ['ann@example.com', ''],
+        ['bob@example.com', '1'],
+      ],
+    ],
   ])('reports %s as data, not as a binary file', async (_n, text, rows) => {
     const items = await read(enc.encode(text), 4);
     expect(items.find((i) => i.kind === 'fatal')).toBeUndefined();

@@ -23,15 +23,18 @@ async function read(input: string | Uint8Array, chunkSize = 7, options = {}) {
 }
 
 describe('readCsv', () => {
-  it.each([1, 3, 7, 1000])('reads quoted fields with delimiters, quotes and newlines (chunk %i)', async (size) => {
-    const r = await read('name,note\r\n"Smith, Ann","said ""hi""\nthen left"\r\nBob,plain\r\n', size);
-    expect(r.header!.headers).toEqual(['name', 'note']);
-    expect(r.rows).toEqual([
-      ['Smith, Ann', 'said "hi"\nthen left'],
-      ['Bob', 'plain'],
-    ]);
-    expect(r.rowNumbers).toEqual([2, 3]);
-  });
+  it.each([1, 3, 7, 1000])(
+    'reads quoted fields with delimiters, quotes and newlines (chunk %i)',
+    async (size) => {
+      const r = await read('name,note\r\n"Smith, Ann","said ""hi""\nthen left"\r\nBob,plain\r\n', size);
+      expect(r.header!.headers).toEqual(['name', 'note']);
+      expect(r.rows).toEqual([
+        ['Smith, Ann', 'said "hi"\nthen left'],
+        ['Bob', 'plain'],
+      ]);
+      expect(r.rowNumbers).toEqual([2, 3]);
+    },
+  );
 
   it.each([
     ['comma', 'a,b\n1,2\n', ','],
@@ -56,7 +59,10 @@ describe('readCsv', () => {
     ['CR', 'a,b\r1,2\r3,4\r'],
   ])('reads %s line endings', async (_n, text) => {
     const r = await read(text, 2);
-    expect(r.rows).toEqual([['1', '2'], ['3', '4']]);
+    expect(r.rows).toEqual([
+      ['1', '2'],
+      ['3', '4'],
+    ]);
   });
 
   it('reads UTF-8 with a BOM and strips it from the first header', async () => {
@@ -82,7 +88,9 @@ describe('readCsv', () => {
 
   it('falls back to Windows-1252 when the bytes are not UTF-8', async () => {
     // "Café,Müller" in Windows-1252, under a plain ASCII header (which reads the same in both)
-    const r = await read(new Uint8Array([...enc.encode('a,b\nCaf'), 0xe9, 0x2c, 0x4d, 0xfc, ...enc.encode('ller\n')]));
+    const r = await read(
+      new Uint8Array([...enc.encode('a,b\nCaf'), 0xe9, 0x2c, 0x4d, 0xfc, ...enc.encode('ller\n')]),
+    );
     expect(r.header!.encoding).toBe('utf-8');
     expect(r.issues).toEqual(['WINDOWS_1252']);
     expect(r.rows).toEqual([['Café', 'Müller']]);
@@ -91,18 +99,29 @@ describe('readCsv', () => {
   it('makes blank and duplicate headers unique and reports them', async () => {
     const r = await read(' Email ,,email,Email\n1,2,3,4\n');
     expect(r.header!.headers).toEqual(['Email', 'column_2', 'email_2', 'Email_3']);
-    expect(r.header!.issues.map((i) => i.code)).toEqual(['BLANK_HEADER', 'DUPLICATE_HEADER', 'DUPLICATE_HEADER']);
+    expect(r.header!.issues.map((i) => i.code)).toEqual([
+      'BLANK_HEADER',
+      'DUPLICATE_HEADER',
+      'DUPLICATE_HEADER',
+    ]);
   });
 
   it('pads short rows, trims long ones, and reports both', async () => {
     const r = await read('a,b,c\n1\n1,2,3,4\n1,2,3,\n');
-    expect(r.rows).toEqual([['1', '', ''], ['1', '2', '3'], ['1', '2', '3']]);
+    expect(r.rows).toEqual([
+      ['1', '', ''],
+      ['1', '2', '3'],
+      ['1', '2', '3'],
+    ]);
     expect(r.issues).toEqual(['RAGGED_ROW', 'RAGGED_ROW']);
   });
 
   it('skips blank lines but keeps row numbers true to the file', async () => {
     const r = await read('a,b\n\n1,2\n,\n3,4\n');
-    expect(r.rows).toEqual([['1', '2'], ['3', '4']]);
+    expect(r.rows).toEqual([
+      ['1', '2'],
+      ['3', '4'],
+    ]);
     expect(r.rowNumbers).toEqual([3, 5]);
   });
 
@@ -148,11 +167,15 @@ describe('readCsv', () => {
 
   it('never throws and always ends, whatever the bytes', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.uint8Array({ maxLength: 400 }), fc.integer({ min: 1, max: 64 }), async (bytes, size) => {
-        const r = await read(bytes, size);
-        const fatals = r.items.filter((i) => i.kind === 'fatal').length;
-        expect(fatals).toBeLessThanOrEqual(1);
-      }),
+      fc.asyncProperty(
+        fc.uint8Array({ maxLength: 400 }),
+        fc.integer({ min: 1, max: 64 }),
+        async (bytes, size) => {
+          const r = await read(bytes, size);
+          const fatals = r.items.filter((i) => i.kind === 'fatal').length;
+          expect(fatals).toBeLessThanOrEqual(1);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -160,7 +183,13 @@ describe('readCsv', () => {
   it('splits into the same records whatever the chunk size', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.array(fc.string({ unit: fc.constantFrom('a', 'b', ',', '"', '\n', '\r', ' ', 'é') }), { minLength: 1, maxLength: 4 }), { minLength: 2, maxLength: 6 }),
+        fc.array(
+          fc.array(fc.string({ unit: fc.constantFrom('a', 'b', ',', '"', '\n', '\r', ' ', 'é') }), {
+            minLength: 1,
+            maxLength: 4,
+          }),
+          { minLength: 2, maxLength: 6 },
+        ),
         fc.integer({ min: 1, max: 9 }),
         async (table, size) => {
           const quote = (c: string) => `"${c.replace(/"/g, '""')}"`;

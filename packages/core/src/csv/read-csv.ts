@@ -7,12 +7,19 @@ const SNIFF_BYTES = 64 * 1024;
 // eslint-disable-next-line no-control-regex -- NUL is exactly what PostgreSQL refuses and we remove
 const NUL = /\u0000/g;
 
-const fatal = (code: Extract<CsvItem, { kind: 'fatal' }>['code'], message: string): CsvItem => ({ kind: 'fatal', code, message });
+const fatal = (code: Extract<CsvItem, { kind: 'fatal' }>['code'], message: string): CsvItem => ({
+  kind: 'fatal',
+  code,
+  message,
+});
 
 const MESSAGES = {
-  EMPTY: 'The file is empty. Export your data again and make sure it has a header row and at least one row of data.',
-  HEADER_ONLY: 'The file has a header row but no data rows. Add at least one row of conversions and upload it again.',
-  NOT_TEXT: "This file doesn't look like a CSV: it contains binary data. Export your data as CSV (comma-separated values) and upload that file.",
+  EMPTY:
+    'The file is empty. Export your data again and make sure it has a header row and at least one row of data.',
+  HEADER_ONLY:
+    'The file has a header row but no data rows. Add at least one row of conversions and upload it again.',
+  NOT_TEXT:
+    "This file doesn't look like a CSV: it contains binary data. Export your data as CSV (comma-separated values) and upload that file.",
 };
 
 /** Unique, trimmed, non-blank header names, with issues for the ones that had to change. */
@@ -23,13 +30,21 @@ export function cleanHeaders(raw: string[]): { headers: string[]; issues: CsvIss
     let name = h.replace(NUL, '').trim();
     if (!name) {
       name = `column_${i + 1}`;
-      issues.push({ rowNumber: 1, code: 'BLANK_HEADER', message: `Column ${i + 1} has no name; it is called "${name}".` });
+      issues.push({
+        rowNumber: 1,
+        code: 'BLANK_HEADER',
+        message: `Column ${i + 1} has no name; it is called "${name}".`,
+      });
     }
     const base = name;
     let n = seen.get(base.toLowerCase()) ?? 0;
     while (n > 0 && seen.has(name.toLowerCase())) name = `${base}_${++n}`;
     if (name !== base) {
-      issues.push({ rowNumber: 1, code: 'DUPLICATE_HEADER', message: `Column "${base}" appears more than once; the copy in column ${i + 1} is called "${name}".` });
+      issues.push({
+        rowNumber: 1,
+        code: 'DUPLICATE_HEADER',
+        message: `Column "${base}" appears more than once; the copy in column ${i + 1} is called "${name}".`,
+      });
     }
     seen.set(base.toLowerCase(), Math.max(n, 1));
     seen.set(name.toLowerCase(), 1);
@@ -63,7 +78,12 @@ export function createCsvReader(options: CsvOptions = {}) {
   function start(bytes: Uint8Array, out: CsvItem[]): Uint8Array | null {
     const kind = binaryKind(bytes);
     if (kind) {
-      out.push(fatal('BINARY', `This looks like ${kind}, not a CSV file. Save or export your data as CSV (comma-separated values) and upload that file.`));
+      out.push(
+        fatal(
+          'BINARY',
+          `This looks like ${kind}, not a CSV file. Save or export your data as CSV (comma-separated values) and upload that file.`,
+        ),
+      );
       return null;
     }
     const bom = bomEncoding(bytes);
@@ -102,21 +122,51 @@ export function createCsvReader(options: CsvOptions = {}) {
     // Encoding news is told after the header, which readCsv promises first.
     if (header && replacedPending) {
       replacedPending = false;
-      out.push({ kind: 'issue', issue: { rowNumber: null, code: 'INVALID_CHARACTERS', message: 'Some characters could not be read and were replaced with "�". Save the file as UTF-8 to keep them.' } });
+      out.push({
+        kind: 'issue',
+        issue: {
+          rowNumber: null,
+          code: 'INVALID_CHARACTERS',
+          message:
+            'Some characters could not be read and were replaced with "�". Save the file as UTF-8 to keep them.',
+        },
+      });
     }
-    if (header && !switchReported && header.encoding !== 'windows-1252' && decoder!.encoding === 'windows-1252') {
+    if (
+      header &&
+      !switchReported &&
+      header.encoding !== 'windows-1252' &&
+      decoder!.encoding === 'windows-1252'
+    ) {
       switchReported = true;
       out.push({
         kind: 'issue',
-        issue: { rowNumber: null, code: 'WINDOWS_1252', message: 'The file is not UTF-8, so its accented characters were read as Windows-1252 (Excel on Windows). Check that names with accents look right.' },
+        issue: {
+          rowNumber: null,
+          code: 'WINDOWS_1252',
+          message:
+            'The file is not UTF-8, so its accented characters were read as Windows-1252 (Excel on Windows). Check that names with accents look right.',
+        },
       });
     }
     if (parser.pending > maxLine) {
       done = true;
-      out.push(fatal('TOO_LONG', `Row ${recordNo + 1} is longer than ${maxLine.toLocaleString('en-US')} characters. The file probably has a quote (") that is never closed.`));
+      out.push(
+        fatal(
+          'TOO_LONG',
+          `Row ${recordNo + 1} is longer than ${maxLine.toLocaleString('en-US')} characters. The file probably has a quote (") that is never closed.`,
+        ),
+      );
     }
     if (final && parser.unterminatedQuote) {
-      out.push({ kind: 'issue', issue: { rowNumber: recordNo, code: 'UNTERMINATED_QUOTE', message: `Row ${recordNo} has a quote (") that is never closed; the rest of the file was read as one cell.` } });
+      out.push({
+        kind: 'issue',
+        issue: {
+          rowNumber: recordNo,
+          code: 'UNTERMINATED_QUOTE',
+          message: `Row ${recordNo} has a quote (") that is never closed; the rest of the file was read as one cell.`,
+        },
+      });
     }
   }
 
@@ -130,8 +180,17 @@ export function createCsvReader(options: CsvOptions = {}) {
       const cleaned = cleanHeaders(rec);
       // An all-ASCII header reads the same in every encoding: call it UTF-8 whatever the decoder has seen
       // beyond it, so the header (and the WINDOWS_1252 issue below) never depend on how bytes were chunked.
-      const encoding = !bomEncoded && rec.every((h) => /^[\t\x20-\x7e]*$/.test(h)) ? 'utf-8' : (decoder!.encoding ?? 'utf-8');
-      header = { headers: cleaned.headers, originalHeaders: rec, encoding, delimiter: parser!.delimiter, issues: cleaned.issues };
+      const encoding =
+        !bomEncoded && rec.every((h) => /^[\t\x20-\x7e]*$/.test(h))
+          ? 'utf-8'
+          : (decoder!.encoding ?? 'utf-8');
+      header = {
+        headers: cleaned.headers,
+        originalHeaders: rec,
+        encoding,
+        delimiter: parser!.delimiter,
+        issues: cleaned.issues,
+      };
       out.push({ kind: 'header', info: header });
       return;
     }
@@ -150,17 +209,32 @@ export function createCsvReader(options: CsvOptions = {}) {
           },
         });
       }
-      values = rec.length < width ? rec.concat(Array<string>(width - rec.length).fill('')) : rec.slice(0, width);
+      values =
+        rec.length < width ? rec.concat(Array<string>(width - rec.length).fill('')) : rec.slice(0, width);
     }
     for (let c = 0; c < values.length; c++) {
       const v = values[c]!;
       if (v.length > maxCell) {
         values[c] = v.slice(0, maxCell);
-        out.push({ kind: 'issue', issue: { rowNumber: recordNo, code: 'CELL_TOO_LONG', message: `Row ${recordNo}, column "${header.headers[c]}" is longer than ${maxCell} characters and was cut.` } });
+        out.push({
+          kind: 'issue',
+          issue: {
+            rowNumber: recordNo,
+            code: 'CELL_TOO_LONG',
+            message: `Row ${recordNo}, column "${header.headers[c]}" is longer than ${maxCell} characters and was cut.`,
+          },
+        });
       }
       if (v.includes('\u0000')) {
         values[c] = values[c]!.replace(NUL, '');
-        out.push({ kind: 'issue', issue: { rowNumber: recordNo, code: 'NUL_BYTES', message: `Row ${recordNo}, column "${header.headers[c]}" contained NUL characters; they were removed.` } });
+        out.push({
+          kind: 'issue',
+          issue: {
+            rowNumber: recordNo,
+            code: 'NUL_BYTES',
+            message: `Row ${recordNo}, column "${header.headers[c]}" contained NUL characters; they were removed.`,
+          },
+        });
       }
     }
     rows++;
@@ -231,7 +305,10 @@ function concat(parts: Uint8Array[], total: number): Uint8Array {
  * Streams a CSV from any byte source without holding the whole file: yields the header first, then rows,
  * issues as they are found, and a fatal item (then stops) for files that cannot be read as CSV.
  */
-export async function* readCsv(source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, options?: CsvOptions): AsyncGenerator<CsvItem> {
+export async function* readCsv(
+  source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  options?: CsvOptions,
+): AsyncGenerator<CsvItem> {
   const reader = createCsvReader(options);
   for await (const chunk of source) {
     for (const item of reader.push(chunk)) {

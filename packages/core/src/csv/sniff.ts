@@ -59,7 +59,10 @@ function countOutsideQuotes(line: string, ch: string): number {
  * Comma when nothing else fits.
  */
 export function detectDelimiter(text: string): string {
-  const lines = text.split(/\r\n|\n|\r/).filter((l) => l.trim() !== '').slice(0, 6);
+  const lines = text
+    .split(/\r\n|\n|\r/)
+    .filter((l) => l.trim() !== '')
+    .slice(0, 6);
   if (!lines.length) return ',';
   let best = ',';
   let bestScore = 0;

@@ -77,7 +77,8 @@ export function buildEvent(row: Pick<RowResult, 'effectiveRow'>): ServerEvent {
   };
   for (const key in eff) {
     const value = eff[key]!;
-    if (key === 'event_name' || key === 'event_time' || key === 'action_source' || key === 'event_id') continue;
+    if (key === 'event_name' || key === 'event_time' || key === 'action_source' || key === 'event_id')
+      continue;
     const def = FIELD_BY_KEY.get(key);
     if (!def) continue;
     if (def.hashed) {

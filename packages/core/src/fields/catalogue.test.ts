@@ -17,19 +17,37 @@ describe('field catalogue', () => {
   });
 
   it('hashes exactly the customer information keys Meta hashes', () => {
-    expect(FIELDS.filter((f) => f.hashed).map((f) => f.metaKey).sort()).toEqual(
-      ['country', 'ct', 'db', 'em', 'external_id', 'fn', 'ge', 'ln', 'ph', 'st', 'zp'].sort(),
-    );
+    expect(
+      FIELDS.filter((f) => f.hashed)
+        .map((f) => f.metaKey)
+        .sort(),
+    ).toEqual(['country', 'ct', 'db', 'em', 'external_id', 'fn', 'ge', 'ln', 'ph', 'st', 'zp'].sort());
   });
 
   it('offers the spec §5 values for hardcoded selects', () => {
     expect(FIELD_BY_KEY.get('action_source')!.allowedValues).toEqual([
-      'email', 'website', 'app', 'phone_call', 'chat', 'physical_store', 'system_generated', 'other',
+      'email',
+      'website',
+      'app',
+      'phone_call',
+      'chat',
+      'physical_store',
+      'system_generated',
+      'other',
     ]);
     expect(FIELD_BY_KEY.get('gender')!.allowedValues).toEqual(['f', 'm']);
     expect(FIELD_BY_KEY.get('currency')!.allowedValues).toEqual(['USD', 'CAD', 'EUR', 'GBP', 'AUD']);
-    expect(FIELD_BY_KEY.get('delivery_category')!.allowedValues).toEqual(['in_store', 'curbside', 'home_delivery']);
-    expect(FIELD_BY_KEY.get('travel_class')!.allowedValues).toEqual(['economy', 'premium_economy', 'business', 'first']);
+    expect(FIELD_BY_KEY.get('delivery_category')!.allowedValues).toEqual([
+      'in_store',
+      'curbside',
+      'home_delivery',
+    ]);
+    expect(FIELD_BY_KEY.get('travel_class')!.allowedValues).toEqual([
+      'economy',
+      'premium_economy',
+      'business',
+      'first',
+    ]);
     expect(FIELD_BY_KEY.get('fb_success')!.allowedValues).toEqual(['true', 'false']);
     expect(FIELD_BY_KEY.get('advertiser_tracking_enabled')!.allowedValues).toEqual(['0', '1']);
   });
@@ -37,6 +55,9 @@ describe('field catalogue', () => {
   it('places standard parameters that share a user-data name under custom_data with their Meta key', () => {
     expect(FIELD_BY_KEY.get('custom_city')).toMatchObject({ metaKey: 'city', placement: 'custom_data' });
     expect(FIELD_BY_KEY.get('city')).toMatchObject({ metaKey: 'ct', placement: 'user_data', hashed: true });
-    expect(FIELD_BY_KEY.get('original_event_time')).toMatchObject({ metaKey: 'event_time', placement: 'original_event_data' });
+    expect(FIELD_BY_KEY.get('original_event_time')).toMatchObject({
+      metaKey: 'event_time',
+      placement: 'original_event_data',
+    });
   });
 });

@@ -25,12 +25,25 @@ const DOCS = 'https://developers.facebook.com/docs/marketing-api/conversions-api
 export const FIELD_GROUPS = [
   { group: 'event', label: 'Event Info', docsUrl: `${DOCS}/server-event` },
   { group: 'user', label: 'User Data', docsUrl: `${DOCS}/customer-information-parameters` },
-  { group: 'app', label: 'App Data', docsUrl: 'https://developers.facebook.com/docs/marketing-api/conversions-api/app-events' },
+  {
+    group: 'app',
+    label: 'App Data',
+    docsUrl: 'https://developers.facebook.com/docs/marketing-api/conversions-api/app-events',
+  },
   { group: 'original', label: 'Original Event Data', docsUrl: `${DOCS}/original-event-data` },
   { group: 'custom', label: 'Standard Parameters', docsUrl: `${DOCS}/custom-data` },
 ] as const satisfies readonly { group: FieldGroup; label: string; docsUrl: string }[];
 
-export const ACTION_SOURCES = ['email', 'website', 'app', 'phone_call', 'chat', 'physical_store', 'system_generated', 'other'] as const;
+export const ACTION_SOURCES = [
+  'email',
+  'website',
+  'app',
+  'phone_call',
+  'chat',
+  'physical_store',
+  'system_generated',
+  'other',
+] as const;
 export const CURRENCY_CHOICES = ['USD', 'CAD', 'EUR', 'GBP', 'AUD'] as const;
 
 type Spec = [key: string, type: FieldType, description: string, extra?: Partial<FieldDef>];
@@ -59,12 +72,32 @@ function group(g: FieldGroup, placement: Placement, specs: Spec[]): FieldDef[] {
 }
 
 const EVENT = group('event', 'top', [
-  ['event_name', 'string', 'A standard event such as Purchase or Lead, or your own custom event name.', { required: true }],
-  ['event_time', 'timestamp', 'When the conversion happened. Dates, date-times and Unix timestamps are converted to Unix seconds.', { required: true }],
-  ['action_source', 'enum', 'Where the conversion happened, e.g. physical_store or phone_call.', { required: true, allowedValues: ACTION_SOURCES }],
+  [
+    'event_name',
+    'string',
+    'A standard event such as Purchase or Lead, or your own custom event name.',
+    { required: true },
+  ],
+  [
+    'event_time',
+    'timestamp',
+    'When the conversion happened. Dates, date-times and Unix timestamps are converted to Unix seconds.',
+    { required: true },
+  ],
+  [
+    'action_source',
+    'enum',
+    'Where the conversion happened, e.g. physical_store or phone_call.',
+    { required: true, allowedValues: ACTION_SOURCES },
+  ],
   ['event_source_url', 'string', 'The page URL of the event; required for website events.'],
   ['event_id', 'string', 'Your unique id for the event (e.g. an order id). Meta uses it to drop duplicates.'],
-  ['opt_out', 'boolean', 'true when the event may be used for attribution only, not ad optimisation.', { allowedValues: ['true', 'false'] }],
+  [
+    'opt_out',
+    'boolean',
+    'true when the event may be used for attribution only, not ad optimisation.',
+    { allowedValues: ['true', 'false'] },
+  ],
   ['referrer_url', 'string', 'The referrer of the page the event happened on.'],
   ['data_processing_options', 'list', 'Limited Data Use: LDU, or empty.', { allowedValues: ['LDU'] }],
   ['data_processing_options_country', 'integer', 'LDU country: 1 for the US, 0 to let Meta geolocate.'],
@@ -72,25 +105,35 @@ const EVENT = group('event', 'top', [
   ['customer_segmentation', 'string', 'The customer segment of the purchaser.'],
 ]);
 
-const hashedUser = (key: string, metaKey: string, description: string, extra: Partial<FieldDef> = {}): Spec => [
-  key,
-  'string',
-  description,
-  { hashed: true, metaKey, ...extra },
-];
+const hashedUser = (
+  key: string,
+  metaKey: string,
+  description: string,
+  extra: Partial<FieldDef> = {},
+): Spec => [key, 'string', description, { hashed: true, metaKey, ...extra }];
 
 const USER = group('user', 'user_data', [
   hashedUser('email', 'em', 'Email address. Trimmed, lowercased and SHA-256 hashed.'),
-  hashedUser('phone', 'ph', 'Phone number with country code. A missing country code is added from the file setting.'),
+  hashedUser(
+    'phone',
+    'ph',
+    'Phone number with country code. A missing country code is added from the file setting.',
+  ),
   hashedUser('first_name', 'fn', 'First name. Lowercased, punctuation removed, hashed.'),
   hashedUser('last_name', 'ln', 'Last name. Lowercased, punctuation removed, hashed.'),
-  hashedUser('db', 'db', 'Date of birth, any common format; sent as YYYYMMDD, hashed.', { label: 'Date of birth' }),
+  hashedUser('db', 'db', 'Date of birth, any common format; sent as YYYYMMDD, hashed.', {
+    label: 'Date of birth',
+  }),
   hashedUser('gender', 'ge', 'f or m, hashed.', { allowedValues: ['f', 'm'] }),
   hashedUser('city', 'ct', 'City, lowercased without spaces or punctuation, hashed.'),
   hashedUser('state', 'st', 'State or province; US state names become 2-letter codes. Hashed.'),
   hashedUser('zip', 'zp', 'Zip or postal code; US codes use the first 5 digits. Hashed.'),
   hashedUser('country', 'country', 'Country; names become ISO 2-letter codes. Hashed.'),
-  hashedUser('external_id', 'external_id', 'Your customer id (CRM or loyalty id). Trimmed, lowercased, hashed.'),
+  hashedUser(
+    'external_id',
+    'external_id',
+    'Your customer id (CRM or loyalty id). Trimmed, lowercased, hashed.',
+  ),
   ['client_ip_address', 'string', 'The customer IP address (IPv4 or IPv6). Not hashed.'],
   ['client_user_agent', 'string', 'The browser user agent. Not hashed; required for website events.'],
   ['fbc', 'string', 'Click id cookie, fb.1.<ms>.<fbclid>. Not hashed.'],
@@ -108,7 +151,12 @@ const USER = group('user', 'user_data', [
 ]);
 
 const APP = group('app', 'app_data', [
-  ['advertiser_tracking_enabled', 'enum', 'iOS 14.5+: 1 if the user allowed tracking.', { allowedValues: ['0', '1'] }],
+  [
+    'advertiser_tracking_enabled',
+    'enum',
+    'iOS 14.5+: 1 if the user allowed tracking.',
+    { allowedValues: ['0', '1'] },
+  ],
   ['application_tracking_enabled', 'enum', '1 if the app allows tracking.', { allowedValues: ['0', '1'] }],
   ['extinfo', 'list', 'The 16-element extended device information array.'],
   ['campaign_ids', 'string', 'Campaign ids the app install came from.'],
@@ -134,7 +182,12 @@ const int = (key: string, description: string): Spec => [key, 'integer', descrip
 const list = (key: string, description: string): Spec => [key, 'list', description];
 const CUSTOM = group('custom', 'custom_data', [
   num('value', 'Monetary value of the event, e.g. 142.52. Required for Purchase.'),
-  ['currency', 'enum', 'ISO 4217 currency code, e.g. USD. Required for Purchase.', { allowedValues: CURRENCY_CHOICES }],
+  [
+    'currency',
+    'enum',
+    'ISO 4217 currency code, e.g. USD. Required for Purchase.',
+    { allowedValues: CURRENCY_CHOICES },
+  ],
   str('order_id', 'Your order or transaction id.'),
   list('content_ids', 'Product ids or SKUs, separated by commas or pipes.'),
   ['content_type', 'enum', 'product or product_group.', { allowedValues: ['product', 'product_group'] }],
@@ -143,14 +196,29 @@ const CUSTOM = group('custom', 'custom_data', [
   num('price', 'Price of the item.'),
   num('net_revenue', 'Net revenue of the event.'),
   num('predicted_ltv', 'Predicted lifetime value of the customer.'),
-  ['delivery_category', 'enum', 'in_store, curbside or home_delivery.', { allowedValues: ['in_store', 'curbside', 'home_delivery'] }],
+  [
+    'delivery_category',
+    'enum',
+    'in_store, curbside or home_delivery.',
+    { allowedValues: ['in_store', 'curbside', 'home_delivery'] },
+  ],
   str('item_number', 'Offline item number.'),
   str('availability'),
   str('body_style'),
   str('checkin_date'),
-  ['custom_city', 'string', 'City of the listing or trip.', { metaKey: 'city', label: 'City (standard parameter)' }],
+  [
+    'custom_city',
+    'string',
+    'City of the listing or trip.',
+    { metaKey: 'city', label: 'City (standard parameter)' },
+  ],
   str('condition_of_vehicle'),
-  ['custom_country', 'string', 'Country of the listing or trip.', { metaKey: 'country', label: 'Country (standard parameter)' }],
+  [
+    'custom_country',
+    'string',
+    'Country of the listing or trip.',
+    { metaKey: 'country', label: 'Country (standard parameter)' },
+  ],
   str('departing_arrival_date'),
   str('departing_departure_date'),
   str('destination_airport'),
@@ -174,7 +242,12 @@ const CUSTOM = group('custom', 'custom_data', [
   int('num_children', 'Number of children.'),
   int('num_infants', 'Number of infants.'),
   str('origin_airport'),
-  ['custom_postal_code', 'string', 'Postal code of the listing.', { metaKey: 'postal_code', label: 'Postal code (standard parameter)' }],
+  [
+    'custom_postal_code',
+    'string',
+    'Postal code of the listing.',
+    { metaKey: 'postal_code', label: 'Postal code (standard parameter)' },
+  ],
   str('preferred_baths_range'),
   str('preferred_beds_range'),
   list('preferred_neighborhoods', 'Preferred neighborhoods.'),
@@ -183,7 +256,12 @@ const CUSTOM = group('custom', 'custom_data', [
   list('preferred_star_ratings', 'Preferred star ratings.'),
   str('product_catalog_id'),
   str('property_type'),
-  ['custom_region', 'string', 'Region of the listing.', { metaKey: 'region', label: 'Region (standard parameter)' }],
+  [
+    'custom_region',
+    'string',
+    'Region of the listing.',
+    { metaKey: 'region', label: 'Region (standard parameter)' },
+  ],
   str('returning_arrival_date'),
   str('returning_departure_date'),
   str('search_string'),
@@ -196,7 +274,12 @@ const CUSTOM = group('custom', 'custom_data', [
   list('suggested_location_based_items', 'Suggested location-based item ids.'),
   list('suggested_vehicles', 'Suggested vehicle ids.'),
   str('transmission'),
-  ['travel_class', 'enum', 'economy, premium_economy, business or first.', { allowedValues: ['economy', 'premium_economy', 'business', 'first'] }],
+  [
+    'travel_class',
+    'enum',
+    'economy, premium_economy, business or first.',
+    { allowedValues: ['economy', 'premium_economy', 'business', 'first'] },
+  ],
   str('travel_end'),
   str('travel_start'),
   str('trim'),
@@ -209,7 +292,12 @@ const CUSTOM = group('custom', 'custom_data', [
   str('fb_description', 'App event: description.'),
   str('fb_level', 'App event: level.'),
   num('fb_max_rating_value', 'App event: maximum rating value.'),
-  ['fb_payment_info_available', 'enum', 'App event: 1 if payment info is available.', { allowedValues: ['0', '1'] }],
+  [
+    'fb_payment_info_available',
+    'enum',
+    'App event: 1 if payment info is available.',
+    { allowedValues: ['0', '1'] },
+  ],
   str('fb_registration_method', 'App event: registration method.'),
   ['fb_success', 'enum', 'App event: true if the action succeeded.', { allowedValues: ['true', 'false'] }],
   num('_valueToSum', 'App event: value to sum.'),

@@ -4,24 +4,59 @@ import { suggestField, suggestMappings, toleranceOf } from './suggest.ts';
 
 describe('suggestField', () => {
   it.each([
-    ['em', 'email'], ['E_Mail', 'email'], ['mail', 'email'], ['ph', 'phone'], ['TEL', 'phone'],
-    ['fn', 'first_name'], ['first', 'first_name'], ['ln', 'last_name'], ['last', 'last_name'],
-    ['dob', 'db'], ['DateOfBirth', 'db'], ['ct', 'city'], ['st', 'state'], ['region', 'state'],
-    ['postal', 'zip'], ['postcode', 'zip'], ['postal_code', 'zip'], ['ip', 'client_ip_address'],
-    ['client_ip', 'client_ip_address'], ['ua', 'client_user_agent'], ['val', 'value'], ['price', 'value'],
-    ['revenue', 'value'], ['curr', 'currency'], ['src', 'action_source'], ['sku', 'content_ids'],
-    ['productid', 'content_ids'], ['campaign', 'external_id'], ['externalid', 'external_id'],
+    ['em', 'email'],
+    ['E_Mail', 'email'],
+    ['mail', 'email'],
+    ['ph', 'phone'],
+    ['TEL', 'phone'],
+    ['fn', 'first_name'],
+    ['first', 'first_name'],
+    ['ln', 'last_name'],
+    ['last', 'last_name'],
+    ['dob', 'db'],
+    ['DateOfBirth', 'db'],
+    ['ct', 'city'],
+    ['st', 'state'],
+    ['region', 'state'],
+    ['postal', 'zip'],
+    ['postcode', 'zip'],
+    ['postal_code', 'zip'],
+    ['ip', 'client_ip_address'],
+    ['client_ip', 'client_ip_address'],
+    ['ua', 'client_user_agent'],
+    ['val', 'value'],
+    ['price', 'value'],
+    ['revenue', 'value'],
+    ['curr', 'currency'],
+    ['src', 'action_source'],
+    ['sku', 'content_ids'],
+    ['productid', 'content_ids'],
+    ['campaign', 'external_id'],
+    ['externalid', 'external_id'],
   ])('alias %s → %s', (header, field) => expect(suggestField(header)).toBe(field));
 
   it.each([
-    ['email', 'email'], ['Email', 'email'], ['phone', 'phone'], ['event_name', 'event_name'],
-    ['Event Time', 'event_time'], ['first_name', 'first_name'], ['zip', 'zip'], ['country', 'country'],
-    ['currency', 'currency'], ['fbc', 'fbc'], ['emails', 'email'], ['E-mail', 'email'],
+    ['email', 'email'],
+    ['Email', 'email'],
+    ['phone', 'phone'],
+    ['event_name', 'event_name'],
+    ['Event Time', 'event_time'],
+    ['first_name', 'first_name'],
+    ['zip', 'zip'],
+    ['country', 'country'],
+    ['currency', 'currency'],
+    ['fbc', 'fbc'],
+    ['emails', 'email'],
+    ['E-mail', 'email'],
   ])('fuzzy %s → %s', (header, field) => expect(suggestField(header)).toBe(field));
 
   it('breaks a fuzzy tie towards a required field, so an "Event" column is not taken for event_id', () => {
     expect(suggestField('Event')).toBe('event_name');
-    expect(suggestMappings(['Email', 'Event', 'event_id']).forward).toEqual({ Email: 'email', Event: 'event_name', event_id: 'event_id' });
+    expect(suggestMappings(['Email', 'Event', 'event_id']).forward).toEqual({
+      Email: 'email',
+      Event: 'event_name',
+      event_id: 'event_id',
+    });
   });
 
   it.each(['notes', 'quantity', 'sales rep', '', '   ', 'xyz'])('no suggestion for %j', (header) =>
@@ -51,12 +86,16 @@ describe('mappingProblem (spec §5 order)', () => {
   });
   it('counts a hardcoded value only when it is not blank', () => {
     const m = { c1: 'event_name', c2: 'event_time', c4: 'email' };
-    expect(mappingProblem({ mappings: m, hardcoded: { action_source: '  ' } })).toBe('Missing required fields: action_source');
+    expect(mappingProblem({ mappings: m, hardcoded: { action_source: '  ' } })).toBe(
+      'Missing required fields: action_source',
+    );
     expect(mappingProblem({ mappings: m, hardcoded: { action_source: 'physical_store' } })).toBeNull();
   });
   it('needs email or phone', () => {
     const { c4: _e, ...noId } = full;
-    expect(mappingProblem({ mappings: noId, hardcoded: {} })).toBe('You must map at least one user identifier field eg. email, phone.');
+    expect(mappingProblem({ mappings: noId, hardcoded: {} })).toBe(
+      'You must map at least one user identifier field eg. email, phone.',
+    );
     expect(mappingProblem({ mappings: noId, hardcoded: { phone: '+16505551212' } })).toBeNull();
   });
   it('needs every listed field to be mapped or hardcoded', () => {
@@ -69,6 +108,9 @@ describe('mappingProblem (spec §5 order)', () => {
 
 describe('pruneMappings', () => {
   it('drops mappings of columns that are gone', () => {
-    expect(pruneMappings(['a', 'b'], { a: 'email', c: 'phone' })).toEqual({ mappings: { a: 'email' }, removed: ['c'] });
+    expect(pruneMappings(['a', 'b'], { a: 'email', c: 'phone' })).toEqual({
+      mappings: { a: 'email' },
+      removed: ['c'],
+    });
   });
 });

@@ -14,7 +14,11 @@ export function providedFields(mappings: Mappings, hardcoded: HardcodedValues): 
  * Spec §5 mapping rules in order; the first failing rule's exact message, or null when the user may continue.
  * `mappedFields` are the fields listed in Mapped Fields (each must have a column or a value).
  */
-export function mappingProblem(input: { mappings: Mappings; hardcoded: HardcodedValues; mappedFields?: readonly string[] }): string | null {
+export function mappingProblem(input: {
+  mappings: Mappings;
+  hardcoded: HardcodedValues;
+  mappedFields?: readonly string[];
+}): string | null {
   const provided = providedFields(input.mappings, input.hardcoded);
   const missing = REQUIRED_FIELDS.filter((f) => !provided.has(f));
   if (missing.length) return `Missing required fields: ${missing.join(', ')}`;
@@ -28,7 +32,10 @@ export function mappingProblem(input: { mappings: Mappings; hardcoded: Hardcoded
 }
 
 /** Drops mappings whose column is no longer in the file (spec §4 mapping load); names the dropped columns. */
-export function pruneMappings(headers: readonly string[], mappings: Mappings): { mappings: Mappings; removed: string[] } {
+export function pruneMappings(
+  headers: readonly string[],
+  mappings: Mappings,
+): { mappings: Mappings; removed: string[] } {
   const present = new Set(headers);
   const kept: Mappings = {};
   const removed: string[] = [];

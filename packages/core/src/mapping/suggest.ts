@@ -5,31 +5,77 @@ export type HardcodedValues = Record<string, string>;
 
 /** Spec §3 alias table (lowercased header → field). */
 export const HEADER_ALIASES: Readonly<Record<string, string>> = {
-  em: 'email', e_mail: 'email', mail: 'email',
-  ph: 'phone', tel: 'phone',
-  fn: 'first_name', first: 'first_name',
-  ln: 'last_name', last: 'last_name',
-  dob: 'db', dateofbirth: 'db',
+  em: 'email',
+  e_mail: 'email',
+  mail: 'email',
+  ph: 'phone',
+  tel: 'phone',
+  fn: 'first_name',
+  first: 'first_name',
+  ln: 'last_name',
+  last: 'last_name',
+  dob: 'db',
+  dateofbirth: 'db',
   ct: 'city',
-  st: 'state', region: 'state',
-  postal: 'zip', postcode: 'zip', postal_code: 'zip',
-  ip: 'client_ip_address', client_ip: 'client_ip_address',
+  st: 'state',
+  region: 'state',
+  postal: 'zip',
+  postcode: 'zip',
+  postal_code: 'zip',
+  ip: 'client_ip_address',
+  client_ip: 'client_ip_address',
   ua: 'client_user_agent',
-  val: 'value', price: 'value', revenue: 'value',
+  val: 'value',
+  price: 'value',
+  revenue: 'value',
   curr: 'currency',
   src: 'action_source',
-  sku: 'content_ids', productid: 'content_ids',
-  campaign: 'external_id', externalid: 'external_id',
+  sku: 'content_ids',
+  productid: 'content_ids',
+  campaign: 'external_id',
+  externalid: 'external_id',
 };
 
 /** The only fields suggestions may target (spec §3). */
 export const SUGGESTION_TARGETS = [
-  'email', 'phone', 'client_ip_address', 'external_id', 'event_id', 'event_name', 'event_time', 'action_source',
-  'first_name', 'last_name', 'db', 'gender', 'city', 'state', 'zip', 'country', 'client_user_agent', 'value',
-  'currency', 'content_ids', 'ctwa_clid', 'fbp', 'fbc',
+  'email',
+  'phone',
+  'client_ip_address',
+  'external_id',
+  'event_id',
+  'event_name',
+  'event_time',
+  'action_source',
+  'first_name',
+  'last_name',
+  'db',
+  'gender',
+  'city',
+  'state',
+  'zip',
+  'country',
+  'client_user_agent',
+  'value',
+  'currency',
+  'content_ids',
+  'ctwa_clid',
+  'fbp',
+  'fbc',
 ] as const;
 
-const LOOSE = new Set(['email', 'phone', 'client_ip_address', 'external_id', 'event_id', 'event_name', 'event_time', 'action_source', 'first_name', 'last_name', 'db']);
+const LOOSE = new Set([
+  'email',
+  'phone',
+  'client_ip_address',
+  'external_id',
+  'event_id',
+  'event_name',
+  'event_time',
+  'action_source',
+  'first_name',
+  'last_name',
+  'db',
+]);
 /** A fuzzy match is accepted at or below this score: 0.5 for the fields above, 0.1 for the rest. */
 export const toleranceOf = (field: string) => (LOOSE.has(field) ? 0.5 : 0.1);
 
@@ -58,7 +104,10 @@ export function suggestField(header: string): string | null {
  * claims it. Answers column → field and field → column.
  * @example suggestMappings(['Email', 'Phone Number']) // { forward: { Email: 'email', 'Phone Number': 'phone' }, ... }
  */
-export function suggestMappings(headers: readonly string[]): { forward: Mappings; reverse: Record<string, string> } {
+export function suggestMappings(headers: readonly string[]): {
+  forward: Mappings;
+  reverse: Record<string, string>;
+} {
   const forward: Mappings = {};
   const reverse: Record<string, string> = {};
   for (const header of headers) {

@@ -1,16 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import { backoffDelayMs, badRowIndex, classifyNetworkFailure, classifyResponse, MAX_RETRY_AFTER_MS, parseRetryAfter } from './classify.ts';
+import {
+  backoffDelayMs,
+  badRowIndex,
+  classifyNetworkFailure,
+  classifyResponse,
+  MAX_RETRY_AFTER_MS,
+  parseRetryAfter,
+} from './classify.ts';
 import { explainMetaError, UNKNOWN_ERROR_FORMAT } from './explain.ts';
 
-const classify = (input: { status: number; body: unknown; retryAfter?: string }) => classifyResponse({ ...input, nowMs: 0 });
-const err = (code: number, extra: Record<string, unknown> = {}) => ({ error: { message: 'm', type: 'OAuthException', code, ...extra } });
+const classify = (input: { status: number; body: unknown; retryAfter?: string }) =>
+  classifyResponse({ ...input, nowMs: 0 });
+const err = (code: number, extra: Record<string, unknown> = {}) => ({
+  error: { message: 'm', type: 'OAuthException', code, ...extra },
+});
 
 describe('classifyResponse', () => {
   const cases: [string, number, unknown, string][] = [
     ['500 without body', 500, '', 'retry'],
     ['502 html', 502, '<html>bad gateway</html>', 'retry'],
     ['503 graph error', 503, err(2), 'retry'],
-    ...[1, 2, 4, 17, 32, 341, 368, 613, 80003, 80004].map((c): [string, number, unknown, string] => [`code ${c}`, 400, err(c), 'retry']),
+    ...[1, 2, 4, 17, 32, 341, 368, 613, 80003, 80004].map((c): [string, number, unknown, string] => [
+      `code ${c}`,
+      400,
+      err(c),
+      'retry',
+    ]),
     ['is_transient', 400, err(100, { is_transient: true }), 'retry'],
     ['429 no body', 429, '', 'retry'],
     ['190 expired', 401, err(190, { error_subcode: 463 }), 'token'],
@@ -42,7 +57,10 @@ describe('classifyResponse', () => {
       eventsReceived: 3,
       fbtraceId: 'AX',
     });
-    expect(classify({ status: 200, body: '{"events_received":2}' })).toMatchObject({ kind: 'ok', eventsReceived: 2 });
+    expect(classify({ status: 200, body: '{"events_received":2}' })).toMatchObject({
+      kind: 'ok',
+      eventsReceived: 2,
+    });
   });
 
   it('does not count a 2xx without events_received as delivered', () => {
@@ -50,7 +68,10 @@ describe('classifyResponse', () => {
   });
 
   it('finds the bad row index Meta names', () => {
-    const out = classify({ status: 400, body: err(100, { message: "Invalid parameter at $['data'][17]['user_data']" }) });
+    const out = classify({
+      status: 400,
+      body: err(100, { message: "Invalid parameter at $['data'][17]['user_data']" }),
+    });
     expect(out).toMatchObject({ verdict: 'bad_rows', badIndex: 17 });
     expect(classify({ status: 400, body: err(100) })).toMatchObject({ verdict: 'bad_rows', badIndex: null });
   });
@@ -111,15 +132,25 @@ describe('explainMetaError', () => {
   it.each(cases)('%s', (_n, raw, title) => expect(explainMetaError(raw).title).toBe(title));
 
   it("shows Meta's user title and message, else its message", () => {
-    expect(explainMetaError(err(100, { error_user_title: 'Event Timestamp Too Old', error_user_msg: 'Too far in the past' }))).toMatchObject({
+    expect(
+      explainMetaError(
+        err(100, { error_user_title: 'Event Timestamp Too Old', error_user_msg: 'Too far in the past' }),
+      ),
+    ).toMatchObject({
       metaTitle: 'Event Timestamp Too Old',
       metaMessage: 'Too far in the past',
     });
-    expect(explainMetaError(JSON.stringify(err(100, { message: 'Invalid parameter' })))).toMatchObject({ metaTitle: null, metaMessage: 'Invalid parameter' });
+    expect(explainMetaError(JSON.stringify(err(100, { message: 'Invalid parameter' })))).toMatchObject({
+      metaTitle: null,
+      metaMessage: 'Invalid parameter',
+    });
   });
 
   it("says 'Unknown error format' when unparseable", () => {
     expect(explainMetaError('<html>').metaMessage).toBe(UNKNOWN_ERROR_FORMAT);
-    expect(explainMetaError(null, 'retry')).toMatchObject({ title: 'Meta could not be reached', metaMessage: UNKNOWN_ERROR_FORMAT });
+    expect(explainMetaError(null, 'retry')).toMatchObject({
+      title: 'Meta could not be reached',
+      metaMessage: UNKNOWN_ERROR_FORMAT,
+    });
   });
 });

@@ -38,7 +38,12 @@ const RETRY_CODES = new Set([1, 2, 4, 17, 32, 341, 368, 613, 5000, 80003, 80004]
 const TOKEN_CODES = new Set([102, 190]);
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
-const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : null);
+const num = (v: unknown): number | null =>
+  typeof v === 'number' && Number.isFinite(v)
+    ? v
+    : typeof v === 'string' && /^\d+$/.test(v)
+      ? Number(v)
+      : null;
 
 /** The `error` object of a Graph error body, or null when the body is not one. */
 export function parseGraphError(body: unknown): GraphError | null {
@@ -109,7 +114,12 @@ export function verdictFor(status: number, e: GraphError | null): Verdict {
 }
 
 /** Classifies one HTTP answer from `/{pixel}/events`. */
-export function classifyResponse(input: { status: number; body: unknown; retryAfter?: string | null; nowMs: number }): Outcome {
+export function classifyResponse(input: {
+  status: number;
+  body: unknown;
+  retryAfter?: string | null;
+  nowMs: number;
+}): Outcome {
   const { status, body } = input;
   let parsed: unknown = body;
   if (typeof body === 'string') {
@@ -128,7 +138,14 @@ export function classifyResponse(input: { status: number; body: unknown; retryAf
   const retryAfterSeconds = parseRetryAfter(input.retryAfter, input.nowMs);
   if (status >= 200 && status < 300) {
     // A 2xx without events_received is not a confirmation: treat as transient so the batch is tried again.
-    return { kind: 'error', verdict: 'retry', error, retryAfterSeconds, badIndex: null, cause: 'unexpected_success_body' };
+    return {
+      kind: 'error',
+      verdict: 'retry',
+      error,
+      retryAfterSeconds,
+      badIndex: null,
+      cause: 'unexpected_success_body',
+    };
   }
   const verdict = verdictFor(status, error);
   return {
@@ -136,7 +153,8 @@ export function classifyResponse(input: { status: number; body: unknown; retryAf
     verdict,
     error,
     retryAfterSeconds,
-    badIndex: verdict === 'bad_rows' ? badRowIndex(error?.message) ?? badRowIndex(error?.userMessage) : null,
+    badIndex:
+      verdict === 'bad_rows' ? (badRowIndex(error?.message) ?? badRowIndex(error?.userMessage)) : null,
     cause: error ? `graph_${error.code ?? 'unknown'}` : `http_${status}`,
   };
 }
@@ -167,9 +185,15 @@ export const MAX_RETRY_AFTER_MS = 5 * 60_000;
  * ceiling, but never shorter than a Retry-After the server gave (itself capped at MAX_RETRY_AFTER_MS).
  * `random` in [0, 1) is injected.
  */
-export function backoffDelayMs(attempt: number, retryAfterSeconds: number | null, random: number, policy: BackoffPolicy = DEFAULT_BACKOFF): number {
+export function backoffDelayMs(
+  attempt: number,
+  retryAfterSeconds: number | null,
+  random: number,
+  policy: BackoffPolicy = DEFAULT_BACKOFF,
+): number {
   const ceiling = Math.min(policy.capMs, policy.baseMs * 2 ** Math.max(0, attempt - 1));
   const jittered = Math.floor(random * ceiling);
-  const floor = retryAfterSeconds !== null ? Math.min(MAX_RETRY_AFTER_MS, Math.ceil(retryAfterSeconds * 1000)) : 0;
+  const floor =
+    retryAfterSeconds !== null ? Math.min(MAX_RETRY_AFTER_MS, Math.ceil(retryAfterSeconds * 1000)) : 0;
   return Math.max(jittered, floor);
 }

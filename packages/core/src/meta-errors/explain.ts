@@ -23,7 +23,8 @@ interface Known {
 
 const TOKEN: Known = {
   title: 'Access token expired or invalid',
-  explanation: 'Meta no longer accepts the access token saved with this pixel account, so nothing more was sent.',
+  explanation:
+    'Meta no longer accepts the access token saved with this pixel account, so nothing more was sent.',
   fix: 'Reconnect the pixel account: create a new access token in Events Manager (Settings → Conversions API → Generate access token), paste it into the pixel account on Pixel Accounts, and send the file again.',
 };
 const PERMISSION: Known = {
@@ -38,12 +39,14 @@ const PIXEL: Known = {
 };
 const RATE: Known = {
   title: 'Meta asked us to slow down',
-  explanation: 'Meta rate-limited or temporarily could not take the request. Backsignal waited and retried, but the batch still did not go through.',
+  explanation:
+    'Meta rate-limited or temporarily could not take the request. Backsignal waited and retried, but the batch still did not go through.',
   fix: 'Wait a few minutes and download the failed rows to send them again as a new file.',
 };
 const TOO_OLD: Known = {
   title: 'Event too old',
-  explanation: 'Meta only accepts events from the last 7 days (62 days for physical store events). This batch had an older event_time, so Meta refused it.',
+  explanation:
+    'Meta only accepts events from the last 7 days (62 days for physical store events). This batch had an older event_time, so Meta refused it.',
   fix: 'Remove rows older than the window, or for in-store sales set action_source to physical_store, then upload those rows again.',
 };
 const NOT_HASHED: Known = {
@@ -74,7 +77,8 @@ const TRANSIENT: Known = {
 
 const ENDPOINT: Known = {
   title: 'The answer did not come from Meta',
-  explanation: 'The request reached an address that is not Meta’s Conversions API (for example a proxy page or a wrong URL), so nothing in this batch was delivered.',
+  explanation:
+    'The request reached an address that is not Meta’s Conversions API (for example a proxy page or a wrong URL), so nothing in this batch was delivered.',
   fix: 'Nothing is wrong with your rows. Contact us: the Meta address Backsignal sends to needs fixing. Then send the file again.',
 };
 
@@ -97,7 +101,9 @@ function known(verdict: Verdict | null, e: GraphError | null): Known {
     case 'endpoint':
       return ENDPOINT;
     case 'retry':
-      return e?.code !== null && e?.code !== undefined && [4, 17, 32, 341, 613, 80003, 80004].includes(e.code) ? RATE : TRANSIENT;
+      return e?.code !== null && e?.code !== undefined && [4, 17, 32, 341, 613, 80003, 80004].includes(e.code)
+        ? RATE
+        : TRANSIENT;
     default:
       return INVALID;
   }
@@ -112,7 +118,9 @@ export function explainStop(reason: Verdict | 'internal', stored: string | null)
   const e = parseGraphError(stored);
   return {
     title: 'Backsignal could not finish sending',
-    explanation: e ? 'Sending stopped on an answer Backsignal could not act on.' : (stored ?? 'Sending stopped on an internal error.'),
+    explanation: e
+      ? 'Sending stopped on an answer Backsignal could not act on.'
+      : (stored ?? 'Sending stopped on an internal error.'),
     fix: 'Nothing more will be sent for this file. Upload it again to send the rest: events this pixel already received are skipped. If it happens again, contact us.',
     metaTitle: e?.userTitle ?? null,
     metaMessage: e ? (e.userMessage ?? e.message ?? UNKNOWN_ERROR_FORMAT) : UNKNOWN_ERROR_FORMAT,

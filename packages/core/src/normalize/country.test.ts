@@ -10,32 +10,84 @@ const value = (raw: string) => {
 describe('country', () => {
   it.each([
     // alpha-3 codes
-    ['PAK', 'pk'], ['RUS', 'ru'], ['UKR', 'ua'], ['PRI', 'pr'], ['LUX', 'lu'], ['BGD', 'bd'], ['usa', 'us'], ['GBR', 'gb'],
+    ['PAK', 'pk'],
+    ['RUS', 'ru'],
+    ['UKR', 'ua'],
+    ['PRI', 'pr'],
+    ['LUX', 'lu'],
+    ['BGD', 'bd'],
+    ['usa', 'us'],
+    ['GBR', 'gb'],
     // ISO short names, with their inverted commas
-    ['Russian Federation', 'ru'], ['Korea, Republic of', 'kr'], ["Korea, Democratic People's Republic of", 'kp'],
-    ['Iran, Islamic Republic of', 'ir'], ['Tanzania, United Republic of', 'tz'], ['Brunei Darussalam', 'bn'], ['Cabo Verde', 'cv'],
-    ['Syrian Arab Republic', 'sy'], ['Myanmar', 'mm'], ['Hong Kong', 'hk'], ["Côte d'Ivoire", 'ci'], ["Cote d'Ivoire", 'ci'],
-    ['COTE D IVOIRE', 'ci'], ['Türkiye', 'tr'], ['Curaçao', 'cw'], ['Åland Islands', 'ax'], ['Réunion', 're'],
-    ['Bolivia, Plurinational State of', 'bo'], ['Holy See (Vatican City State)', 'va'], ['Viet Nam', 'vn'],
+    ['Russian Federation', 'ru'],
+    ['Korea, Republic of', 'kr'],
+    ["Korea, Democratic People's Republic of", 'kp'],
+    ['Iran, Islamic Republic of', 'ir'],
+    ['Tanzania, United Republic of', 'tz'],
+    ['Brunei Darussalam', 'bn'],
+    ['Cabo Verde', 'cv'],
+    ['Syrian Arab Republic', 'sy'],
+    ['Myanmar', 'mm'],
+    ['Hong Kong', 'hk'],
+    ["Côte d'Ivoire", 'ci'],
+    ["Cote d'Ivoire", 'ci'],
+    ['COTE D IVOIRE', 'ci'],
+    ['Türkiye', 'tr'],
+    ['Curaçao', 'cw'],
+    ['Åland Islands', 'ax'],
+    ['Réunion', 're'],
+    ['Bolivia, Plurinational State of', 'bo'],
+    ['Holy See (Vatican City State)', 'va'],
+    ['Viet Nam', 'vn'],
     // common and official names
-    ['United States', 'us'], ['United States of America', 'us'], ['South Korea', 'kr'], ['Republic of Korea', 'kr'], ['Taiwan', 'tw'],
-    ['Bolivia', 'bo'], ['Moldova', 'md'],
+    ['United States', 'us'],
+    ['United States of America', 'us'],
+    ['South Korea', 'kr'],
+    ['Republic of Korea', 'kr'],
+    ['Taiwan', 'tw'],
+    ['Bolivia', 'bo'],
+    ['Moldova', 'md'],
     // informal names
-    ['UK', 'gb'], ['England', 'gb'], ['Holland', 'nl'], ['Deutschland', 'de'], ['Ivory Coast', 'ci'],
+    ['UK', 'gb'],
+    ['England', 'gb'],
+    ['Holland', 'nl'],
+    ['Deutschland', 'de'],
+    ['Ivory Coast', 'ci'],
     // codes
-    ['US', 'us'], ['u.s.', 'us'], ['U.S.A.', 'us'], ['NA', 'na'], ['de', 'de'],
+    ['US', 'us'],
+    ['u.s.', 'us'],
+    ['U.S.A.', 'us'],
+    ['NA', 'na'],
+    ['de', 'de'],
   ])('%j → %s', (raw, code) => expect(value(raw)).toBe(code));
 
-  it.each(['N.A.', 'N/A', 'n/a', '#N/A', 'none', 'Unknown', 'null', '-', 'Atlantis', 'EU', 'XX', 'Europe', ''])('%j is unusable', (raw) =>
-    expect(value(raw)).toBeNull(),
-  );
+  it.each([
+    'N.A.',
+    'N/A',
+    'n/a',
+    '#N/A',
+    'none',
+    'Unknown',
+    'null',
+    '-',
+    'Atlantis',
+    'EU',
+    'XX',
+    'Europe',
+    '',
+  ])('%j is unusable', (raw) => expect(value(raw)).toBeNull());
 
-  it('says a placeholder is one', () => expect(normalizeCountry('N.A.')).toEqual({ ok: false, reason: 'is a placeholder, not a country' }));
+  it('says a placeholder is one', () =>
+    expect(normalizeCountry('N.A.')).toEqual({ ok: false, reason: 'is a placeholder, not a country' }));
 
   it('knows every ISO 3166-1 entry by alpha-2, alpha-3 and short name', () => {
     expect(ISO_3166_1).toHaveLength(249);
     for (const [alpha2, alpha3, name] of ISO_3166_1) {
-      expect([value(alpha2.toUpperCase()), value(alpha3.toUpperCase()), value(name!)]).toEqual([alpha2, alpha2, alpha2]);
+      expect([value(alpha2.toUpperCase()), value(alpha3.toUpperCase()), value(name!)]).toEqual([
+        alpha2,
+        alpha2,
+        alpha2,
+      ]);
     }
   });
 });

@@ -2,10 +2,45 @@ import { clean, ok, unusable, type Normalized } from './result.ts';
 
 /** English and French month names and abbreviations → month number. */
 export const MONTH_NUMBERS: Record<string, number> = {
-  jan: 1, january: 1, janvier: 1, feb: 2, february: 2, fevrier: 2, février: 2, mar: 3, march: 3, mars: 3,
-  apr: 4, april: 4, avril: 4, may: 5, mai: 5, jun: 6, june: 6, juin: 6, jul: 7, july: 7, juillet: 7,
-  aug: 8, august: 8, aout: 8, août: 8, sep: 9, sept: 9, september: 9, septembre: 9, oct: 10, october: 10,
-  octobre: 10, nov: 11, november: 11, novembre: 11, dec: 12, december: 12, decembre: 12, décembre: 12,
+  jan: 1,
+  january: 1,
+  janvier: 1,
+  feb: 2,
+  february: 2,
+  fevrier: 2,
+  février: 2,
+  mar: 3,
+  march: 3,
+  mars: 3,
+  apr: 4,
+  april: 4,
+  avril: 4,
+  may: 5,
+  mai: 5,
+  jun: 6,
+  june: 6,
+  juin: 6,
+  jul: 7,
+  july: 7,
+  juillet: 7,
+  aug: 8,
+  august: 8,
+  aout: 8,
+  août: 8,
+  sep: 9,
+  sept: 9,
+  september: 9,
+  septembre: 9,
+  oct: 10,
+  october: 10,
+  octobre: 10,
+  nov: 11,
+  november: 11,
+  novembre: 11,
+  dec: 12,
+  december: 12,
+  decembre: 12,
+  décembre: 12,
 };
 
 const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
@@ -38,7 +73,11 @@ const pad = (n: number) => String(n).padStart(2, '0');
  * Years before 1900, dates after `today`, two-digit years and impossible dates are unusable.
  * @example normalizeDateOfBirth('2/16/1997', 'MDY', { y: 2026, m: 3, d: 3 }) // { ok: true, value: '19970216', ... }
  */
-export function normalizeDateOfBirth(raw: string, order: 'MDY' | 'DMY', today: CalendarDate | number): Normalized {
+export function normalizeDateOfBirth(
+  raw: string,
+  order: 'MDY' | 'DMY',
+  today: CalendarDate | number,
+): Normalized {
   // A bare year (the older signature) stands for the last day of that year.
   const now = typeof today === 'number' ? { y: today, m: 12, d: 31 } : today;
   const currentYear = now.y;
@@ -65,7 +104,8 @@ export function normalizeDateOfBirth(raw: string, order: 'MDY' | 'DMY', today: C
       const asYmd = [Number(g.slice(0, 4)), Number(g.slice(4, 6)), Number(g.slice(6, 8))] as const;
       const asMdy = [Number(g.slice(4)), Number(g.slice(0, 2)), Number(g.slice(2, 4))] as const;
       const asDmy = [Number(g.slice(4)), Number(g.slice(2, 4)), Number(g.slice(0, 2))] as const;
-      const fits = (c: readonly [number, number, number]) => c[0] >= 1900 && c[0] <= currentYear && validDate(...c);
+      const fits = (c: readonly [number, number, number]) =>
+        c[0] >= 1900 && c[0] <= currentYear && validDate(...c);
       const pick = [asYmd, ...(order === 'DMY' ? [asDmy, asMdy] : [asMdy, asDmy])].find(fits);
       if (!pick) return unusable('is not a valid date');
       [y, m, d] = pick;

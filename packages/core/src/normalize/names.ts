@@ -9,20 +9,28 @@ import { clean, ok, unusable, type Normalized } from './result.ts';
  */
 export function normalizeName(raw: string): Normalized {
   if (isPlaceholder(clean(raw), true)) return unusable('is a placeholder, not a name');
-  const v = clean(raw).normalize('NFC').toLowerCase().replace(/[^\p{L}\p{M}\p{N}]/gu, '');
+  const v = clean(raw)
+    .normalize('NFC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{M}\p{N}]/gu, '');
   return v ? ok(v) : unusable('has no letters');
 }
 
 /** ct: lowercase letters only (no digits, spaces or punctuation), accents kept; placeholders are unusable. */
 export function normalizeCity(raw: string): Normalized {
   if (isPlaceholder(clean(raw))) return unusable('is a placeholder, not a city');
-  const v = clean(raw).normalize('NFC').toLowerCase().replace(/[^\p{L}\p{M}]/gu, '');
+  const v = clean(raw)
+    .normalize('NFC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{M}]/gu, '');
   return v ? ok(v) : unusable('has no letters');
 }
 
 /** ge: f or m (female/male/woman/man and their initials); anything else is dropped. */
 export function normalizeGender(raw: string): Normalized {
-  const v = clean(raw).toLowerCase().replace(/[^a-z]/g, '');
+  const v = clean(raw)
+    .toLowerCase()
+    .replace(/[^a-z]/g, '');
   if (v === 'f' || v === 'female' || v === 'woman' || v === 'w') return ok('f');
   if (v === 'm' || v === 'male' || v === 'man') return ok('m');
   return unusable(v ? 'is not f or m' : 'is empty');

@@ -12,10 +12,22 @@ const value = (r: Normalized) => (r.ok ? r.value : null);
 
 describe("Meta's documented test vectors", () => {
   it.each([
-    ['em', value(normalizeEmail('John_Smith@gmail.com')), '62a14e44f765419d10fea99367361a727c12365e2520f32218d505ed9aa0f62f'],
-    ['ph', value(normalizePhone('(650)555-1212', 'US')), 'e323ec626319ca94ee8bff2e4c87cf613be6ea19919ed1364124e16807ab3176'],
+    [
+      'em',
+      value(normalizeEmail('John_Smith@gmail.com')),
+      '62a14e44f765419d10fea99367361a727c12365e2520f32218d505ed9aa0f62f',
+    ],
+    [
+      'ph',
+      value(normalizePhone('(650)555-1212', 'US')),
+      'e323ec626319ca94ee8bff2e4c87cf613be6ea19919ed1364124e16807ab3176',
+    ],
     ['fn', value(normalizeName('Mary')), '6915771be1c5aa0c886870b6951b03d7eafc121fea0e80a5ea83beb7c449f4ec'],
-    ['country', value(normalizeCountry('United States')), '79adb2a2fce5c6ba215fe5f27f532d4e7edbac4b6a5e09e1ef3a08084a904621'],
+    [
+      'country',
+      value(normalizeCountry('United States')),
+      '79adb2a2fce5c6ba215fe5f27f532d4e7edbac4b6a5e09e1ef3a08084a904621',
+    ],
   ])('%s', (_k, normalized, digest) => expect(sha256(normalized!)).toBe(digest));
 
   it('keeps accents in NFC form (Valéry, typed precomposed or decomposed)', () => {
@@ -25,7 +37,8 @@ describe("Meta's documented test vectors", () => {
   });
 
   it('keeps non-Latin names', () => expect(value(normalizeName('정'))).toBe('정'));
-  it('formats a date of birth as YYYYMMDD', () => expect(value(normalizeDateOfBirth('2/16/1997', 'MDY', 2026))).toBe('19970216'));
+  it('formats a date of birth as YYYYMMDD', () =>
+    expect(value(normalizeDateOfBirth('2/16/1997', 'MDY', 2026))).toBe('19970216'));
 });
 
 describe('email', () => {
@@ -40,14 +53,23 @@ describe('email', () => {
     ['first.last+tag@sub.example.co.uk', 'first.last+tag@sub.example.co.uk'],
   ])('%j → %s', (raw, out) => expect(value(normalizeEmail(raw))).toBe(out));
 
-  it.each(['', '   ', 'nope', 'a@b', 'a@@b.com', 'a..b@example.com', 'jöhn@example.com', 'john@example.c', `${'x'.repeat(65)}@example.com`])(
-    '%j is unusable',
-    (raw) => expect(normalizeEmail(raw).ok).toBe(false),
-  );
+  it.each([
+    '',
+    '   ',
+    'nope',
+    'a@b',
+    'a@@b.com',
+    'a..b@example.com',
+    'jöhn@example.com',
+    'john@example.c',
+    `${'x'.repeat(65)}@example.com`,
+  ])('%j is unusable', (raw) => expect(normalizeEmail(raw).ok).toBe(false));
 
   it('reports clean-ups but not routine lowercasing', () => {
     expect(normalizeEmail('Ann@Example.com')).toEqual({ ok: true, value: 'ann@example.com' });
-    expect(normalizeEmail('mailto:ann@example.com')).toMatchObject({ note: expect.stringContaining('mailto') });
+    expect(normalizeEmail('mailto:ann@example.com')).toMatchObject({
+      note: expect.stringContaining('mailto'),
+    });
   });
 });
 
@@ -73,62 +95,131 @@ describe('phone', () => {
     expect(normalizePhone('+16505551212', 'US')).toEqual({ ok: true, value: '16505551212' });
   });
 
-  it.each(['1.65056E+10', '0000000', '123', '+1234', 'call me', '', '+1234567890123456789', '+1 000 000 000', '+44 12'])('%j is unusable', (raw) =>
-    expect(normalizePhone(raw, 'US').ok).toBe(false),
-  );
+  it.each([
+    '1.65056E+10',
+    '0000000',
+    '123',
+    '+1234',
+    'call me',
+    '',
+    '+1234567890123456789',
+    '+1 000 000 000',
+    '+44 12',
+  ])('%j is unusable', (raw) => expect(normalizePhone(raw, 'US').ok).toBe(false));
 });
 
 describe('names, city, gender, external id', () => {
   it.each([
-    ["O'Brien", 'obrien'], ['Jean-Luc', 'jeanluc'], ['Mary Ann', 'maryann'], ['Jr.', 'jr'], ['O’Brien', 'obrien'], ['Smith–Jones', 'smithjones'],
+    ["O'Brien", 'obrien'],
+    ['Jean-Luc', 'jeanluc'],
+    ['Mary Ann', 'maryann'],
+    ['Jr.', 'jr'],
+    ['O’Brien', 'obrien'],
+    ['Smith–Jones', 'smithjones'],
   ])('name %j → %s', (raw, out) => expect(value(normalizeName(raw))).toBe(out));
   it.each(['-', '.', '   ', "'"])('name %j is unusable', (raw) => expect(normalizeName(raw).ok).toBe(false));
 
   it.each([
-    ['San Francisco', 'sanfrancisco'], ['New York', 'newyork'], ['São Paulo', 'sãopaulo'], ["O'Fallon", 'ofallon'], ['Paris 16', 'paris'], ['北京', '北京'],
+    ['San Francisco', 'sanfrancisco'],
+    ['New York', 'newyork'],
+    ['São Paulo', 'sãopaulo'],
+    ["O'Fallon", 'ofallon'],
+    ['Paris 16', 'paris'],
+    ['北京', '北京'],
   ])('city %j → %s', (raw, out) => expect(value(normalizeCity(raw))).toBe(out));
   it.each(['123', '-', '.'])('city %j is unusable', (raw) => expect(normalizeCity(raw).ok).toBe(false));
 
   it.each([
-    ['F', 'f'], ['female', 'f'], ['F.', 'f'], ['Male', 'm'], ['m', 'm'],
+    ['F', 'f'],
+    ['female', 'f'],
+    ['F.', 'f'],
+    ['Male', 'm'],
+    ['m', 'm'],
   ])('gender %j → %s', (raw, out) => expect(value(normalizeGender(raw))).toBe(out));
-  it.each(['Other', 'Non-binary', 'U', 'X', '0', '1'])('gender %j is unusable', (raw) => expect(normalizeGender(raw).ok).toBe(false));
+  it.each(['Other', 'Non-binary', 'U', 'X', '0', '1'])('gender %j is unusable', (raw) =>
+    expect(normalizeGender(raw).ok).toBe(false),
+  );
 
-  it('external id is trimmed and lowercased', () => expect(value(normalizeExternalId('  CRM-00123 '))).toBe('crm-00123'));
+  it('external id is trimmed and lowercased', () =>
+    expect(value(normalizeExternalId('  CRM-00123 '))).toBe('crm-00123'));
 });
 
 describe('state, zip, country', () => {
   it.each([
-    ['California', 'ca'], ['CA', 'ca'], ['az', 'az'], ['District of Columbia', 'dc'], ['Puerto Rico', 'pr'], ['New York', 'ny'], ['Bayern', 'bayern'], ['Île-de-France', 'îledefrance'],
+    ['California', 'ca'],
+    ['CA', 'ca'],
+    ['az', 'az'],
+    ['District of Columbia', 'dc'],
+    ['Puerto Rico', 'pr'],
+    ['New York', 'ny'],
+    ['Bayern', 'bayern'],
+    ['Île-de-France', 'îledefrance'],
   ])('state %j → %s', (raw, out) => expect(value(normalizeState(raw))).toBe(out));
 
   it.each([
-    ['94035', '94035'], ['94035-1234', '94035'], ['940351234', '94035'], ['94035 1234', '94035'], ['94025.0', '94025'],
-    ['M1 1AE', 'm11ae'], ['SW1A-1AA', 'sw1a1aa'], ['100-0001', '1000001'], ['1987', '1987'], ['75018', '75018'],
+    ['94035', '94035'],
+    ['94035-1234', '94035'],
+    ['940351234', '94035'],
+    ['94035 1234', '94035'],
+    ['94025.0', '94025'],
+    ['M1 1AE', 'm11ae'],
+    ['SW1A-1AA', 'sw1a1aa'],
+    ['100-0001', '1000001'],
+    ['1987', '1987'],
+    ['75018', '75018'],
   ])('zip %j → %s', (raw, out) => expect(value(normalizeZip(raw))).toBe(out));
   it.each(['N/A', '', '-', '1'])('zip %j is unusable', (raw) => expect(normalizeZip(raw).ok).toBe(false));
 
   it.each([
-    ['us', 'us'], ['US', 'us'], ['United States', 'us'], ['USA', 'us'], ['U.S.', 'us'], ['United Kingdom', 'gb'], ['UK', 'gb'],
-    ['England', 'gb'], ['Germany', 'de'], ['DEU', 'de'], ['France', 'fr'], ['Canada', 'ca'], ['Holland', 'nl'],
+    ['us', 'us'],
+    ['US', 'us'],
+    ['United States', 'us'],
+    ['USA', 'us'],
+    ['U.S.', 'us'],
+    ['United Kingdom', 'gb'],
+    ['UK', 'gb'],
+    ['England', 'gb'],
+    ['Germany', 'de'],
+    ['DEU', 'de'],
+    ['France', 'fr'],
+    ['Canada', 'ca'],
+    ['Holland', 'nl'],
   ])('country %j → %s', (raw, out) => expect(value(normalizeCountry(raw))).toBe(out));
-  it.each(['Atlantis', 'N/A', 'XX', 'EU', ''])('country %j is unusable', (raw) => expect(normalizeCountry(raw).ok).toBe(false));
+  it.each(['Atlantis', 'N/A', 'XX', 'EU', ''])('country %j is unusable', (raw) =>
+    expect(normalizeCountry(raw).ok).toBe(false),
+  );
 });
 
 describe('date of birth', () => {
   it.each([
-    ['1990-01-31', '19900131'], ['1990-01-31T23:30:00-08:00', '19900131'], ['01/31/1990', '19900131'], ['31/01/1990', '19900131'],
-    ['31.01.1990', '19900131'], ['19900131', '19900131'], ['01311990', '19900131'], ['Jan 31, 1990', '19900131'],
-    ['31 janvier 1990', '19900131'], ['2000-02-29', '20000229'], ['1900-01-01', '19000101'], ['01/02/1990', '19900102'],
+    ['1990-01-31', '19900131'],
+    ['1990-01-31T23:30:00-08:00', '19900131'],
+    ['01/31/1990', '19900131'],
+    ['31/01/1990', '19900131'],
+    ['31.01.1990', '19900131'],
+    ['19900131', '19900131'],
+    ['01311990', '19900131'],
+    ['Jan 31, 1990', '19900131'],
+    ['31 janvier 1990', '19900131'],
+    ['2000-02-29', '20000229'],
+    ['1900-01-01', '19000101'],
+    ['01/02/1990', '19900102'],
   ])('%j → %s', (raw, out) => expect(value(normalizeDateOfBirth(raw, 'MDY', 2026))).toBe(out));
 
   it('reads ambiguous dates day first when the file says so', () =>
     expect(value(normalizeDateOfBirth('01/02/1990', 'DMY', 2026))).toBe('19900201'));
 
-  it.each(['1899-12-31', '2030-01-01', '0000-00-00', '1990-13-01', '1990', '1990-05', '01/02/90', '1990-02-30', '2001-02-29'])(
-    '%j is unusable',
-    (raw) => expect(normalizeDateOfBirth(raw, 'MDY', 2026).ok).toBe(false),
-  );
+  it.each([
+    '1899-12-31',
+    '2030-01-01',
+    '0000-00-00',
+    '1990-13-01',
+    '1990',
+    '1990-05',
+    '01/02/90',
+    '1990-02-30',
+    '2001-02-29',
+  ])('%j is unusable', (raw) => expect(normalizeDateOfBirth(raw, 'MDY', 2026).ok).toBe(false));
 });
 
 describe('already hashed values', () => {
@@ -138,7 +229,8 @@ describe('already hashed values', () => {
     expect(alreadyHashed('ann@example.com')).toBeNull();
   });
   it('refuses the hash of an empty string', () => expect(alreadyHashed(EMPTY_SHA256)!.ok).toBe(false));
-  it('does not take a 32-hex id (MD5-like, dash-less UUID) as a hash', () => expect(alreadyHashed('0123456789abcdef0123456789abcdef')).toBeNull());
+  it('does not take a 32-hex id (MD5-like, dash-less UUID) as a hash', () =>
+    expect(alreadyHashed('0123456789abcdef0123456789abcdef')).toBeNull());
 });
 
 describe('properties', () => {
@@ -156,16 +248,24 @@ describe('properties', () => {
   ];
   it.each(normalizers)('%s never throws and is idempotent', (name, f) => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.emailAddress(), fc.stringMatching(/^[+(]?\d[\d ().-]{5,14}$/)), (s) => {
-        const once = f(s);
-        if (once.ok) {
-          // A phone's output is E.164 without the '+' (Meta's format); read back, it is an international number.
-          const twice = f(name === 'phone' ? `+${once.value}` : once.value);
-          expect(twice.ok).toBe(true);
-          expect(twice.ok && twice.value).toBe(once.value);
-          expect(once.value).not.toBe('');
-        }
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.string({ unit: 'binary' }),
+          fc.emailAddress(),
+          fc.stringMatching(/^[+(]?\d[\d ().-]{5,14}$/),
+        ),
+        (s) => {
+          const once = f(s);
+          if (once.ok) {
+            // A phone's output is E.164 without the '+' (Meta's format); read back, it is an international number.
+            const twice = f(name === 'phone' ? `+${once.value}` : once.value);
+            expect(twice.ok).toBe(true);
+            expect(twice.ok && twice.value).toBe(once.value);
+            expect(once.value).not.toBe('');
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -43,6 +43,9 @@ describe('phone: trunk prefixes and impossible numbers', () => {
   });
 
   it('says it removed the national 0 after the country code', () => {
-    expect(normalizePhone('+44 020 7946 0958', 'US')).toMatchObject({ ok: true, note: expect.stringMatching(/national 0 after \+44/) });
+    expect(normalizePhone('+44 020 7946 0958', 'US')).toMatchObject({
+      ok: true,
+      note: expect.stringMatching(/national 0 after \+44/),
+    });
   });
 });

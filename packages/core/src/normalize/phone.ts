@@ -40,7 +40,8 @@ export function normalizePhone(raw: string, defaultCountry: string): Normalized 
   if (!v) return unusable('is empty');
   // Written with digits, spaces, ( ) . + - only (the usual case), there is no "e", "tel:" or extension to read.
   const plain = PLAIN_PHONE.test(v);
-  if (!plain && /^\d(\.\d+)?e\+?\d+$/.test(v)) return unusable('lost its digits in a spreadsheet (scientific notation)');
+  if (!plain && /^\d(\.\d+)?e\+?\d+$/.test(v))
+    return unusable('lost its digits in a spreadsheet (scientific notation)');
   if (!plain) v = v.replace(/^tel:/, '');
   v = v.replace(/^(\+?\d+)\.0$/, '$1');
   if (!plain) v = v.replace(/\s*(?:ext\.?|extension|x|#)\s*\d{1,6}$/, '');
@@ -67,7 +68,8 @@ export function normalizePhone(raw: string, defaultCountry: string): Normalized 
   const country = defaultCountry.toUpperCase();
   const code = callingCode(country);
   if (code === '1') {
-    if (digits.length === 10 && NANP.test(`1${digits}`)) return ok(`1${digits}`, 'Added country code +1 to phone');
+    if (digits.length === 10 && NANP.test(`1${digits}`))
+      return ok(`1${digits}`, 'Added country code +1 to phone');
     if (digits.length === 11 && NANP.test(digits)) return ok(digits);
   } else if (code) {
     // The numbering plan knows each country's trunk prefix (the UK's 0, for instance) and drops it.
@@ -80,10 +82,16 @@ export function normalizePhone(raw: string, defaultCountry: string): Normalized 
   }
   // Only a number that cannot be national (wrong length, no trunk 0) may be a foreign one written without
   // its '+'; otherwise a mistyped US number would become, say, an Egyptian one.
-  const nationalLength = code ? parsePhoneNumberFromString(digits, country as CountryCode)?.isPossible() : false;
+  const nationalLength = code
+    ? parsePhoneNumberFromString(digits, country as CountryCode)?.isPossible()
+    : false;
   if (!digits.startsWith('0') && !nationalLength) {
     const foreign = internationalNumber(digits);
-    if (foreign.ok) return ok(foreign.value, `Phone read as an international number (+${foreign.value}): it is not a valid ${country} number`);
+    if (foreign.ok)
+      return ok(
+        foreign.value,
+        `Phone read as an international number (+${foreign.value}): it is not a valid ${country} number`,
+      );
   }
   return unusable(`is not a valid phone number for ${country} or any country code`);
 }
@@ -94,12 +102,17 @@ const NANP = /^1[2-9]\d{2}[2-9]\d{6}$/;
 /** Digits after an international prefix: a known country code and a number valid in its numbering plan. */
 function internationalNumber(written: string): Normalized {
   const digits = written.replace(/^0+/, '');
-  if (digits.startsWith('1')) return NANP.test(digits) ? ok(digits) : unusable('is not a valid North American number');
-  const parsed = digits.length >= 8 && digits.length <= 15 ? parsePhoneNumberFromString(`+${digits}`) : undefined;
+  if (digits.startsWith('1'))
+    return NANP.test(digits) ? ok(digits) : unusable('is not a valid North American number');
+  const parsed =
+    digits.length >= 8 && digits.length <= 15 ? parsePhoneNumberFromString(`+${digits}`) : undefined;
   if (!parsed?.isValid()) return unusable('is not a valid phone number for its country code');
   const e164 = parsed.number.slice(1);
   // The length rule holds for the result too, or a number accepted here would be refused when read again.
   if (e164.length < 8) return unusable('is not a valid phone number for its country code');
   // "+44 020 …": the national 0 does not belong after the country code.
-  return ok(e164, e164 === digits ? undefined : `Removed the national 0 after +${parsed.countryCallingCode} in the phone`);
+  return ok(
+    e164,
+    e164 === digits ? undefined : `Removed the national 0 after +${parsed.countryCallingCode} in the phone`,
+  );
 }

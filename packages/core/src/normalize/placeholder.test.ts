@@ -4,27 +4,72 @@ import { normalizeState, normalizeZip } from './places.ts';
 import type { Normalized } from './result.ts';
 
 const value = (r: Normalized) => (r.ok ? r.value : null);
-const PLACEHOLDERS = ['N/A', 'n/a', 'N.A.', '#N/A', 'NA', 'none', 'None', 'NULL', 'unknown', 'Unknown', 'UNK', 'undefined', 'not applicable', 'Not Available', 'TBD', '-', '--', '?', '.', 'n / a'];
+const PLACEHOLDERS = [
+  'N/A',
+  'n/a',
+  'N.A.',
+  '#N/A',
+  'NA',
+  'none',
+  'None',
+  'NULL',
+  'unknown',
+  'Unknown',
+  'UNK',
+  'undefined',
+  'not applicable',
+  'Not Available',
+  'TBD',
+  '-',
+  '--',
+  '?',
+  '.',
+  'n / a',
+];
 
 describe('placeholders are never hashed', () => {
   it.each(PLACEHOLDERS)('%j is unusable as state, city and zip', (raw) => {
-    expect([value(normalizeState(raw)), value(normalizeCity(raw)), value(normalizeZip(raw))]).toEqual([null, null, null]);
+    expect([value(normalizeState(raw)), value(normalizeCity(raw)), value(normalizeZip(raw))]).toEqual([
+      null,
+      null,
+      null,
+    ]);
   });
 
-  it.each(PLACEHOLDERS.filter((p) => p !== 'NA'))('%j is unusable as a name', (raw) => expect(value(normalizeName(raw))).toBeNull());
+  it.each(PLACEHOLDERS.filter((p) => p !== 'NA'))('%j is unusable as a name', (raw) =>
+    expect(value(normalizeName(raw))).toBeNull(),
+  );
 
   it.each([
-    ['Na', 'na'], ['NA', 'na'], ['Noneman', 'noneman'], ['Nan', 'nan'], ['NaN', null], ['Null', null],
-  ])('name %j → %s (a bare Na is a surname)', (raw, expected) => expect(value(normalizeName(raw))).toBe(expected));
+    ['Na', 'na'],
+    ['NA', 'na'],
+    ['Noneman', 'noneman'],
+    ['Nan', 'nan'],
+    ['NaN', null],
+    ['Null', null],
+  ])('name %j → %s (a bare Na is a surname)', (raw, expected) =>
+    expect(value(normalizeName(raw))).toBe(expected),
+  );
 
   it.each([
-    ['Unknown City', 'unknowncity'], ['Nanaimo', 'nanaimo'], ['Nome', 'nome'],
-  ])('city %j → %s (a word that only contains a placeholder stays)', (raw, expected) => expect(value(normalizeCity(raw))).toBe(expected));
+    ['Unknown City', 'unknowncity'],
+    ['Nanaimo', 'nanaimo'],
+    ['Nome', 'nome'],
+  ])('city %j → %s (a word that only contains a placeholder stays)', (raw, expected) =>
+    expect(value(normalizeCity(raw))).toBe(expected),
+  );
 });
 
 describe('zip', () => {
   it.each([
-    ['94025 - 1234', '94025'], ['94025 -1234', '94025'], ['94025–1234', '94025'], ['94025-1234', '94025'], ['94025 1234', '94025'],
-    ['940251234', '94025'], ['94025', '94025'], ['SW1A 1AA', 'sw1a1aa'], ['100-0001', '1000001'],
+    ['94025 - 1234', '94025'],
+    ['94025 -1234', '94025'],
+    ['94025–1234', '94025'],
+    ['94025-1234', '94025'],
+    ['94025 1234', '94025'],
+    ['940251234', '94025'],
+    ['94025', '94025'],
+    ['SW1A 1AA', 'sw1a1aa'],
+    ['100-0001', '1000001'],
   ])('%j → %s', (raw, expected) => expect(value(normalizeZip(raw))).toBe(expected));
 });

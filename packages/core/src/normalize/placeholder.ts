@@ -1,6 +1,24 @@
 // Words spreadsheets and CRMs write in place of a missing value. Hashing one sends Meta a real-looking match
 // key that matches nobody (or, for country, "N/A" would become Namibia), so they are dropped like blanks.
-const WORDS = new Set(['na', 'nan', 'none', 'null', 'nil', 'unknown', 'unk', 'undefined', 'tbd', 'tba', 'notapplicable', 'notavailable', 'notprovided', 'notgiven', 'nonapplicable', 'blank', 'empty']);
+const WORDS = new Set([
+  'na',
+  'nan',
+  'none',
+  'null',
+  'nil',
+  'unknown',
+  'unk',
+  'undefined',
+  'tbd',
+  'tba',
+  'notapplicable',
+  'notavailable',
+  'notprovided',
+  'notgiven',
+  'nonapplicable',
+  'blank',
+  'empty',
+]);
 // "Na" (나, 那) and "Nan" are real names, so for names only "N/A"-like forms and a literal "NaN" count.
 const NAME_WORDS = new Set([...WORDS].filter((w) => w !== 'na' && w !== 'nan'));
 

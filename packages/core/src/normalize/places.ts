@@ -3,16 +3,64 @@ import { isPlaceholder } from './placeholder.ts';
 import { clean, ok, unusable, type Normalized } from './result.ts';
 
 const US_STATES: Record<string, string> = {
-  alabama: 'al', alaska: 'ak', arizona: 'az', arkansas: 'ar', california: 'ca', colorado: 'co', connecticut: 'ct',
-  delaware: 'de', districtofcolumbia: 'dc', washingtondc: 'dc', florida: 'fl', georgia: 'ga', hawaii: 'hi',
-  idaho: 'id', illinois: 'il', indiana: 'in', iowa: 'ia', kansas: 'ks', kentucky: 'ky', louisiana: 'la',
-  maine: 'me', maryland: 'md', massachusetts: 'ma', michigan: 'mi', minnesota: 'mn', mississippi: 'ms',
-  missouri: 'mo', montana: 'mt', nebraska: 'ne', nevada: 'nv', newhampshire: 'nh', newjersey: 'nj',
-  newmexico: 'nm', newyork: 'ny', northcarolina: 'nc', northdakota: 'nd', ohio: 'oh', oklahoma: 'ok',
-  oregon: 'or', pennsylvania: 'pa', rhodeisland: 'ri', southcarolina: 'sc', southdakota: 'sd', tennessee: 'tn',
-  texas: 'tx', utah: 'ut', vermont: 'vt', virginia: 'va', washington: 'wa', westvirginia: 'wv', wisconsin: 'wi',
-  wyoming: 'wy', puertorico: 'pr', guam: 'gu', americansamoa: 'as', northernmarianaislands: 'mp',
-  usvirginislands: 'vi', virginislands: 'vi',
+  alabama: 'al',
+  alaska: 'ak',
+  arizona: 'az',
+  arkansas: 'ar',
+  california: 'ca',
+  colorado: 'co',
+  connecticut: 'ct',
+  delaware: 'de',
+  districtofcolumbia: 'dc',
+  washingtondc: 'dc',
+  florida: 'fl',
+  georgia: 'ga',
+  hawaii: 'hi',
+  idaho: 'id',
+  illinois: 'il',
+  indiana: 'in',
+  iowa: 'ia',
+  kansas: 'ks',
+  kentucky: 'ky',
+  louisiana: 'la',
+  maine: 'me',
+  maryland: 'md',
+  massachusetts: 'ma',
+  michigan: 'mi',
+  minnesota: 'mn',
+  mississippi: 'ms',
+  missouri: 'mo',
+  montana: 'mt',
+  nebraska: 'ne',
+  nevada: 'nv',
+  newhampshire: 'nh',
+  newjersey: 'nj',
+  newmexico: 'nm',
+  newyork: 'ny',
+  northcarolina: 'nc',
+  northdakota: 'nd',
+  ohio: 'oh',
+  oklahoma: 'ok',
+  oregon: 'or',
+  pennsylvania: 'pa',
+  rhodeisland: 'ri',
+  southcarolina: 'sc',
+  southdakota: 'sd',
+  tennessee: 'tn',
+  texas: 'tx',
+  utah: 'ut',
+  vermont: 'vt',
+  virginia: 'va',
+  washington: 'wa',
+  westvirginia: 'wv',
+  wisconsin: 'wi',
+  wyoming: 'wy',
+  puertorico: 'pr',
+  guam: 'gu',
+  americansamoa: 'as',
+  northernmarianaislands: 'mp',
+  usvirginislands: 'vi',
+  virginislands: 'vi',
 };
 
 /**
@@ -24,7 +72,10 @@ const US_STATES: Record<string, string> = {
 export function normalizeState(raw: string): Normalized {
   const text = clean(raw);
   if (isPlaceholder(text)) return unusable('is a placeholder, not a state');
-  const v = text.normalize('NFC').toLowerCase().replace(/[^\p{L}\p{M}]/gu, '');
+  const v = text
+    .normalize('NFC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{M}]/gu, '');
   if (!v) return unusable('has no letters');
   const code = US_STATES[v];
   if (code) return ok(code, `State "${text}" → "${code}"`);
@@ -55,20 +106,74 @@ export function normalizeZip(raw: string): Normalized {
 
 // Informal names and endonyms people write for a country; ISO names and codes come from the table.
 const INFORMAL: Record<string, string> = {
-  america: 'us', unitedstatesofamerica: 'us', us: 'us', uk: 'gb', england: 'gb', scotland: 'gb',
-  wales: 'gb', northernireland: 'gb', greatbritain: 'gb', britain: 'gb', holland: 'nl', thenetherlands: 'nl',
-  southkorea: 'kr', korea: 'kr', republicofkorea: 'kr', northkorea: 'kp', russia: 'ru', vietnam: 'vn', czechia: 'cz', czechrepublic: 'cz',
-  uae: 'ae', ivorycoast: 'ci', turkey: 'tr', deutschland: 'de', espana: 'es', brasil: 'br',
-  italia: 'it', schweiz: 'ch', suisse: 'ch', osterreich: 'at', nederland: 'nl', burma: 'mm', capeverde: 'cv',
-  swaziland: 'sz', macedonia: 'mk', laos: 'la', syria: 'sy', iran: 'ir', bolivia: 'bo', venezuela: 've',
-  tanzania: 'tz', moldova: 'md', palestine: 'ps', vatican: 'va', vaticancity: 'va', micronesia: 'fm',
-  brunei: 'bn', hongkongsar: 'hk', macau: 'mo', drc: 'cd', drcongo: 'cd', democraticrepublicofcongo: 'cd',
-  republicofthecongo: 'cg', congobrazzaville: 'cg', congokinshasa: 'cd', stkittsandnevis: 'kn',
-  stlucia: 'lc', stvincentandthegrenadines: 'vc', turkiye: 'tr',
+  america: 'us',
+  unitedstatesofamerica: 'us',
+  us: 'us',
+  uk: 'gb',
+  england: 'gb',
+  scotland: 'gb',
+  wales: 'gb',
+  northernireland: 'gb',
+  greatbritain: 'gb',
+  britain: 'gb',
+  holland: 'nl',
+  thenetherlands: 'nl',
+  southkorea: 'kr',
+  korea: 'kr',
+  republicofkorea: 'kr',
+  northkorea: 'kp',
+  russia: 'ru',
+  vietnam: 'vn',
+  czechia: 'cz',
+  czechrepublic: 'cz',
+  uae: 'ae',
+  ivorycoast: 'ci',
+  turkey: 'tr',
+  deutschland: 'de',
+  espana: 'es',
+  brasil: 'br',
+  italia: 'it',
+  schweiz: 'ch',
+  suisse: 'ch',
+  osterreich: 'at',
+  nederland: 'nl',
+  burma: 'mm',
+  capeverde: 'cv',
+  swaziland: 'sz',
+  macedonia: 'mk',
+  laos: 'la',
+  syria: 'sy',
+  iran: 'ir',
+  bolivia: 'bo',
+  venezuela: 've',
+  tanzania: 'tz',
+  moldova: 'md',
+  palestine: 'ps',
+  vatican: 'va',
+  vaticancity: 'va',
+  micronesia: 'fm',
+  brunei: 'bn',
+  hongkongsar: 'hk',
+  macau: 'mo',
+  drc: 'cd',
+  drcongo: 'cd',
+  democraticrepublicofcongo: 'cd',
+  republicofthecongo: 'cg',
+  congobrazzaville: 'cg',
+  congokinshasa: 'cd',
+  stkittsandnevis: 'kn',
+  stlucia: 'lc',
+  stvincentandthegrenadines: 'vc',
+  turkiye: 'tr',
 };
 
 /** Lowercase letters only, accents removed: "Côte d'Ivoire", "Cote d'Ivoire" and "COTE DIVOIRE" are equal. */
-const squeeze = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^a-z]/g, '');
+const squeeze = (s: string) =>
+  s
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z]/g, '');
 
 let countryIndex: { codes: Set<string>; names: Map<string, string> } | null = null;
 function countries() {

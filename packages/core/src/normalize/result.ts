@@ -4,7 +4,8 @@
  */
 export type Normalized = { ok: true; value: string; note?: string } | { ok: false; reason: string };
 
-export const ok = (value: string, note?: string): Normalized => (note ? { ok: true, value, note } : { ok: true, value });
+export const ok = (value: string, note?: string): Normalized =>
+  note ? { ok: true, value, note } : { ok: true, value };
 export const unusable = (reason: string): Normalized => ({ ok: false, reason });
 
 const ZERO_WIDTH = /[\u200B-\u200D\u2060\uFEFF]/g;

@@ -32,11 +32,19 @@ export function createMatchQualityTracker() {
       const score = rows ? Math.round((total / rows) * 10) / 10 : 0;
       const share = (k: string) => (rows ? (counts[k] ?? 0) / rows : 0);
       const advice: string[] = [];
-      if (share('email') < 0.8) advice.push(`Only ${Math.round(share('email') * 100)}% of rows have a usable email. Emails are the strongest match key.`);
-      if (share('phone') < 0.8) advice.push(`Only ${Math.round(share('phone') * 100)}% of rows have a usable phone. Add phone numbers, ideally with country code.`);
-      if (share('first_name') < 0.5 || share('last_name') < 0.5) advice.push('Add first and last names: together with zip they lift matching.');
+      if (share('email') < 0.8)
+        advice.push(
+          `Only ${Math.round(share('email') * 100)}% of rows have a usable email. Emails are the strongest match key.`,
+        );
+      if (share('phone') < 0.8)
+        advice.push(
+          `Only ${Math.round(share('phone') * 100)}% of rows have a usable phone. Add phone numbers, ideally with country code.`,
+        );
+      if (share('first_name') < 0.5 || share('last_name') < 0.5)
+        advice.push('Add first and last names: together with zip they lift matching.');
       if (share('zip') < 0.5) advice.push('Add zip or postal codes.');
-      if (share('external_id') < 0.5) advice.push('Add your CRM customer id as external_id, the same one your pixel sends.');
+      if (share('external_id') < 0.5)
+        advice.push('Add your CRM customer id as external_id, the same one your pixel sends.');
       const label = matchLabel(score);
       return { identifiers: { ...counts }, rows, score, label, advice };
     },

@@ -6,24 +6,70 @@ import { parseAmount } from './values.ts';
 
 describe('parseAmount', () => {
   it.each([
-    ['$1,200.00', 1200], ['1.234,56', 1234.56], ['1 234,56', 1234.56], ['1\u00a0234,56', 1234.56], ['1\u202f234.56', 1234.56],
-    ["1'234.50", 1234.5], ['1234.5', 1234.5], ['€12,50', 12.5], ['12,5', 12.5], ['12', 12], ['0.99', 0.99], ['.5', 0.5],
-    ['1,234,567.89', 1234567.89], ['1.234.567,89', 1234567.89], ['1,234,567', 1234567], ['12,34,567.50', 1234567.5],
-    ['USD 12.00', 12], ['12.00 EUR', 12], ['(12.50)', -12.5], ['-12.50', -12.5], ['£0,125', 0.125], ['0.125', 0.125],
-    ['1234,567', 1234.567], ['1.2345', 1.2345],
+    ['$1,200.00', 1200],
+    ['1.234,56', 1234.56],
+    ['1 234,56', 1234.56],
+    ['1\u00a0234,56', 1234.56],
+    ['1\u202f234.56', 1234.56],
+    ["1'234.50", 1234.5],
+    ['1234.5', 1234.5],
+    ['€12,50', 12.5],
+    ['12,5', 12.5],
+    ['12', 12],
+    ['0.99', 0.99],
+    ['.5', 0.5],
+    ['1,234,567.89', 1234567.89],
+    ['1.234.567,89', 1234567.89],
+    ['1,234,567', 1234567],
+    ['12,34,567.50', 1234567.5],
+    ['USD 12.00', 12],
+    ['12.00 EUR', 12],
+    ['(12.50)', -12.5],
+    ['-12.50', -12.5],
+    ['£0,125', 0.125],
+    ['0.125', 0.125],
+    ['1234,567', 1234.567],
+    ['1.2345', 1.2345],
     // One separator and exactly three digits: read consistently as thousands without evidence.
-    ['1,234', 1234], ['1.234', 1234], ['12,500', 12500], ['999.000', 999000],
+    ['1,234', 1234],
+    ['1.234', 1234],
+    ['12,500', 12500],
+    ['999.000', 999000],
     // Broken grouping and non-numbers.
-    ['1,2345', null], ['12,34', 12.34], ['1,23,4', null], ['1.234.56', null], ['1,234.567.8', null], ['1 23', null], ['1 234.567,8', null],
-    ['NaN', null], ['Infinity', null], ['-Infinity', null], ['1e5', null], ['', null], ['abc', null], ['$', null], ['1,', null], ['12..5', null],
+    ['1,2345', null],
+    ['12,34', 12.34],
+    ['1,23,4', null],
+    ['1.234.56', null],
+    ['1,234.567.8', null],
+    ['1 23', null],
+    ['1 234.567,8', null],
+    ['NaN', null],
+    ['Infinity', null],
+    ['-Infinity', null],
+    ['1e5', null],
+    ['', null],
+    ['abc', null],
+    ['$', null],
+    ['1,', null],
+    ['12..5', null],
   ])('%j → %s', (raw, expected) => expect(parseAmount(raw)).toBe(expected));
 
   it.each([
-    ['1,234', '.', 1234], ['1.234', '.', 1.234], ['1,234', ',', 1.234], ['1.234', ',', 1234], ['12,50', '.', 12.5], ['1,234.50', ',', 1234.5],
-  ] as const)('%j with decimal %j → %s', (raw, decimal, expected) => expect(parseAmount(raw, decimal)).toBe(expected));
+    ['1,234', '.', 1234],
+    ['1.234', '.', 1.234],
+    ['1,234', ',', 1.234],
+    ['1.234', ',', 1234],
+    ['12,50', '.', 12.5],
+    ['1,234.50', ',', 1234.5],
+  ] as const)('%j with decimal %j → %s', (raw, decimal, expected) =>
+    expect(parseAmount(raw, decimal)).toBe(expected),
+  );
 
   it('says plainly how an ambiguous value was read', () => {
-    expect(readAmount('1,234')).toEqual({ value: 1234, ambiguous: expect.stringMatching(/"," was taken as a thousands separator/) });
+    expect(readAmount('1,234')).toEqual({
+      value: 1234,
+      ambiguous: expect.stringMatching(/"," was taken as a thousands separator/),
+    });
     expect(readAmount('1,234.00')).toEqual({ value: 1234 });
     expect(readAmount('1.234', '.')).toEqual({ value: 1.234 });
   });
@@ -31,8 +77,14 @@ describe('parseAmount', () => {
 
 describe('detectDecimalSeparator', () => {
   it.each([
-    [['12.50', '1,234'], '.'], [['12,50', '1.234'], ','], [['1,234.56'], '.'], [['1.234,56'], ','], [['0,125'], ','],
-    [['1,234', '1.234', '12'], null], [['12.50', '12,50'], null], [[], null],
+    [['12.50', '1,234'], '.'],
+    [['12,50', '1.234'], ','],
+    [['1,234.56'], '.'],
+    [['1.234,56'], ','],
+    [['0,125'], ','],
+    [['1,234', '1.234', '12'], null],
+    [['12.50', '12,50'], null],
+    [[], null],
   ] as const)('%j → %s', (samples, expected) => expect(detectDecimalSeparator(samples)).toBe(expected));
 });
 
@@ -41,7 +93,12 @@ describe('amounts in a row', () => {
     createRowValidator({
       headers: ['email', 'value'],
       mappings: { email: 'email', value: 'value' },
-      hardcoded: { event_name: 'Purchase', action_source: 'physical_store', currency: 'EUR', event_time: '2026-11-21' },
+      hardcoded: {
+        event_name: 'Purchase',
+        action_source: 'physical_store',
+        currency: 'EUR',
+        event_time: '2026-11-21',
+      },
       settings: DEFAULT_FILE_SETTINGS,
       now: Date.UTC(2026, 10, 22) / 1000,
       decimalSeparators,
@@ -50,10 +107,17 @@ describe('amounts in a row', () => {
   it('reports the reading of an ambiguous value as a correction', () => {
     const r = validate('1.234');
     expect(r.effectiveRow.value).toBe('1234');
-    expect(r.corrections.find((c) => c.field === 'value')?.message).toMatch(/^value "1.234" read as 1234: the "." was taken as a thousands separator/);
+    expect(r.corrections.find((c) => c.field === 'value')?.message).toMatch(
+      /^value "1.234" read as 1234: the "." was taken as a thousands separator/,
+    );
   });
 
-  it('follows the column evidence', () => expect(validate('1.234', { value: '.' }).effectiveRow.value).toBe('1.234'));
+  it('follows the column evidence', () =>
+    expect(validate('1.234', { value: '.' }).effectiveRow.value).toBe('1.234'));
 
-  it('rejects broken grouping', () => expect(validate('1,2345').errors[0]).toMatchObject({ field: 'value', message: expect.stringMatching(/is not a number/) }));
+  it('rejects broken grouping', () =>
+    expect(validate('1,2345').errors[0]).toMatchObject({
+      field: 'value',
+      message: expect.stringMatching(/is not a number/),
+    }));
 });

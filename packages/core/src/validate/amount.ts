@@ -22,7 +22,10 @@ function validGrouping(int: string, sep: string): boolean {
   return middle.every((g) => /^\d{3}$/.test(g)) || (sep === ',' && middle.every((g) => /^\d{2}$/.test(g)));
 }
 
-function splitAmount(v: string, decimal: DecimalSeparator | undefined): { int: string; frac: string; group: string | null; ambiguous?: string } | null {
+function splitAmount(
+  v: string,
+  decimal: DecimalSeparator | undefined,
+): { int: string; frac: string; group: string | null; ambiguous?: string } | null {
   const dots = v.split('.').length - 1;
   const commas = v.split(',').length - 1;
   const at = (sep: string) => v.lastIndexOf(sep);
@@ -72,7 +75,10 @@ export function readAmount(raw: string, decimal?: DecimalSeparator): Amount | nu
     negative = true;
     v = v.slice(1, -1).trim();
   }
-  v = v.replace(/^[A-Za-z]{3}\s*(?=[\d.,-])|(?<=[\d.,])\s*[A-Za-z]{3}$/g, '').replace(/[$€£¥₹]/g, '').trim();
+  v = v
+    .replace(/^[A-Za-z]{3}\s*(?=[\d.,-])|(?<=[\d.,])\s*[A-Za-z]{3}$/g, '')
+    .replace(/[$€£¥₹]/g, '')
+    .trim();
   if (v.startsWith('-')) {
     negative = !negative;
     v = v.slice(1).trim();

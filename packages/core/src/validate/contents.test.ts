@@ -9,8 +9,19 @@ describe('parseContents', () => {
     ['{"id":"x","quantity":"2"}', [{ id: 'x', quantity: 2 }], true],
     ['[{"id":"x","quantity":2,"item_price":"9.99"}]', [{ id: 'x', quantity: 2, item_price: 9.99 }], true],
     ['[{"id":123,"quantity":1}]', [{ id: '123', quantity: 1 }], true],
-    ['[{"id":"a","delivery_category":"Curbside"},{"id":"b","delivery_category":"home_delivery"}]', [{ id: 'a', delivery_category: 'curbside' }, { id: 'b', delivery_category: 'home_delivery' }], true],
-    ['[{"id":"sku-1","quantity":1,"item_price":9.99,"title":"Mug"}]', [{ id: 'sku-1', quantity: 1, item_price: 9.99, title: 'Mug' }], false],
+    [
+      '[{"id":"a","delivery_category":"Curbside"},{"id":"b","delivery_category":"home_delivery"}]',
+      [
+        { id: 'a', delivery_category: 'curbside' },
+        { id: 'b', delivery_category: 'home_delivery' },
+      ],
+      true,
+    ],
+    [
+      '[{"id":"sku-1","quantity":1,"item_price":9.99,"title":"Mug"}]',
+      [{ id: 'sku-1', quantity: 1, item_price: 9.99, title: 'Mug' }],
+      false,
+    ],
   ])('%s', (raw, items, noted) => {
     const r = parseContents(raw);
     expect(r.ok).toBe(true);
@@ -25,7 +36,10 @@ describe('parseContents', () => {
     ['[{"id":"x","quantity":0}]', /whole number of 1 or more/],
     ['[{"id":"x"},{"id":"y","item_price":"cheap"}]', /item 2 has item_price "cheap"; it must be a number/],
     ['[{"id":"x","item_price":null}]', /item_price null/],
-    ['[{"id":"x","delivery_category":"drone"}]', /delivery_category "drone"; it must be one of in_store, curbside, home_delivery/],
+    [
+      '[{"id":"x","delivery_category":"drone"}]',
+      /delivery_category "drone"; it must be one of in_store, curbside, home_delivery/,
+    ],
     ['[{"quantity":1}]', /item 1 needs an "id"/],
     ['[{"id":""}]', /needs an "id"/],
     ['[{"id":{"a":1}}]', /needs an "id"/],
@@ -55,5 +69,8 @@ describe('contents in a row', () => {
     expect(buildEvent(r).custom_data?.contents).toEqual([{ id: 'x', quantity: 2 }]);
   });
 
-  it('names the bad item', () => expect(validate('[{"id":"x","quantity":"lots"}]').errors[0]?.message).toBe('contents item 1 has quantity "lots"; it must be a whole number of 1 or more.'));
+  it('names the bad item', () =>
+    expect(validate('[{"id":"x","quantity":"lots"}]').errors[0]?.message).toBe(
+      'contents item 1 has quantity "lots"; it must be a whole number of 1 or more.',
+    ));
 });

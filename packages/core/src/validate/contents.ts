@@ -17,19 +17,25 @@ function typedItem(item: Item, n: number, converted: Set<string>): string | null
 
   if (quantity !== undefined) {
     const q = typeof quantity === 'string' && /^\s*\d+\s*$/.test(quantity) ? Number(quantity) : quantity;
-    if (typeof q !== 'number' || !Number.isSafeInteger(q) || q < 1) return `${where} has quantity ${JSON.stringify(quantity)}; it must be a whole number of 1 or more`;
+    if (typeof q !== 'number' || !Number.isSafeInteger(q) || q < 1)
+      return `${where} has quantity ${JSON.stringify(quantity)}; it must be a whole number of 1 or more`;
     if (q !== quantity) converted.add('quantity');
     item.quantity = q;
   }
   if (price !== undefined) {
     const p = typeof price === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(price) ? Number(price) : price;
-    if (typeof p !== 'number' || !Number.isFinite(p)) return `${where} has item_price ${JSON.stringify(price)}; it must be a number such as 9.99`;
+    if (typeof p !== 'number' || !Number.isFinite(p))
+      return `${where} has item_price ${JSON.stringify(price)}; it must be a number such as 9.99`;
     if (p !== price) converted.add('item_price');
     item.item_price = p;
   }
   if (category !== undefined) {
-    const c = typeof category === 'string' ? DELIVERY_CATEGORIES.find((d) => d === category.trim().toLowerCase()) : undefined;
-    if (!c) return `${where} has delivery_category ${JSON.stringify(category)}; it must be one of ${DELIVERY_CATEGORIES.join(', ')}`;
+    const c =
+      typeof category === 'string'
+        ? DELIVERY_CATEGORIES.find((d) => d === category.trim().toLowerCase())
+        : undefined;
+    if (!c)
+      return `${where} has delivery_category ${JSON.stringify(category)}; it must be one of ${DELIVERY_CATEGORIES.join(', ')}`;
     if (c !== category) converted.add('delivery_category');
     item.delivery_category = c;
   }
@@ -54,12 +60,15 @@ export function parseContents(raw: string): ContentsResult {
   const items: Item[] = [];
   for (let i = 0; i < list.length; i++) {
     const x: unknown = list[i];
-    if (!x || typeof x !== 'object' || Array.isArray(x)) return { ok: false, reason: `item ${i + 1} is not an object like ${EXAMPLE}` };
+    if (!x || typeof x !== 'object' || Array.isArray(x))
+      return { ok: false, reason: `item ${i + 1} is not an object like ${EXAMPLE}` };
     const item = { ...(x as Item) };
     const problem = typedItem(item, i + 1, converted);
     if (problem) return { ok: false, reason: problem };
     items.push(item);
   }
   const value = JSON.stringify(items);
-  return converted.size ? { ok: true, value, note: `contents: ${[...converted].join(', ')} converted to the type Meta expects` } : { ok: true, value };
+  return converted.size
+    ? { ok: true, value, note: `contents: ${[...converted].join(', ')} converted to the type Meta expects` }
+    : { ok: true, value };
 }

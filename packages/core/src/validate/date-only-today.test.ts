@@ -42,7 +42,9 @@ describe('a date-only event_time on its own day', () => {
     ['2026-11-22T10:00:00Z', 'UTC', '2026-11-22T09:00:00Z'],
     ['2026-11-22 10:00', 'UTC', '2026-11-22T09:00:00Z'],
   ])('%s in %s at %s is in the future', (when, zone, now) => {
-    expect(check(when, zone, at(now)).errors.find((e) => e.field === 'event_time')?.message).toMatch(/in the future/);
+    expect(check(when, zone, at(now)).errors.find((e) => e.field === 'event_time')?.message).toMatch(
+      /in the future/,
+    );
   });
 
   it('never moves a value with a time of day', () => {

@@ -5,7 +5,12 @@ import { createRowValidator } from './row-validator.ts';
 
 const NOW = Date.UTC(2026, 10, 22, 12) / 1000;
 
-function validate(when: string, dob: string, dateOrder: DateOrder, dateOrders: Partial<Record<string, DateOrder>>) {
+function validate(
+  when: string,
+  dob: string,
+  dateOrder: DateOrder,
+  dateOrders: Partial<Record<string, DateOrder>>,
+) {
   return createRowValidator({
     headers: ['email', 'When', 'DOB'],
     mappings: { email: 'email', When: 'event_time', DOB: 'db' },

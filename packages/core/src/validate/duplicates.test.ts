@@ -34,11 +34,15 @@ describe('duplicate events in a file', () => {
   });
 
   it('says plainly what it did with the repeat', () => {
-    const r = markDuplicate({ rowNumber: 9, errors: [], corrections: [], warnings: [], effectiveRow: { event_id: 'order-1' } }, 4);
+    const r = markDuplicate(
+      { rowNumber: 9, errors: [], corrections: [], warnings: [], effectiveRow: { event_id: 'order-1' } },
+      4,
+    );
     expect(r.corrections).toEqual([
       {
         field: 'event_id',
-        message: 'Same event as row 4 (event name and event_id): left out, since Meta would count it only once.',
+        message:
+          'Same event as row 4 (event name and event_id): left out, since Meta would count it only once.',
         original: 'order-1',
         corrected: '',
       },

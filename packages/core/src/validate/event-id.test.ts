@@ -5,26 +5,52 @@ import { createRowValidator } from './row-validator.ts';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0) / 1000;
 const BASE: Record<string, string> = {
-  Email: 'ann@example.com', Phone: '(650)555-1212', Event: 'Purchase', When: '2026-11-21T10:00:00Z', Source: 'physical_store',
-  Value: '12.50', Currency: 'USD', City: 'Paris',
+  Email: 'ann@example.com',
+  Phone: '(650)555-1212',
+  Event: 'Purchase',
+  When: '2026-11-21T10:00:00Z',
+  Source: 'physical_store',
+  Value: '12.50',
+  Currency: 'USD',
+  City: 'Paris',
 };
 const FIELD: Record<string, string> = {
-  Email: 'email', Phone: 'phone', Event: 'event_name', When: 'event_time', Source: 'action_source', Value: 'value', Currency: 'currency',
-  City: 'city', Order: 'order_id',
+  Email: 'email',
+  Phone: 'phone',
+  Event: 'event_name',
+  When: 'event_time',
+  Source: 'action_source',
+  Value: 'value',
+  Currency: 'currency',
+  City: 'city',
+  Order: 'order_id',
 };
 
 function idOf(cells: Record<string, string>, columns = Object.keys(cells), now = NOW): string {
   const mappings = Object.fromEntries(columns.map((c) => [c, FIELD[c]!]));
-  const v = createRowValidator({ headers: columns, mappings, hardcoded: {}, settings: DEFAULT_FILE_SETTINGS, now });
-  return v(columns.map((c) => cells[c]!), 2).effectiveRow.event_id!;
+  const v = createRowValidator({
+    headers: columns,
+    mappings,
+    hardcoded: {},
+    settings: DEFAULT_FILE_SETTINGS,
+    now,
+  });
+  return v(
+    columns.map((c) => cells[c]!),
+    2,
+  ).effectiveRow.event_id!;
 }
-const without = (o: Record<string, string>, ...keys: string[]) => Object.fromEntries(Object.entries(o).filter(([k]) => !keys.includes(k)));
+const without = (o: Record<string, string>, ...keys: string[]) =>
+  Object.fromEntries(Object.entries(o).filter(([k]) => !keys.includes(k)));
 
 describe('derived event_id', () => {
   const base = idOf(BASE);
   it.each([
     ['stray whitespace', { ...BASE, Email: '  ann@example.com ', Event: ' Purchase' }],
-    ['letter case and formatting of identifiers', { ...BASE, Email: 'ANN@Example.com', Phone: '+1 650-555-1212' }],
+    [
+      'letter case and formatting of identifiers',
+      { ...BASE, Email: 'ANN@Example.com', Phone: '+1 650-555-1212' },
+    ],
     ['the same instant written another way', { ...BASE, When: '2026-11-21 10:00' }],
     ['another value or currency', { ...BASE, Value: '99', Currency: 'EUR' }],
     ['an extra weak column', { ...BASE, City: 'Lyon' }],
@@ -45,7 +71,9 @@ describe('derived event_id', () => {
 
   it('does not depend on "now" for a date-only event_time moved to the current time', () => {
     const cells = { ...BASE, When: '2026-11-22' };
-    expect(idOf(cells, undefined, Date.UTC(2026, 10, 22, 9) / 1000)).toBe(idOf(cells, undefined, Date.UTC(2026, 10, 22, 10) / 1000));
+    expect(idOf(cells, undefined, Date.UTC(2026, 10, 22, 9) / 1000)).toBe(
+      idOf(cells, undefined, Date.UTC(2026, 10, 22, 10) / 1000),
+    );
   });
 
   it('is independent of column order and surrounding whitespace (property)', () => {
@@ -58,7 +86,9 @@ describe('derived event_id', () => {
         fc.emailAddress(),
         (order, pads, email) => {
           const cells: Record<string, string> = { ...BASE, Email: email };
-          const padded = Object.fromEntries(columns.map((c, i) => [c, `${pads[i]![0]}${cells[c]}${pads[i]![1]}`]));
+          const padded = Object.fromEntries(
+            columns.map((c, i) => [c, `${pads[i]![0]}${cells[c]}${pads[i]![1]}`]),
+          );
           expect(idOf(padded, order)).toBe(idOf(cells, columns));
         },
       ),

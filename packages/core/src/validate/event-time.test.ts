@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { detectDateOrder, parseEventTime } from './event-time.ts';
 
-const utc = (...a: [number, number, number, number?, number?, number?]) => Date.UTC(a[0], a[1] - 1, a[2], a[3] ?? 0, a[4] ?? 0, a[5] ?? 0) / 1000;
+const utc = (...a: [number, number, number, number?, number?, number?]) =>
+  Date.UTC(a[0], a[1] - 1, a[2], a[3] ?? 0, a[4] ?? 0, a[5] ?? 0) / 1000;
 const seconds = (raw: string, zone = 'UTC', order: 'MDY' | 'DMY' = 'MDY') => {
   const r = parseEventTime(raw, zone, order);
   return r.ok ? r.seconds : null;
@@ -40,15 +41,21 @@ describe('parseEventTime', () => {
   });
 
   it('says it converted milliseconds', () => {
-    expect(parseEventTime('1795348800000', 'UTC', 'MDY')).toMatchObject({ note: 'Converted event_time from milliseconds to seconds' });
+    expect(parseEventTime('1795348800000', 'UTC', 'MDY')).toMatchObject({
+      note: 'Converted event_time from milliseconds to seconds',
+    });
   });
 
-  it.each(['', 'yesterday', '2026-02-30', '13/13/2026', '2026-11-21T25:00:00', '12', 'NaN'])('%j is unreadable', (raw) =>
-    expect(parseEventTime(raw, 'UTC', 'MDY').ok).toBe(false),
+  it.each(['', 'yesterday', '2026-02-30', '13/13/2026', '2026-11-21T25:00:00', '12', 'NaN'])(
+    '%j is unreadable',
+    (raw) => expect(parseEventTime(raw, 'UTC', 'MDY').ok).toBe(false),
   );
 
   it('never throws', () => {
-    fc.assert(fc.property(fc.string(), (s) => void parseEventTime(s, 'Europe/Paris', 'DMY')), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.string(), (s) => void parseEventTime(s, 'Europe/Paris', 'DMY')),
+      { numRuns: 500 },
+    );
   });
 });
 
@@ -77,14 +84,21 @@ describe('parseEventTime with month names', () => {
     ['Sun Feb 16 1997', 'UTC', utc(1997, 2, 16, 12)],
   ])('%s in %s', (raw, zone, expected) => expect(seconds(raw, zone)).toBe(expected));
 
-  it.each(['TBD 2026', 'ORD-2026', 'abc 2026', 'order 1234', 'Mar 2026', '31 Feb 2026', 'Mar 3, 2026 13:00 PM', 'Foo 3 2026', '3 Mar 2026 24:00'])(
-    '%j is an error with a clear message',
-    (raw) => {
-      const r = parseEventTime(raw, 'UTC', 'MDY');
-      expect(r.ok).toBe(false);
-      if (!r.ok) expect(r.reason).toMatch(/is not a|invalid/);
-    },
-  );
+  it.each([
+    'TBD 2026',
+    'ORD-2026',
+    'abc 2026',
+    'order 1234',
+    'Mar 2026',
+    '31 Feb 2026',
+    'Mar 3, 2026 13:00 PM',
+    'Foo 3 2026',
+    '3 Mar 2026 24:00',
+  ])('%j is an error with a clear message', (raw) => {
+    const r = parseEventTime(raw, 'UTC', 'MDY');
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.reason).toMatch(/is not a|invalid/);
+  });
 });
 
 describe('detectDateOrder', () => {

@@ -5,11 +5,19 @@ import { zonedToEpochMs } from './zoned-time.ts';
 export type DateOrder = 'MDY' | 'DMY';
 
 export type ParsedTime =
-  | { ok: true; seconds: number; note?: string; dateOnly?: boolean; /** Start of that day, for date-only values. */ dayStart?: number }
+  | {
+      ok: true;
+      seconds: number;
+      note?: string;
+      dateOnly?: boolean;
+      /** Start of that day, for date-only values. */ dayStart?: number;
+    }
   | { ok: false; reason: string };
 
-const ISO = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?)?\s*(z|[+-]\d{2}(?::?\d{2})?)?$/i;
-const SLASH = /^(\d{1,4})([/.-])(\d{1,2})\2(\d{2,4})(?:[ T,]+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*(am|pm)?)?\s*(z|[+-]\d{2}:?\d{2})?$/i;
+const ISO =
+  /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?)?\s*(z|[+-]\d{2}(?::?\d{2})?)?$/i;
+const SLASH =
+  /^(\d{1,4})([/.-])(\d{1,2})\2(\d{2,4})(?:[ T,]+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*(am|pm)?)?\s*(z|[+-]\d{2}:?\d{2})?$/i;
 const DATE_ONLY_NOTE = 'event_time has no time of day; used 12:00 in the file time zone';
 const EXCEL_EPOCH_DAYS = 25569; // 1970-01-01 as an Excel serial day
 
@@ -19,14 +27,36 @@ function zoneOffsetMinutes(z: string): number {
   return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3] ?? 0));
 }
 
-function toSeconds(zone: string, offset: string | undefined, y: number, mo: number, d: number, h: number, mi: number, s: number): number {
-  if (offset) return Math.floor((Date.UTC(y, mo - 1, d, h, mi, s) - zoneOffsetMinutes(offset) * 60_000) / 1000);
+function toSeconds(
+  zone: string,
+  offset: string | undefined,
+  y: number,
+  mo: number,
+  d: number,
+  h: number,
+  mi: number,
+  s: number,
+): number {
+  if (offset)
+    return Math.floor((Date.UTC(y, mo - 1, d, h, mi, s) - zoneOffsetMinutes(offset) * 60_000) / 1000);
   return Math.floor(zonedToEpochMs(zone, y, mo, d, h, mi, s) / 1000);
 }
 
 /** A date without a time of day: noon in the zone, the middle of the only thing we know. */
-function dateOnly(zone: string, offset: string | undefined, y: number, mo: number, d: number): Extract<ParsedTime, { ok: true }> {
-  return { ok: true, seconds: toSeconds(zone, offset, y, mo, d, 12, 0, 0), dateOnly: true, dayStart: toSeconds(zone, offset, y, mo, d, 0, 0, 0), note: DATE_ONLY_NOTE };
+function dateOnly(
+  zone: string,
+  offset: string | undefined,
+  y: number,
+  mo: number,
+  d: number,
+): Extract<ParsedTime, { ok: true }> {
+  return {
+    ok: true,
+    seconds: toSeconds(zone, offset, y, mo, d, 12, 0, 0),
+    dateOnly: true,
+    dayStart: toSeconds(zone, offset, y, mo, d, 0, 0, 0),
+    note: DATE_ONLY_NOTE,
+  };
 }
 
 /** 24-hour clock from a written time; null when it is not a real time of day. */
@@ -50,7 +80,12 @@ export function parseEventTime(raw: string, zone: string, order: DateOrder): Par
 
   if (/^\d+(\.\d+)?$/.test(v)) {
     const n = Number(v);
-    if (/^\d{12,13}$/.test(v)) return { ok: true, seconds: Math.floor(n / 1000), note: 'Converted event_time from milliseconds to seconds' };
+    if (/^\d{12,13}$/.test(v))
+      return {
+        ok: true,
+        seconds: Math.floor(n / 1000),
+        note: 'Converted event_time from milliseconds to seconds',
+      };
     if (/^\d{9,10}$/.test(v)) return { ok: true, seconds: n };
     if (n >= 20_000 && n < 80_000) {
       // Excel serial date: days since 1899-12-30 in the file's local time. A whole number is a date
@@ -59,9 +94,21 @@ export function parseEventTime(raw: string, zone: string, order: DateOrder): Par
       const t = new Date(ms);
       if (Number.isInteger(n)) {
         const r = dateOnly(zone, undefined, t.getUTCFullYear(), t.getUTCMonth() + 1, t.getUTCDate());
-        return { ...r, note: `Converted Excel date ${v} to a date; it has no time of day, so used 12:00 in the file time zone` };
+        return {
+          ...r,
+          note: `Converted Excel date ${v} to a date; it has no time of day, so used 12:00 in the file time zone`,
+        };
       }
-      const seconds = toSeconds(zone, undefined, t.getUTCFullYear(), t.getUTCMonth() + 1, t.getUTCDate(), t.getUTCHours(), t.getUTCMinutes(), t.getUTCSeconds());
+      const seconds = toSeconds(
+        zone,
+        undefined,
+        t.getUTCFullYear(),
+        t.getUTCMonth() + 1,
+        t.getUTCDate(),
+        t.getUTCHours(),
+        t.getUTCMinutes(),
+        t.getUTCSeconds(),
+      );
       return { ok: true, seconds, note: `Converted Excel date ${v} to a timestamp` };
     }
     return { ok: false, reason: 'is a number that is not a timestamp' };
@@ -110,7 +157,8 @@ export function parseEventTime(raw: string, zone: string, order: DateOrder): Par
   }
   return {
     ok: false,
-    reason: 'is not a date or time Backsignal can read (use e.g. 2026-03-03 10:00, 03/03/2026 10:00, 3 Mar 2026 10:00 or Unix seconds)',
+    reason:
+      'is not a date or time Backsignal can read (use e.g. 2026-03-03 10:00, 03/03/2026 10:00, 3 Mar 2026 10:00 or Unix seconds)',
   };
 }
 
@@ -148,4 +196,5 @@ export const SIXTY_TWO_DAYS = 62 * 86_400;
 export const FUTURE_TOLERANCE = 60;
 
 /** Meta's window for the event's action source (meta-capi.md §1.3): 62 days in store, 7 days otherwise. */
-export const windowFor = (actionSource: string | undefined) => (actionSource === 'physical_store' ? SIXTY_TWO_DAYS : SEVEN_DAYS);
+export const windowFor = (actionSource: string | undefined) =>
+  actionSource === 'physical_store' ? SIXTY_TWO_DAYS : SEVEN_DAYS;

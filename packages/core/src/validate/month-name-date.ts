@@ -17,9 +17,15 @@ const TIME = String.raw`(?:(?:\s*,\s*|\s+)(?:at\s+)?(\d{1,2}):(\d{2})(?::(\d{2})
 const ZONE = String.raw`(?:\s*(z|utc|gmt|[+-]\d{2}:?\d{2}))?`;
 
 // The forms spreadsheets and CRMs actually write: "3 Mar 2026 10:00", "3-Mar-2026", "Tue, 3 Mar 2026 10:00:00 +0000".
-const DAY_FIRST = new RegExp(String.raw`^${WEEKDAY}(\d{1,2})${ORDINAL}[\s-]+${MONTH}[\s,-]+(\d{4})${TIME}${ZONE}$`, 'i');
+const DAY_FIRST = new RegExp(
+  String.raw`^${WEEKDAY}(\d{1,2})${ORDINAL}[\s-]+${MONTH}[\s,-]+(\d{4})${TIME}${ZONE}$`,
+  'i',
+);
 // "Mar 3, 2026", "March 3 2026 10:00 PM", "Sun Feb 16 1997".
-const MONTH_FIRST = new RegExp(String.raw`^${WEEKDAY}${MONTH}\s+(\d{1,2})${ORDINAL},?\s+(\d{4})${TIME}${ZONE}$`, 'i');
+const MONTH_FIRST = new RegExp(
+  String.raw`^${WEEKDAY}${MONTH}\s+(\d{1,2})${ORDINAL},?\s+(\d{4})${TIME}${ZONE}$`,
+  'i',
+);
 
 function offsetOf(zone: string | undefined): string | undefined {
   if (!zone) return undefined;
@@ -47,7 +53,12 @@ export function matchMonthNameDate(v: string): WrittenDate | null {
   const out: WrittenDate = { y: Number(year), mo, d: Number(day) };
   if (h !== undefined) {
     const half = ampm?.toLowerCase().replace(/\./g, '');
-    out.time = { h: Number(h), mi: Number(mi), s: Number(s ?? 0), ...(half ? { ampm: half as 'am' | 'pm' } : {}) };
+    out.time = {
+      h: Number(h),
+      mi: Number(mi),
+      s: Number(s ?? 0),
+      ...(half ? { ampm: half as 'am' | 'pm' } : {}),
+    };
   }
   const offset = offsetOf(zone);
   if (offset) out.offset = offset;

@@ -3,19 +3,56 @@ import { DEFAULT_FILE_SETTINGS } from '../settings.ts';
 import { createRowValidator, headerProblem, type ValidationContext } from './row-validator.ts';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0) / 1000; // 2026-11-22T12:00:00Z
-const HEADERS = ['Email', 'Phone', 'Event', 'When', 'Source', 'Value', 'Currency', 'First', 'Last', 'DOB', 'Order'];
+const HEADERS = [
+  'Email',
+  'Phone',
+  'Event',
+  'When',
+  'Source',
+  'Value',
+  'Currency',
+  'First',
+  'Last',
+  'DOB',
+  'Order',
+];
 const MAPPINGS = {
-  Email: 'email', Phone: 'phone', Event: 'event_name', When: 'event_time', Source: 'action_source', Value: 'value',
-  Currency: 'currency', First: 'first_name', Last: 'last_name', DOB: 'db', Order: 'order_id',
+  Email: 'email',
+  Phone: 'phone',
+  Event: 'event_name',
+  When: 'event_time',
+  Source: 'action_source',
+  Value: 'value',
+  Currency: 'currency',
+  First: 'first_name',
+  Last: 'last_name',
+  DOB: 'db',
+  Order: 'order_id',
 };
 
 function validator(over: Partial<ValidationContext> = {}) {
-  return createRowValidator({ headers: HEADERS, mappings: MAPPINGS, hardcoded: {}, settings: DEFAULT_FILE_SETTINGS, now: NOW, ...over });
+  return createRowValidator({
+    headers: HEADERS,
+    mappings: MAPPINGS,
+    hardcoded: {},
+    settings: DEFAULT_FILE_SETTINGS,
+    now: NOW,
+    ...over,
+  });
 }
 const row = (o: Partial<Record<string, string>> = {}) => {
   const base: Record<string, string> = {
-    Email: 'ann@example.com', Phone: '(650)555-1212', Event: 'Purchase', When: '2026-11-21T10:00:00Z', Source: 'physical_store',
-    Value: '$1,200.00', Currency: 'usd', First: 'Ann', Last: "O'Neil", DOB: '1990-01-31', Order: 'A-1',
+    Email: 'ann@example.com',
+    Phone: '(650)555-1212',
+    Event: 'Purchase',
+    When: '2026-11-21T10:00:00Z',
+    Source: 'physical_store',
+    Value: '$1,200.00',
+    Currency: 'usd',
+    First: 'Ann',
+    Last: "O'Neil",
+    DOB: '1990-01-31',
+    Order: 'A-1',
   };
   return HEADERS.map((h) => o[h] ?? base[h]!);
 };
@@ -25,12 +62,26 @@ describe('createRowValidator', () => {
     const r = validator()(row(), 2);
     expect(r.errors).toEqual([]);
     expect(r.effectiveRow).toMatchObject({
-      email: 'ann@example.com', phone: '16505551212', event_name: 'Purchase', action_source: 'physical_store',
-      event_time: String(Date.UTC(2026, 10, 21, 10) / 1000), value: '1200', currency: 'USD', first_name: 'ann', last_name: 'oneil',
-      db: '19900131', order_id: 'A-1',
+      email: 'ann@example.com',
+      phone: '16505551212',
+      event_name: 'Purchase',
+      action_source: 'physical_store',
+      event_time: String(Date.UTC(2026, 10, 21, 10) / 1000),
+      value: '1200',
+      currency: 'USD',
+      first_name: 'ann',
+      last_name: 'oneil',
+      db: '19900131',
+      order_id: 'A-1',
     });
-    expect(r.corrections.map((c) => c.field)).toEqual(expect.arrayContaining(['phone', 'value', 'currency', 'db']));
-    expect(r.corrections.find((c) => c.field === 'phone')).toMatchObject({ message: 'Added country code +1 to phone', original: '(650)555-1212', corrected: '16505551212' });
+    expect(r.corrections.map((c) => c.field)).toEqual(
+      expect.arrayContaining(['phone', 'value', 'currency', 'db']),
+    );
+    expect(r.corrections.find((c) => c.field === 'phone')).toMatchObject({
+      message: 'Added country code +1 to phone',
+      original: '(650)555-1212',
+      corrected: '16505551212',
+    });
     expect(r.effectiveRow.event_id).toMatch(/^bs-[0-9a-f]{32}$/);
   });
 
@@ -41,13 +92,18 @@ describe('createRowValidator', () => {
   });
 
   it('reads a local time in the file time zone', () => {
-    const r = validator({ settings: { ...DEFAULT_FILE_SETTINGS, timeZone: 'America/New_York' } })(row({ When: '2026-11-21 10:00' }), 2);
+    const r = validator({ settings: { ...DEFAULT_FILE_SETTINGS, timeZone: 'America/New_York' } })(
+      row({ When: '2026-11-21 10:00' }),
+      2,
+    );
     expect(r.effectiveRow.event_time).toBe(String(Date.UTC(2026, 10, 21, 15) / 1000));
   });
 
   it('refuses events older than 7 days, or 62 days in store, and future ones', () => {
     const old = validator()(row({ When: '2026-11-10T10:00:00Z', Source: 'website' }), 2);
-    expect(old.errors.find((e) => e.field === 'event_time')?.message).toMatch(/12 days old. Meta only accepts events up to 7 days old/);
+    expect(old.errors.find((e) => e.field === 'event_time')?.message).toMatch(
+      /12 days old. Meta only accepts events up to 7 days old/,
+    );
     const store = validator()(row({ When: '2026-11-10T10:00:00Z' }), 2);
     expect(store.errors.filter((e) => e.field === 'event_time')).toEqual([]);
     const ancient = validator()(row({ When: '2026-08-01T10:00:00Z' }), 2);
@@ -75,18 +131,28 @@ describe('createRowValidator', () => {
 
   it('requires value and currency for Purchase', () => {
     const r = validator()(row({ Value: '', Currency: '' }), 2);
-    expect(r.errors.map((e) => e.message)).toEqual(['Purchase events need a value.', 'Purchase events need a currency.']);
+    expect(r.errors.map((e) => e.message)).toEqual([
+      'Purchase events need a value.',
+      'Purchase events need a currency.',
+    ]);
     const nan = validator()(row({ Value: 'NaN' }), 2);
-    expect(nan.errors[0]).toMatchObject({ field: 'value', message: expect.stringMatching(/^value "NaN" is not a number/) });
+    expect(nan.errors[0]).toMatchObject({
+      field: 'value',
+      message: expect.stringMatching(/^value "NaN" is not a number/),
+    });
   });
 
   it('drops unusable identifiers with a correction and needs one usable identifier', () => {
     const r = validator()(row({ Email: 'not-an-email' }), 2);
     expect(r.effectiveRow.email).toBeUndefined();
-    expect(r.corrections.find((c) => c.field === 'email')?.message).toBe('Dropped email "not-an-email": it is not a valid email address.');
+    expect(r.corrections.find((c) => c.field === 'email')?.message).toBe(
+      'Dropped email "not-an-email": it is not a valid email address.',
+    );
     expect(r.errors).toEqual([]);
     const none = validator()(row({ Email: 'x', Phone: '12', First: '', Last: '', DOB: '' }), 2);
-    expect(none.errors.find((e) => e.field === 'user_data')?.message).toMatch(/No usable customer information/);
+    expect(none.errors.find((e) => e.field === 'user_data')?.message).toMatch(
+      /No usable customer information/,
+    );
   });
 
   it('passes already-hashed values through without hashing them again', () => {
@@ -114,8 +180,18 @@ describe('createRowValidator', () => {
   });
 
   it('names missing required fields', () => {
-    const v = createRowValidator({ headers: ['email'], mappings: { email: 'email' }, hardcoded: {}, settings: DEFAULT_FILE_SETTINGS, now: NOW });
-    expect(v(['a@b.co'], 2).errors.map((e) => e.message)).toEqual(['event_name is missing.', 'event_time is missing.', 'action_source is missing.']);
+    const v = createRowValidator({
+      headers: ['email'],
+      mappings: { email: 'email' },
+      hardcoded: {},
+      settings: DEFAULT_FILE_SETTINGS,
+      now: NOW,
+    });
+    expect(v(['a@b.co'], 2).errors.map((e) => e.message)).toEqual([
+      'event_name is missing.',
+      'event_time is missing.',
+      'action_source is missing.',
+    ]);
   });
 
   it('derives the same event_id for the same row on every run, and a different one for another row', () => {
@@ -127,7 +203,13 @@ describe('createRowValidator', () => {
   });
 
   it('keeps a mapped event_id', () => {
-    const v = createRowValidator({ headers: [...HEADERS, 'id'], mappings: { ...MAPPINGS, id: 'event_id' }, hardcoded: {}, settings: DEFAULT_FILE_SETTINGS, now: NOW });
+    const v = createRowValidator({
+      headers: [...HEADERS, 'id'],
+      mappings: { ...MAPPINGS, id: 'event_id' },
+      hardcoded: {},
+      settings: DEFAULT_FILE_SETTINGS,
+      now: NOW,
+    });
     expect(v([...row(), ' order-77 '], 2).effectiveRow.event_id).toBe('order-77');
   });
 });
@@ -135,6 +217,8 @@ describe('createRowValidator', () => {
 describe('headerProblem', () => {
   it('reports mapped columns missing from the file', () => {
     expect(headerProblem({ headers: ['a'], mappings: { a: 'email' } })).toBeNull();
-    expect(headerProblem({ headers: ['a'], mappings: { b: 'email' } })).toMatch(/^Your file headers don't match your mappings/);
+    expect(headerProblem({ headers: ['a'], mappings: { b: 'email' } })).toMatch(
+      /^Your file headers don't match your mappings/,
+    );
   });
 });

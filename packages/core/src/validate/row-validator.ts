@@ -10,7 +10,13 @@ import type { FileSettings } from '../settings.ts';
 import { readAmount, type DecimalSeparator } from './amount.ts';
 import { parseContents } from './contents.ts';
 import { deriveEventId } from './event-id.ts';
-import { FUTURE_TOLERANCE, parseEventTime, sendableSeconds, windowFor, type DateOrder } from './event-time.ts';
+import {
+  FUTURE_TOLERANCE,
+  parseEventTime,
+  sendableSeconds,
+  windowFor,
+  type DateOrder,
+} from './event-time.ts';
 import { identifierProblem } from './identifiers.ts';
 import { zonedDate } from './zoned-time.ts';
 import {
@@ -115,7 +121,9 @@ const days = (s: number) => Math.round(s / 86_400);
  * Builds the per-row check for one file: maps cells to fields, normalises and auto-corrects each value, and
  * applies Meta's per-row rules (time windows, required parameters per event and source, identifiers).
  */
-export function createRowValidator(ctx: ValidationContext): (values: readonly string[], rowNumber: number) => RowResult {
+export function createRowValidator(
+  ctx: ValidationContext,
+): (values: readonly string[], rowNumber: number) => RowResult {
   const columnIndex = new Map(ctx.headers.map((h, i) => [h, i]));
   const sources: Source[] = [];
   const mapped = new Set<string>();
@@ -124,7 +132,14 @@ export function createRowValidator(ctx: ValidationContext): (values: readonly st
     const idx = columnIndex.get(column);
     if (!def || idx === undefined || mapped.has(field)) continue;
     mapped.add(field);
-    sources.push({ def, column: idx, hardcoded: '', dateOrder: ctx.dateOrders?.[column] ?? ctx.settings.dateOrder, decimal: ctx.decimalSeparators?.[column], ...memos(field) });
+    sources.push({
+      def,
+      column: idx,
+      hardcoded: '',
+      dateOrder: ctx.dateOrders?.[column] ?? ctx.settings.dateOrder,
+      decimal: ctx.decimalSeparators?.[column],
+      ...memos(field),
+    });
   }
   for (const [field, value] of Object.entries(ctx.hardcoded)) {
     const def = FIELD_BY_KEY.get(field);
@@ -139,7 +154,16 @@ export function createRowValidator(ctx: ValidationContext): (values: readonly st
   const { settings, now } = ctx;
 
   return (values, rowNumber) => {
-    const row: RowState = { errors: [], corrections: [], warnings: [], effectiveRow: {}, settings, now, today, eventTimeAsWritten: undefined };
+    const row: RowState = {
+      errors: [],
+      corrections: [],
+      warnings: [],
+      effectiveRow: {},
+      settings,
+      now,
+      today,
+      eventTimeAsWritten: undefined,
+    };
     const eff = row.effectiveRow;
     for (let i = 0; i < sources.length; i++) {
       const src = sources[i]!;
@@ -150,29 +174,45 @@ export function createRowValidator(ctx: ValidationContext): (values: readonly st
 
     if (!eff.event_name || !eff.event_time || !eff.action_source) {
       for (const required of ['event_name', 'event_time', 'action_source'] as const) {
-        if (!eff[required] && !row.errors.some((e) => e.field === required)) addError(row, required, `${required} is missing.`);
+        if (!eff[required] && !row.errors.some((e) => e.field === required))
+          addError(row, required, `${required} is missing.`);
       }
     }
     if (eff.event_name === 'Purchase') {
-      if (!eff.value && !row.errors.some((e) => e.field === 'value')) addError(row, 'value', 'Purchase events need a value.');
-      if (!eff.currency && !row.errors.some((e) => e.field === 'currency')) addError(row, 'currency', 'Purchase events need a currency.');
+      if (!eff.value && !row.errors.some((e) => e.field === 'value'))
+        addError(row, 'value', 'Purchase events need a value.');
+      if (!eff.currency && !row.errors.some((e) => e.field === 'currency'))
+        addError(row, 'currency', 'Purchase events need a currency.');
     }
     if (eff.action_source === 'website') {
       if (!eff.event_source_url) addError(row, 'event_source_url', 'Website events need event_source_url.');
-      if (!eff.client_user_agent) addError(row, 'client_user_agent', 'Website events need client_user_agent.');
+      if (!eff.client_user_agent)
+        addError(row, 'client_user_agent', 'Website events need client_user_agent.');
     }
     const idProblem = identifierProblem(eff);
     if (idProblem) addError(row, 'user_data', idProblem);
 
     if (!eff.event_id) eff.event_id = deriveEventId(eff, row.eventTimeAsWritten ?? eff.event_time ?? '');
-    return { rowNumber, errors: row.errors, corrections: row.corrections, warnings: row.warnings, effectiveRow: eff };
+    return {
+      rowNumber,
+      errors: row.errors,
+      corrections: row.corrections,
+      warnings: row.warnings,
+      effectiveRow: eff,
+    };
   };
 }
 
 function addError(row: RowState, field: string, message: string): void {
   row.errors.push({ field, message });
 }
-function addCorrection(row: RowState, field: string, message: string, original: string, corrected: string): void {
+function addCorrection(
+  row: RowState,
+  field: string,
+  message: string,
+  original: string,
+  corrected: string,
+): void {
   row.corrections.push({ field, message, original, corrected });
 }
 
@@ -218,7 +258,8 @@ function checkField(row: RowState, src: Source, raw: string, v: string): void {
   const rule = src.rule;
   if (rule) {
     const r = (v.length === 64 ? alreadyHashed(v) : null) ?? normalizeMemo(row, src, v, rule);
-    if (!r.ok) return addCorrection(row, key, `Dropped ${def.label.toLowerCase()} "${v}": it ${r.reason}.`, raw, '');
+    if (!r.ok)
+      return addCorrection(row, key, `Dropped ${def.label.toLowerCase()} "${v}": it ${r.reason}.`, raw, '');
     eff[key] = r.value;
     if (r.note) addCorrection(row, key, r.note, raw, r.value);
     return;
@@ -232,7 +273,12 @@ function checkField(row: RowState, src: Source, raw: string, v: string): void {
     }
     case 'action_source': {
       const r = cachedText(src, v, canonicalActionSource);
-      if (!r) return addError(row, key, `action_source "${v}" is not one of Meta's values: email, website, app, phone_call, chat, physical_store, system_generated, other.`);
+      if (!r)
+        return addError(
+          row,
+          key,
+          `action_source "${v}" is not one of Meta's values: email, website, app, phone_call, chat, physical_store, system_generated, other.`,
+        );
       eff[key] = r.value;
       if (r.note) addCorrection(row, key, r.note, raw, r.value);
       return;
@@ -244,7 +290,14 @@ function checkField(row: RowState, src: Source, raw: string, v: string): void {
       const seconds = sendableSeconds(t, row.now);
       if (key === 'event_time') row.eventTimeAsWritten = String(t.seconds);
       eff[key] = String(seconds);
-      if (seconds !== t.seconds) addCorrection(row, key, `${key} has no time of day and 12:00 is still to come; used the current time (${iso(seconds)})`, raw, String(seconds));
+      if (seconds !== t.seconds)
+        addCorrection(
+          row,
+          key,
+          `${key} has no time of day and 12:00 is still to come; used the current time (${iso(seconds)})`,
+          raw,
+          String(seconds),
+        );
       else if (t.note) addCorrection(row, key, `${t.note} (${iso(seconds)})`, raw, String(seconds));
       if (key === 'event_time') checkWindow(row, seconds, v);
       return;
@@ -263,21 +316,35 @@ function checkField(row: RowState, src: Source, raw: string, v: string): void {
       return;
     }
     case 'client_ip_address':
-      if (!isIpAddress(v)) return addCorrection(row, key, `Dropped client_ip_address "${v}": not an IP address.`, raw, '');
+      if (!isIpAddress(v))
+        return addCorrection(row, key, `Dropped client_ip_address "${v}": not an IP address.`, raw, '');
       eff[key] = v;
       return;
     case 'fbc':
     case 'fbp':
-      if (!(key === 'fbc' ? FBC : FBP).test(v)) return addCorrection(row, key, `Dropped ${key} "${v}": not in Meta's fb.1.<time>.<id> format.`, raw, '');
+      if (!(key === 'fbc' ? FBC : FBP).test(v))
+        return addCorrection(
+          row,
+          key,
+          `Dropped ${key} "${v}": not in Meta's fb.1.<time>.<id> format.`,
+          raw,
+          '',
+        );
       eff[key] = v;
       return;
     case 'lead_id':
-      if (!LEAD_ID.test(v)) return addError(row, key, `lead_id "${v}" must be Meta's 15–17 digit lead id; Meta rejects the whole batch for an invalid one.`);
+      if (!LEAD_ID.test(v))
+        return addError(
+          row,
+          key,
+          `lead_id "${v}" must be Meta's 15–17 digit lead id; Meta rejects the whole batch for an invalid one.`,
+        );
       eff[key] = v;
       return;
     case 'event_source_url':
     case 'referrer_url':
-      if (!/^https?:\/\/\S+$/i.test(v)) return addError(row, key, `${key} "${v}" is not a full web address (https://…).`);
+      if (!/^https?:\/\/\S+$/i.test(v))
+        return addError(row, key, `${key} "${v}" is not a full web address (https://…).`);
       eff[key] = v;
       return;
     case 'contents': {
@@ -289,7 +356,8 @@ function checkField(row: RowState, src: Source, raw: string, v: string): void {
     }
     case 'data_processing_options': {
       const opts = splitList(v).map((o) => o.toUpperCase());
-      if (opts.some((o) => o !== 'LDU')) return addError(row, key, 'data_processing_options must be LDU or empty.');
+      if (opts.some((o) => o !== 'LDU'))
+        return addError(row, key, 'data_processing_options must be LDU or empty.');
       eff[key] = opts.join(',');
       return;
     }
@@ -327,9 +395,17 @@ function checkField(row: RowState, src: Source, raw: string, v: string): void {
 // as Number(v).
 const CANONICAL_AMOUNT = /^(?:0|[1-9]\d{0,12})(?:\.\d?[1-9])?$/;
 
-function checkAmount(row: RowState, key: string, raw: string, v: string, decimal: DecimalSeparator | undefined, reportReading: boolean): void {
+function checkAmount(
+  row: RowState,
+  key: string,
+  raw: string,
+  v: string,
+  decimal: DecimalSeparator | undefined,
+  reportReading: boolean,
+): void {
   const a = readAmount(v, decimal);
-  if (!a) return addError(row, key, `${key} "${v}" is not a number (for example 1200, 1,200.00 or 1.200,00).`);
+  if (!a)
+    return addError(row, key, `${key} "${v}" is not a number (for example 1200, 1,200.00 or 1.200,00).`);
   // A plain amount written the way String() writes its number (the usual case) is its own text.
   const n = CANONICAL_AMOUNT.test(v) ? v : String(a.value);
   row.effectiveRow[key] = n;
@@ -343,14 +419,21 @@ function checkWindow(row: RowState, seconds: number, v: string): void {
   const limit = windowFor(source);
   const age = now - seconds;
   if (seconds > now + FUTURE_TOLERANCE) {
-    addError(row, 'event_time', `event_time "${v}" (${iso(seconds)}) is in the future. Check the file's time zone setting.`);
+    addError(
+      row,
+      'event_time',
+      `event_time "${v}" (${iso(seconds)}) is in the future. Check the file's time zone setting.`,
+    );
   } else if (age > limit) {
-    addError(row, 
+    addError(
+      row,
       'event_time',
       `event_time "${v}" is ${days(age)} days old. Meta only accepts events up to ${limit / 86_400} days old${source === 'physical_store' ? '' : ' (62 days for physical_store)'}.`,
     );
   } else if (age > limit - 86_400) {
-    row.warnings.push({ field: 'event_time', message: `This event becomes too old for Meta in ${Math.max(1, Math.floor((limit - age) / 3600))} hours. Send it today.` });
+    row.warnings.push({
+      field: 'event_time',
+      message: `This event becomes too old for Meta in ${Math.max(1, Math.floor((limit - age) / 3600))} hours. Send it today.`,
+    });
   }
 }
-

@@ -2,9 +2,23 @@ import { ACTION_SOURCES } from '../fields/catalogue.ts';
 import { readAmount, type DecimalSeparator } from './amount.ts';
 
 export const STANDARD_EVENTS = [
-  'AddPaymentInfo', 'AddToCart', 'AddToWishlist', 'CompleteRegistration', 'Contact', 'CustomizeProduct', 'Donate',
-  'FindLocation', 'InitiateCheckout', 'Lead', 'Purchase', 'Schedule', 'Search', 'StartTrial', 'SubmitApplication',
-  'Subscribe', 'ViewContent',
+  'AddPaymentInfo',
+  'AddToCart',
+  'AddToWishlist',
+  'CompleteRegistration',
+  'Contact',
+  'CustomizeProduct',
+  'Donate',
+  'FindLocation',
+  'InitiateCheckout',
+  'Lead',
+  'Purchase',
+  'Schedule',
+  'Search',
+  'StartTrial',
+  'SubmitApplication',
+  'Subscribe',
+  'ViewContent',
 ] as const;
 const squash = (s: string) => s.toLowerCase().replace(/[\s_-]+/g, '');
 const STANDARD_BY_SQUASHED = new Map<string, string>(STANDARD_EVENTS.map((e) => [squash(e), e]));
@@ -14,17 +28,41 @@ export function canonicalEventName(raw: string): { value: string; note?: string 
   const v = raw.trim();
   if (!v) return null;
   const standard = STANDARD_BY_SQUASHED.get(squash(v));
-  if (standard) return standard === v ? { value: v } : { value: standard, note: `event_name "${v}" → "${standard}"` };
+  if (standard)
+    return standard === v ? { value: v } : { value: standard, note: `event_name "${v}" → "${standard}"` };
   return { value: v };
 }
 
 const SOURCE_VARIANTS: Record<string, string> = {
-  store: 'physical_store', instore: 'physical_store', offline: 'physical_store', pos: 'physical_store', retail: 'physical_store', shop: 'physical_store', physicalstore: 'physical_store',
-  phone: 'phone_call', call: 'phone_call', phonecall: 'phone_call', telephone: 'phone_call', calls: 'phone_call',
-  web: 'website', online: 'website', site: 'website', ecommerce: 'website', web_site: 'website',
-  mail: 'email', emailmarketing: 'email',
-  crm: 'system_generated', system: 'system_generated', systemgenerated: 'system_generated', automated: 'system_generated',
-  mobileapp: 'app', application: 'app', messaging: 'chat', whatsapp: 'chat', messenger: 'chat', businessmessaging: 'business_messaging',
+  store: 'physical_store',
+  instore: 'physical_store',
+  offline: 'physical_store',
+  pos: 'physical_store',
+  retail: 'physical_store',
+  shop: 'physical_store',
+  physicalstore: 'physical_store',
+  phone: 'phone_call',
+  call: 'phone_call',
+  phonecall: 'phone_call',
+  telephone: 'phone_call',
+  calls: 'phone_call',
+  web: 'website',
+  online: 'website',
+  site: 'website',
+  ecommerce: 'website',
+  web_site: 'website',
+  mail: 'email',
+  emailmarketing: 'email',
+  crm: 'system_generated',
+  system: 'system_generated',
+  systemgenerated: 'system_generated',
+  automated: 'system_generated',
+  mobileapp: 'app',
+  application: 'app',
+  messaging: 'chat',
+  whatsapp: 'chat',
+  messenger: 'chat',
+  businessmessaging: 'business_messaging',
 };
 const SOURCES = new Set<string>([...ACTION_SOURCES, 'business_messaging']);
 
@@ -32,7 +70,8 @@ const SOURCES = new Set<string>([...ACTION_SOURCES, 'business_messaging']);
 export function canonicalActionSource(raw: string): { value: string; note?: string } | null {
   const v = raw.trim();
   const lower = v.toLowerCase().replace(/[\s-]+/g, '_');
-  if (SOURCES.has(lower)) return lower === v ? { value: lower } : { value: lower, note: `action_source "${v}" → "${lower}"` };
+  if (SOURCES.has(lower))
+    return lower === v ? { value: lower } : { value: lower, note: `action_source "${v}" → "${lower}"` };
   const variant = SOURCE_VARIANTS[lower.replace(/_/g, '')];
   return variant ? { value: variant, note: `action_source "${v}" → "${variant}"` } : null;
 }
@@ -49,11 +88,21 @@ export function isCurrency(code: string): boolean {
   return currencies.has(code);
 }
 
-const CURRENCY_SYMBOLS: Record<string, string> = { $: 'USD', 'us$': 'USD', '€': 'EUR', '£': 'GBP', 'c$': 'CAD', 'a$': 'AUD', '¥': 'JPY', '₹': 'INR' };
+const CURRENCY_SYMBOLS: Record<string, string> = {
+  $: 'USD',
+  us$: 'USD',
+  '€': 'EUR',
+  '£': 'GBP',
+  c$: 'CAD',
+  a$: 'AUD',
+  '¥': 'JPY',
+  '₹': 'INR',
+};
 export function canonicalCurrency(raw: string): { value: string; note?: string } | null {
   const v = raw.trim();
   const upper = v.toUpperCase();
-  if (isCurrency(upper)) return upper === v ? { value: upper } : { value: upper, note: `currency "${v}" → "${upper}"` };
+  if (isCurrency(upper))
+    return upper === v ? { value: upper } : { value: upper, note: `currency "${v}" → "${upper}"` };
   const sym = CURRENCY_SYMBOLS[v.toLowerCase()];
   return sym ? { value: sym, note: `currency "${v}" → "${sym}"` } : null;
 }

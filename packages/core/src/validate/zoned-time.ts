@@ -33,7 +33,14 @@ function offsetAt(zone: string, ms: number): number {
   if (zone === 'UTC' || zone === 'Etc/UTC') return 0;
   const parts = formatter(zone).formatToParts(ms);
   const get = (t: string) => Number(parts.find((p) => p.type === t)!.value);
-  const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
+  const asUtc = Date.UTC(
+    get('year'),
+    get('month') - 1,
+    get('day'),
+    get('hour'),
+    get('minute'),
+    get('second'),
+  );
   return asUtc - Math.floor(ms / 1000) * 1000;
 }
 
@@ -41,7 +48,15 @@ function offsetAt(zone: string, ms: number): number {
  * Unix milliseconds of a wall-clock time in an IANA zone (DST-correct: the offset is re-read at the result).
  * @example zonedToEpochMs('America/New_York', 2026, 7, 4, 12, 0, 0) // 2026-07-04T16:00:00Z
  */
-export function zonedToEpochMs(zone: string, y: number, mo: number, d: number, h: number, mi: number, s: number): number {
+export function zonedToEpochMs(
+  zone: string,
+  y: number,
+  mo: number,
+  d: number,
+  h: number,
+  mi: number,
+  s: number,
+): number {
   const guess = Date.UTC(y, mo - 1, d, h, mi, s);
   const first = guess - offsetAt(zone, guess);
   const second = guess - offsetAt(zone, first);

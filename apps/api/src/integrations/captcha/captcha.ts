@@ -25,7 +25,11 @@ function devTokenValid(config: Config, token: string, nowMs: number): boolean {
  * Verifies a captcha token for a form, on the server, once: Turnstile's siteverify with real keys, the signed
  * development token otherwise. Any failure (missing, invalid, replayed) is the spec's message.
  */
-export async function verifyCaptcha(deps: { config: Config; db: Queryable; fetch: typeof fetch; now: () => Date }, token: string | undefined, ip: string): Promise<void> {
+export async function verifyCaptcha(
+  deps: { config: Config; db: Queryable; fetch: typeof fetch; now: () => Date },
+  token: string | undefined,
+  ip: string,
+): Promise<void> {
   const { config } = deps;
   if (config.captcha.disabled) return;
   if (!token) throw new AppError('CAPTCHA_FAILED', MESSAGE);
@@ -46,6 +50,9 @@ export async function verifyCaptcha(deps: { config: Config; db: Queryable; fetch
   if (!ok) throw new AppError('CAPTCHA_FAILED', MESSAGE);
   // Tokens live minutes (Turnstile 5, development 10): hashes older than a day can never be replayed.
   await deps.db.query(`delete from used_captcha_tokens where used_at < now() - interval '1 day'`);
-  const fresh = await deps.db.query('insert into used_captcha_tokens (token_hash) values ($1) on conflict do nothing', [tokenHash(token)]);
+  const fresh = await deps.db.query(
+    'insert into used_captcha_tokens (token_hash) values ($1) on conflict do nothing',
+    [tokenHash(token)],
+  );
   if (fresh.rowCount === 0) throw new AppError('CAPTCHA_FAILED', MESSAGE);
 }

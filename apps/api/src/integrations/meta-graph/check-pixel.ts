@@ -16,26 +16,45 @@ export async function checkPixel(
 ): Promise<ConnectionTest> {
   let res: Response;
   try {
-    res = await fetchFn(`${graph.graphUrl}/${graph.apiVersion}/${encodeURIComponent(pixelId)}?fields=id,name`, {
-      headers: { authorization: `Bearer ${token}` },
-      signal: AbortSignal.timeout(10_000),
-    });
+    res = await fetchFn(
+      `${graph.graphUrl}/${graph.apiVersion}/${encodeURIComponent(pixelId)}?fields=id,name`,
+      {
+        headers: { authorization: `Bearer ${token}` },
+        signal: AbortSignal.timeout(10_000),
+      },
+    );
   } catch {
     return { ok: false, message: 'Could not reach Meta. Check your internet connection and try again.' };
   }
   const body = (await res.json().catch(() => ({}))) as GraphError & { id?: string; name?: string };
-  if (res.ok && body.id) return { ok: true, message: `Connected to "${body.name ?? body.id}".`, pixelName: body.name };
+  if (res.ok && body.id)
+    return { ok: true, message: `Connected to "${body.name ?? body.id}".`, pixelName: body.name };
   const code = body.error?.code;
   const sub = body.error?.error_subcode;
   if (code === 190 || code === 102) {
-    return { ok: false, message: 'The access token is invalid or has expired. Generate a new token in Events Manager (Settings → Conversions API) and save it here.' };
+    return {
+      ok: false,
+      message:
+        'The access token is invalid or has expired. Generate a new token in Events Manager (Settings → Conversions API) and save it here.',
+    };
   }
-  if (code === 100 && (sub === 33 || sub === undefined) || code === 803 || code === 33) {
-    return { ok: false, message: `Pixel ID ${pixelId} was not found, or this token cannot see it. Check the ID in Events Manager → Data sources.` };
+  if ((code === 100 && (sub === 33 || sub === undefined)) || code === 803 || code === 33) {
+    return {
+      ok: false,
+      message: `Pixel ID ${pixelId} was not found, or this token cannot see it. Check the ID in Events Manager → Data sources.`,
+    };
   }
   if (code === 10 || (code !== undefined && code >= 200 && code <= 299)) {
-    return { ok: false, message: 'This token has no permission to send events for this pixel. Use a token generated from the pixel’s own settings, or ask its owner for access.' };
+    return {
+      ok: false,
+      message:
+        'This token has no permission to send events for this pixel. Use a token generated from the pixel’s own settings, or ask its owner for access.',
+    };
   }
-  if (code === 4 || code === 17 || code === 613) return { ok: false, message: 'Meta is rate limiting requests right now. Try again in a few minutes.' };
-  return { ok: false, message: `Meta answered with an error: ${body.error?.error_user_msg ?? body.error?.message ?? `HTTP ${res.status}`}` };
+  if (code === 4 || code === 17 || code === 613)
+    return { ok: false, message: 'Meta is rate limiting requests right now. Try again in a few minutes.' };
+  return {
+    ok: false,
+    message: `Meta answered with an error: ${body.error?.error_user_msg ?? body.error?.message ?? `HTTP ${res.status}`}`,
+  };
 }

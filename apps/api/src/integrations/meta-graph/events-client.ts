@@ -33,7 +33,11 @@ export async function postEvents(input: PostEventsInput): Promise<PostEventsResu
   try {
     res = await input.fetch(url, {
       method: 'POST',
-      headers: { authorization: `Bearer ${input.accessToken}`, 'content-type': 'application/json', accept: 'application/json' },
+      headers: {
+        authorization: `Bearer ${input.accessToken}`,
+        'content-type': 'application/json',
+        accept: 'application/json',
+      },
       body: JSON.stringify(body),
       signal: AbortSignal.timeout(input.timeoutMs),
       redirect: 'error',
@@ -49,7 +53,12 @@ export async function postEvents(input: PostEventsInput): Promise<PostEventsResu
     return { outcome: classifyNetworkFailure(isTimeout(err) ? 'timeout' : 'network'), bodyText: null };
   }
   return {
-    outcome: classifyResponse({ status: res.status, body: text, retryAfter: res.headers.get('retry-after'), nowMs: input.nowMs() }),
+    outcome: classifyResponse({
+      status: res.status,
+      body: text,
+      retryAfter: res.headers.get('retry-after'),
+      nowMs: input.nowMs(),
+    }),
     bodyText: text,
   };
 }

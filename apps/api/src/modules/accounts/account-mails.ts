@@ -1,6 +1,9 @@
 import { escapeHtml, type Mail } from '../../integrations/mailer.ts';
 
-const wrap = (title: string, body: string) => `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#0f172a;max-width:560px;margin:auto;padding:24px">
+const wrap = (
+  title: string,
+  body: string,
+) => `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#0f172a;max-width:560px;margin:auto;padding:24px">
 <h1 style="font-size:20px">${escapeHtml(title)}</h1>${body}
 <p style="color:#64748b;font-size:12px;margin-top:32px">Backsignal · offline conversions to Meta, done right</p></body></html>`;
 
@@ -12,7 +15,10 @@ export function verificationMail(to: string, firstName: string, link: string): M
     to,
     subject: 'Verify your email for Backsignal',
     text: `Hi ${firstName},\n\nConfirm your email address to start sending conversions with Backsignal:\n\n${link}\n\nThe link works once and expires in 24 hours. If you did not sign up, ignore this email.\n`,
-    html: wrap(`Hi ${firstName}, confirm your email`, `<p>Confirm your email address to start sending conversions with Backsignal.</p>${button(link, 'Verify my email')}<p>The link works once and expires in 24 hours. If you did not sign up, ignore this email.</p>`),
+    html: wrap(
+      `Hi ${firstName}, confirm your email`,
+      `<p>Confirm your email address to start sending conversions with Backsignal.</p>${button(link, 'Verify my email')}<p>The link works once and expires in 24 hours. If you did not sign up, ignore this email.</p>`,
+    ),
   };
 }
 
@@ -21,7 +27,10 @@ export function existingAccountMail(to: string, loginLink: string, resetLink: st
     to,
     subject: 'You already have a Backsignal account',
     text: `Someone (hopefully you) tried to sign up for Backsignal with this email, but you already have an account.\n\nLog in: ${loginLink}\nForgot your password? ${resetLink}\n\nIf this was not you, no action is needed.\n`,
-    html: wrap('You already have an account', `<p>Someone (hopefully you) tried to sign up with this email, but you already have an account.</p>${button(loginLink, 'Log in')}<p>Forgot your password? <a href="${escapeHtml(resetLink)}">Reset it</a>.</p><p>If this was not you, no action is needed.</p>`),
+    html: wrap(
+      'You already have an account',
+      `<p>Someone (hopefully you) tried to sign up with this email, but you already have an account.</p>${button(loginLink, 'Log in')}<p>Forgot your password? <a href="${escapeHtml(resetLink)}">Reset it</a>.</p><p>If this was not you, no action is needed.</p>`,
+    ),
   };
 }
 
@@ -30,7 +39,10 @@ export function resetMail(to: string, firstName: string, link: string): Mail {
     to,
     subject: 'Reset your Backsignal password',
     text: `Hi ${firstName},\n\nUse this link to choose a new password:\n\n${link}\n\nIt works once and expires in 1 hour. If you did not ask for it, ignore this email; your password stays the same.\n`,
-    html: wrap('Reset your password', `<p>Hi ${escapeHtml(firstName)}, use this link to choose a new password.</p>${button(link, 'Choose a new password')}<p>It works once and expires in 1 hour. If you did not ask for it, ignore this email; your password stays the same.</p>`),
+    html: wrap(
+      'Reset your password',
+      `<p>Hi ${escapeHtml(firstName)}, use this link to choose a new password.</p>${button(link, 'Choose a new password')}<p>It works once and expires in 1 hour. If you did not ask for it, ignore this email; your password stays the same.</p>`,
+    ),
   };
 }
 
@@ -39,6 +51,9 @@ export function passwordChangedMail(to: string, firstName: string, supportLink: 
     to,
     subject: 'Your Backsignal password was changed',
     text: `Hi ${firstName},\n\nThe password of your Backsignal account was just changed. If this was you, no action is needed.\nIf it was not, reset your password at once and contact us: ${supportLink}\n`,
-    html: wrap('Your password was changed', `<p>Hi ${escapeHtml(firstName)}, the password of your Backsignal account was just changed. If this was you, no action is needed.</p><p>If it was not, reset your password at once and <a href="${escapeHtml(supportLink)}">contact us</a>.</p>`),
+    html: wrap(
+      'Your password was changed',
+      `<p>Hi ${escapeHtml(firstName)}, the password of your Backsignal account was just changed. If this was you, no action is needed.</p><p>If it was not, reset your password at once and <a href="${escapeHtml(supportLink)}">contact us</a>.</p>`,
+    ),
   };
 }

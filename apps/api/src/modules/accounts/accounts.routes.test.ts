@@ -18,7 +18,12 @@ const email = () => `person${++seq}-${Math.random().toString(36).slice(2, 8)}@ex
 const tokenFrom = (text: string, path: string) => new RegExp(`${path}\\?token=([\\w-]+)`).exec(text)?.[1];
 
 async function signUp(agent = new Agent(ctx.app), address = email()) {
-  const res = await agent.post('/auth/signup', { email: address, firstName: 'Ada', lastName: 'Lovelace', password: PASSWORD });
+  const res = await agent.post('/auth/signup', {
+    email: address,
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    password: PASSWORD,
+  });
   return { agent, address, res };
 }
 
@@ -41,18 +46,36 @@ describe('signup', () => {
 
   it('stores an argon2id hash with at least the OWASP parameters', async () => {
     const { address } = await signUp();
-    const r = await ctx.db.query<{ password_hash: string }>('select password_hash from users where email = $1', [address]);
+    const r = await ctx.db.query<{ password_hash: string }>(
+      'select password_hash from users where email = $1',
+      [address],
+    );
     expect(r.rows[0]!.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
   });
 
   it.each([
     [{ firstName: 'A', password: PASSWORD }, 'Email is required.'],
     [{ email: 'x@example.com', password: PASSWORD }, 'First name is required.'],
-    [{ email: 'x@example.com', firstName: 'A', password: 'short' }, 'Password must be at least 8 characters long.'],
-    [{ email: 'x@example.com', firstName: 'A', password: 'Abcdefgh!' }, 'Password must include at least one number.'],
-    [{ email: 'x@example.com', firstName: 'A', password: 'abcdefg1!' }, 'Password must include at least one uppercase letter.'],
-    [{ email: 'x@example.com', firstName: 'A', password: 'Abcdefg12' }, 'Password must include at least one special character.'],
-    [{ email: 'x@example.com', firstName: 'A', password: 'Password1!' }, 'This password is too common. Please choose a less predictable one.'],
+    [
+      { email: 'x@example.com', firstName: 'A', password: 'short' },
+      'Password must be at least 8 characters long.',
+    ],
+    [
+      { email: 'x@example.com', firstName: 'A', password: 'Abcdefgh!' },
+      'Password must include at least one number.',
+    ],
+    [
+      { email: 'x@example.com', firstName: 'A', password: 'abcdefg1!' },
+      'Password must include at least one uppercase letter.',
+    ],
+    [
+      { email: 'x@example.com', firstName: 'A', password: 'Abcdefg12' },
+      'Password must include at least one special character.',
+    ],
+    [
+      { email: 'x@example.com', firstName: 'A', password: 'Password1!' },
+      'This password is too common. Please choose a less predictable one.',
+    ],
   ])('refuses %j with its message', async (body, message) => {
     const res = await new Agent(ctx.app).post('/auth/signup', body);
     expect(res.statusCode).toBe(400);
@@ -63,23 +86,40 @@ describe('signup', () => {
     const long = 'Correct horse battery staple, 1 more time!' + 'x'.repeat(22);
     expect(long).toHaveLength(64);
     const address = email();
-    const res = await new Agent(ctx.app).post('/auth/signup', { email: address, firstName: 'L', password: long });
+    const res = await new Agent(ctx.app).post('/auth/signup', {
+      email: address,
+      firstName: 'L',
+      password: long,
+    });
     expect(res.statusCode).toBe(201);
-    expect((await new Agent(ctx.app).post('/auth/login', { email: address, password: long })).statusCode).toBe(200);
-    expect((await new Agent(ctx.app).post('/auth/login', { email: address, password: long.slice(0, 63) })).statusCode).toBe(401);
+    expect(
+      (await new Agent(ctx.app).post('/auth/login', { email: address, password: long })).statusCode,
+    ).toBe(200);
+    expect(
+      (await new Agent(ctx.app).post('/auth/login', { email: address, password: long.slice(0, 63) }))
+        .statusCode,
+    ).toBe(401);
   });
 
   it('tells the owner of an existing address by mail and refuses the second signup', async () => {
     const { address } = await signUp();
     const before = ctx.mailer.sent.length;
-    const again = await new Agent(ctx.app).post('/auth/signup', { email: address.toUpperCase(), firstName: 'Eve', password: PASSWORD });
+    const again = await new Agent(ctx.app).post('/auth/signup', {
+      email: address.toUpperCase(),
+      firstName: 'Eve',
+      password: PASSWORD,
+    });
     expect(again.statusCode).toBe(409);
     expect(ctx.mailer.sent.length).toBe(before + 1);
     expect(ctx.mailer.last(address)!.subject).toBe('You already have a Backsignal account');
   });
 
   it('needs the XSRF header', async () => {
-    const res = await new Agent(ctx.app).post('/auth/signup', { email: email(), firstName: 'A', password: PASSWORD }, { xsrf: false });
+    const res = await new Agent(ctx.app).post(
+      '/auth/signup',
+      { email: email(), firstName: 'A', password: PASSWORD },
+      { xsrf: false },
+    );
     expect(res.statusCode).toBe(403);
   });
 });
@@ -90,7 +130,10 @@ describe('email verification', () => {
     const token = tokenFrom(ctx.mailer.last(address)!.text, '/verify')!;
     const ok = await agent.get(`/auth/verify?token=${token}`);
     expect(ok.statusCode).toBe(200);
-    expect(ok.json()).toMatchObject({ message: 'Email successfully validated!', user: { emailVerified: true } });
+    expect(ok.json()).toMatchObject({
+      message: 'Email successfully validated!',
+      user: { emailVerified: true },
+    });
     expect((await agent.get('/auth/me')).json().user.emailVerified).toBe(true);
     const reuse = await agent.get(`/auth/verify?token=${token}`);
     expect(reuse.statusCode).toBe(400);
@@ -124,7 +167,10 @@ describe('email verification', () => {
   it('stores only hashes of tokens', async () => {
     const { address } = await signUp();
     const token = tokenFrom(ctx.mailer.last(address)!.text, '/verify')!;
-    const r = await ctx.db.query<{ n: number }>('select count(*)::int as n from email_tokens where token_hash = $1', [token]);
+    const r = await ctx.db.query<{ n: number }>(
+      'select count(*)::int as n from email_tokens where token_hash = $1',
+      [token],
+    );
     expect(r.rows[0]!.n).toBe(0);
   });
 });
@@ -160,7 +206,10 @@ describe('login and logout', () => {
   it('answers wrong password and unknown email identically', async () => {
     const { address } = await signUp();
     const a = await new Agent(ctx.app).post('/auth/login', { email: address, password: 'Wrong-Password-1!' });
-    const b = await new Agent(ctx.app).post('/auth/login', { email: `nobody-${address}`, password: 'Wrong-Password-1!' });
+    const b = await new Agent(ctx.app).post('/auth/login', {
+      email: `nobody-${address}`,
+      password: 'Wrong-Password-1!',
+    });
     expect(a.statusCode).toBe(401);
     expect(b.statusCode).toBe(401);
     const strip = (x: { message: string; code: string }) => ({ code: x.code, message: x.message });
@@ -171,7 +220,10 @@ describe('login and logout', () => {
   it('throttles after 10 failures for an account and lets the owner in after the window', async () => {
     const { address } = await signUp();
     for (let i = 0; i < 10; i++) {
-      const r = await new Agent(ctx.app).post('/auth/login', { email: address, password: `Wrong-${i}-Pass!` });
+      const r = await new Agent(ctx.app).post('/auth/login', {
+        email: address,
+        password: `Wrong-${i}-Pass!`,
+      });
       expect(r.statusCode).toBe(401);
     }
     const blocked = await new Agent(ctx.app).post('/auth/login', { email: address, password: PASSWORD });
@@ -186,19 +238,29 @@ describe('login and logout', () => {
   it('throttles one address trying many accounts', async () => {
     const ip = '192.0.2.77';
     for (let i = 0; i < 10; i++) {
-      await new Agent(ctx.app, { ip }).post('/auth/login', { email: `spray${i}@example.com`, password: 'Guess-Guess-1!' });
+      await new Agent(ctx.app, { ip }).post('/auth/login', {
+        email: `spray${i}@example.com`,
+        password: 'Guess-Guess-1!',
+      });
     }
     const { address } = await signUp();
-    expect((await new Agent(ctx.app, { ip }).post('/auth/login', { email: address, password: PASSWORD })).statusCode).toBe(429);
+    expect(
+      (await new Agent(ctx.app, { ip }).post('/auth/login', { email: address, password: PASSWORD }))
+        .statusCode,
+    ).toBe(429);
     // The real user on another network is not locked out.
-    expect((await new Agent(ctx.app).post('/auth/login', { email: address, password: PASSWORD })).statusCode).toBe(200);
+    expect(
+      (await new Agent(ctx.app).post('/auth/login', { email: address, password: PASSWORD })).statusCode,
+    ).toBe(200);
   });
 
   it('holds the limit against parallel guesses', async () => {
     const { address } = await signUp();
     const ip = '192.0.2.90';
     const answers = await Promise.all(
-      Array.from({ length: 16 }, (_, i) => new Agent(ctx.app, { ip }).post('/auth/login', { email: address, password: `Wrong-${i}-Pass!` })),
+      Array.from({ length: 16 }, (_, i) =>
+        new Agent(ctx.app, { ip }).post('/auth/login', { email: address, password: `Wrong-${i}-Pass!` }),
+      ),
     );
     const codes = answers.map((r) => r.statusCode);
     // Every guess that was actually checked counts; no more than 10 got through to the password check.
@@ -229,11 +291,16 @@ describe('password reset', () => {
   it('answers without waiting for the mail server, so timing does not tell which addresses exist', async () => {
     const sent: string[] = [];
     // A mail server that never answers: had the answer waited for it, this request would hang.
-    const stuck = await createTestContext({ deps: { mailer: { send: (m) => (sent.push(m.to), new Promise(() => {})) } } });
+    const stuck = await createTestContext({
+      deps: { mailer: { send: (m) => (sent.push(m.to), new Promise(() => {})) } },
+    });
     try {
       const address = email();
       const agent = new Agent(stuck.app);
-      await stuck.db.query(`insert into users (id, email, first_name, password_hash) values (gen_random_uuid(), $1, 'Ada', 'x')`, [address]);
+      await stuck.db.query(
+        `insert into users (id, email, first_name, password_hash) values (gen_random_uuid(), $1, 'Ada', 'x')`,
+        [address],
+      );
       const res = await agent.post('/auth/forgot-password', { email: address });
       expect(res.statusCode).toBe(200);
       expect(sent).toEqual([address]);
@@ -256,13 +323,20 @@ describe('password reset', () => {
     expect(ok.json().message).toBe('Password has been reset.');
     expect(ctx.mailer.last(address)!.subject).toBe('Your Backsignal password was changed');
     expect((await agent.get('/auth/me')).json().user).toBeNull();
-    expect((await new Agent(ctx.app).post('/auth/reset-password', { token: second, password: NEW })).statusCode).toBe(400);
-    expect((await new Agent(ctx.app).post('/auth/login', { email: address, password: NEW })).statusCode).toBe(200);
+    expect(
+      (await new Agent(ctx.app).post('/auth/reset-password', { token: second, password: NEW })).statusCode,
+    ).toBe(400);
+    expect((await new Agent(ctx.app).post('/auth/login', { email: address, password: NEW })).statusCode).toBe(
+      200,
+    );
 
     await new Agent(ctx.app).post('/auth/forgot-password', { email: address });
     const third = tokenFrom(ctx.mailer.last(address)!.text, '/reset-password')!;
     offset = RESET_TTL_MS + 1000;
-    const expired = await new Agent(ctx.app).post('/auth/reset-password', { token: third, password: 'Another-One-8!' });
+    const expired = await new Agent(ctx.app).post('/auth/reset-password', {
+      token: third,
+      password: 'Another-One-8!',
+    });
     offset = 0;
     expect(expired.statusCode).toBe(400);
   });
@@ -288,11 +362,21 @@ describe('profile, password change and deletion', () => {
       id: 'someone-else',
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ message: 'Profile updated successfully.', user: { id: userId, firstName: 'Grace', emailVerified: true } });
+    expect(res.json()).toMatchObject({
+      message: 'Profile updated successfully.',
+      user: { id: userId, firstName: 'Grace', emailVerified: true },
+    });
     expect(res.json().user.email).not.toBe('hijack@example.com');
-    expect((await agent.post('/auth/update-profile', { firstName: '', lastName: 'X' })).json().message).toBe('First name is required.');
-    expect((await new Agent(ctx.app).post('/auth/update-profile', { firstName: 'A', lastName: 'B' })).statusCode).toBe(401);
-    expect((await agent.post('/auth/update-profile', { firstName: 'A', lastName: 'B' }, { xsrf: false })).statusCode).toBe(403);
+    expect((await agent.post('/auth/update-profile', { firstName: '', lastName: 'X' })).json().message).toBe(
+      'First name is required.',
+    );
+    expect(
+      (await new Agent(ctx.app).post('/auth/update-profile', { firstName: 'A', lastName: 'B' })).statusCode,
+    ).toBe(401);
+    expect(
+      (await agent.post('/auth/update-profile', { firstName: 'A', lastName: 'B' }, { xsrf: false }))
+        .statusCode,
+    ).toBe(403);
   });
 
   it('changes the password with the current one, keeping this session and ending the others', async () => {
@@ -301,24 +385,43 @@ describe('profile, password change and deletion', () => {
     const b = new Agent(ctx.app);
     await a.post('/auth/login', { email: address, password: PASSWORD });
     await b.post('/auth/login', { email: address, password: PASSWORD });
-    const wrong = await a.post('/auth/change-password', { currentPassword: 'Nope-Nope-1!', newPassword: 'Fresh-Start-99!' });
+    const wrong = await a.post('/auth/change-password', {
+      currentPassword: 'Nope-Nope-1!',
+      newPassword: 'Fresh-Start-99!',
+    });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().message).toBe('Current password is incorrect.');
-    const ok = await a.post('/auth/change-password', { currentPassword: PASSWORD, newPassword: 'Fresh-Start-99!' });
+    const ok = await a.post('/auth/change-password', {
+      currentPassword: PASSWORD,
+      newPassword: 'Fresh-Start-99!',
+    });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().message).toBe('Password updated successfully.');
     expect((await a.get('/auth/me')).json().user.email).toBe(address);
     expect((await b.get('/auth/me')).json().user).toBeNull();
-    expect((await new Agent(ctx.app).post('/auth/change-password', { currentPassword: 'x', newPassword: 'Fresh-Start-99!' })).statusCode).toBe(401);
+    expect(
+      (
+        await new Agent(ctx.app).post('/auth/change-password', {
+          currentPassword: 'x',
+          newPassword: 'Fresh-Start-99!',
+        })
+      ).statusCode,
+    ).toBe(401);
   });
 
   it('throttles guesses of the current password', async () => {
     const { agent } = await signUp();
     for (let i = 0; i < 10; i++) {
-      const r = await agent.post('/auth/change-password', { currentPassword: `Guess-${i}-Pass!`, newPassword: 'Fresh-Start-99!' });
+      const r = await agent.post('/auth/change-password', {
+        currentPassword: `Guess-${i}-Pass!`,
+        newPassword: 'Fresh-Start-99!',
+      });
       expect(r.statusCode).toBe(400);
     }
-    const blocked = await agent.post('/auth/change-password', { currentPassword: PASSWORD, newPassword: 'Fresh-Start-99!' });
+    const blocked = await agent.post('/auth/change-password', {
+      currentPassword: PASSWORD,
+      newPassword: 'Fresh-Start-99!',
+    });
     expect(blocked.statusCode).toBe(429);
   });
 
@@ -326,9 +429,23 @@ describe('profile, password change and deletion', () => {
     const { agent, address } = await signUp();
     const userId = (await agent.get('/auth/me')).json().user.id;
     await ctx.db.query('update users set email_verified = true where id = $1', [userId]);
-    expect((await agent.post('/api/mappings', { name: 'Mine', mappings: { Email: 'email' }, hardcoded: {} })).statusCode).toBe(201);
-    expect((await agent.post('/api/meta/accounts', { name: 'P', pixelId: '123456789', accessToken: 'EAAB-token-123456' })).statusCode).toBeLessThan(300);
-    await ctx.db.query(`insert into analytics_events (name, path, occurred_at, user_id) values ('login', '/', now(), $1)`, [userId]);
+    expect(
+      (await agent.post('/api/mappings', { name: 'Mine', mappings: { Email: 'email' }, hardcoded: {} }))
+        .statusCode,
+    ).toBe(201);
+    expect(
+      (
+        await agent.post('/api/meta/accounts', {
+          name: 'P',
+          pixelId: '123456789',
+          accessToken: 'EAAB-token-123456',
+        })
+      ).statusCode,
+    ).toBeLessThan(300);
+    await ctx.db.query(
+      `insert into analytics_events (name, path, occurred_at, user_id) values ('login', '/', now(), $1)`,
+      [userId],
+    );
     await new Agent(ctx.app).post('/auth/login', { email: address, password: 'Wrong-Password-1!' });
     expect((await agent.delete('/auth/delete-account')).statusCode).toBe(200);
 
@@ -337,12 +454,20 @@ describe('profile, password change and deletion', () => {
     );
     expect(tables.rows.length).toBeGreaterThan(5);
     for (const { table_name } of tables.rows) {
-      const r = await ctx.db.query<{ n: number }>(`select count(*)::int as n from ${table_name} where user_id = $1`, [userId]);
+      const r = await ctx.db.query<{ n: number }>(
+        `select count(*)::int as n from ${table_name} where user_id = $1`,
+        [userId],
+      );
       expect(r.rows[0]!.n, table_name).toBe(0);
     }
-    const anon = await ctx.db.query<{ n: number }>(`select count(*)::int as n from analytics_events where user_id is null and name = 'login'`);
+    const anon = await ctx.db.query<{ n: number }>(
+      `select count(*)::int as n from analytics_events where user_id is null and name = 'login'`,
+    );
     expect(anon.rows[0]!.n).toBe(0);
-    const failures = await ctx.db.query<{ n: number }>('select count(*)::int as n from login_failures where key = $1', [`email:${address}`]);
+    const failures = await ctx.db.query<{ n: number }>(
+      'select count(*)::int as n from login_failures where key = $1',
+      [`email:${address}`],
+    );
     expect(failures.rows[0]!.n).toBe(0);
   });
 
@@ -356,10 +481,15 @@ describe('profile, password change and deletion', () => {
     expect((await agent.get('/auth/me')).json().user).toBeNull();
     for (const table of ['users', 'sessions', 'email_tokens']) {
       const col = table === 'users' ? 'id' : 'user_id';
-      const r = await ctx.db.query<{ n: number }>(`select count(*)::int as n from ${table} where ${col} = $1`, [userId]);
+      const r = await ctx.db.query<{ n: number }>(
+        `select count(*)::int as n from ${table} where ${col} = $1`,
+        [userId],
+      );
       expect(r.rows[0]!.n, table).toBe(0);
     }
-    expect((await new Agent(ctx.app).post('/auth/login', { email: address, password: PASSWORD })).statusCode).toBe(401);
+    expect(
+      (await new Agent(ctx.app).post('/auth/login', { email: address, password: PASSWORD })).statusCode,
+    ).toBe(401);
     expect((await new Agent(ctx.app).delete('/auth/delete-account')).statusCode).toBe(401);
   });
 });

@@ -24,7 +24,8 @@ const mailLimit = {
     timeWindow: '15 minutes',
     keyGenerator: (request: FastifyRequest) => {
       const body = request.body as { email?: unknown } | undefined;
-      const who = typeof body?.email === 'string' ? body.email.toLowerCase() : (request.session?.user.id ?? '');
+      const who =
+        typeof body?.email === 'string' ? body.email.toLowerCase() : (request.session?.user.id ?? '');
       return `${request.ip}|${who}`;
     },
   },
@@ -37,24 +38,37 @@ export const accountRoutes =
 
     app.get('/auth/me', async (request): Promise<MeResponse> => ({ user: request.session?.user ?? null }));
 
-    app.post('/auth/signup', { schema: { body: SignupRequest }, config: mailLimit }, async (request, reply) => {
-      const user = await accounts.signUp(deps, request.body);
-      await startSession(request, reply, deps, user);
-      request.log.info({ userId: user.id }, 'signup');
-      return reply.status(201).send({ user, message: 'Sign up was successful. Welcome!' } satisfies UserMessageResponse);
-    });
-
-    app.post('/auth/login', { schema: { body: LoginRequest } }, async (request, reply): Promise<UserMessageResponse> => {
-      try {
-        const user = await accounts.logIn(deps, request.body.email, request.body.password, request.ip);
+    app.post(
+      '/auth/signup',
+      { schema: { body: SignupRequest }, config: mailLimit },
+      async (request, reply) => {
+        const user = await accounts.signUp(deps, request.body);
         await startSession(request, reply, deps, user);
-        request.log.info({ userId: user.id }, 'login succeeded');
-        return { user, message: 'You are now logged in!' };
-      } catch (err) {
-        request.log.warn({ ip: request.ip, code: err instanceof AppError ? err.code : 'ERROR' }, 'login failed');
-        throw err;
-      }
-    });
+        request.log.info({ userId: user.id }, 'signup');
+        return reply
+          .status(201)
+          .send({ user, message: 'Sign up was successful. Welcome!' } satisfies UserMessageResponse);
+      },
+    );
+
+    app.post(
+      '/auth/login',
+      { schema: { body: LoginRequest } },
+      async (request, reply): Promise<UserMessageResponse> => {
+        try {
+          const user = await accounts.logIn(deps, request.body.email, request.body.password, request.ip);
+          await startSession(request, reply, deps, user);
+          request.log.info({ userId: user.id }, 'login succeeded');
+          return { user, message: 'You are now logged in!' };
+        } catch (err) {
+          request.log.warn(
+            { ip: request.ip, code: err instanceof AppError ? err.code : 'ERROR' },
+            'login failed',
+          );
+          throw err;
+        }
+      },
+    );
 
     app.post('/auth/logout', async (request, reply) => {
       await stopSession(request, reply, deps);
@@ -73,24 +87,36 @@ export const accountRoutes =
       },
     );
 
-    app.post('/auth/resend-verification', { preHandler: requireUser, config: mailLimit }, async (request): Promise<MessageResponse> => {
-      const user = currentUser(request);
-      if (user.emailVerified) return { message: 'Your email is already verified.' };
-      await accounts.sendVerification(deps, user);
-      return { message: 'A new verification link has been sent to your email.' };
-    });
+    app.post(
+      '/auth/resend-verification',
+      { preHandler: requireUser, config: mailLimit },
+      async (request): Promise<MessageResponse> => {
+        const user = currentUser(request);
+        if (user.emailVerified) return { message: 'Your email is already verified.' };
+        await accounts.sendVerification(deps, user);
+        return { message: 'A new verification link has been sent to your email.' };
+      },
+    );
 
-    app.post('/auth/forgot-password', { schema: { body: ForgotPasswordRequest }, config: mailLimit }, async (request): Promise<MessageResponse> => {
-      await accounts.forgotPassword(deps, request.body.email);
-      return { message: 'A reset link has been sent to your email.' };
-    });
+    app.post(
+      '/auth/forgot-password',
+      { schema: { body: ForgotPasswordRequest }, config: mailLimit },
+      async (request): Promise<MessageResponse> => {
+        await accounts.forgotPassword(deps, request.body.email);
+        return { message: 'A reset link has been sent to your email.' };
+      },
+    );
 
-    app.post('/auth/reset-password', { schema: { body: ResetPasswordRequest } }, async (request, reply): Promise<MessageResponse> => {
-      await accounts.resetPassword(deps, request.body);
-      // The reset ended every session, including this browser's if it had one.
-      await stopSession(request, reply, deps);
-      return { message: 'Password has been reset.' };
-    });
+    app.post(
+      '/auth/reset-password',
+      { schema: { body: ResetPasswordRequest } },
+      async (request, reply): Promise<MessageResponse> => {
+        await accounts.resetPassword(deps, request.body);
+        // The reset ended every session, including this browser's if it had one.
+        await stopSession(request, reply, deps);
+        return { message: 'Password has been reset.' };
+      },
+    );
 
     app.post(
       '/auth/update-profile',
@@ -105,17 +131,26 @@ export const accountRoutes =
       '/auth/change-password',
       { schema: { body: ChangePasswordRequest }, preHandler: requireUser },
       async (request): Promise<MessageResponse> => {
-        await accounts.changePassword(deps, currentUser(request).id, request.session!.tokenHash, request.body);
+        await accounts.changePassword(
+          deps,
+          currentUser(request).id,
+          request.session!.tokenHash,
+          request.body,
+        );
         return { message: 'Password updated successfully.' };
       },
     );
 
-    app.delete('/auth/delete-account', { preHandler: requireUser }, async (request, reply): Promise<MessageResponse> => {
-      const { id } = currentUser(request);
-      await accounts.deleteAccount(deps, id);
-      request.session = null;
-      await stopSession(request, reply, deps);
-      request.log.info({ userId: id }, 'account deleted');
-      return { message: 'Your account has been deleted.' };
-    });
+    app.delete(
+      '/auth/delete-account',
+      { preHandler: requireUser },
+      async (request, reply): Promise<MessageResponse> => {
+        const { id } = currentUser(request);
+        await accounts.deleteAccount(deps, id);
+        request.session = null;
+        await stopSession(request, reply, deps);
+        request.log.info({ userId: id }, 'account deleted');
+        return { message: 'Your account has been deleted.' };
+      },
+    );
   };

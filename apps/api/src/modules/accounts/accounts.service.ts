@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { ChangePasswordRequest, ResetPasswordData, SignupData, UpdateProfileData } from '@backsignal/contracts';
+import type {
+  ChangePasswordRequest,
+  ResetPasswordData,
+  SignupData,
+  UpdateProfileData,
+} from '@backsignal/contracts';
 import type { ResolvedDeps } from '../../app.ts';
 import type { Mail } from '../../integrations/mailer.ts';
 import { AppError } from '../../errors/app-error.ts';
@@ -24,9 +29,13 @@ const INVALID_TOKEN = 'Invalid or expired token.';
 
 function refuseCommon(password: string) {
   if (isCommonPassword(password)) {
-    throw new AppError('VALIDATION_FAILED', 'This password is too common. Please choose a less predictable one.', {
-      password: 'common',
-    });
+    throw new AppError(
+      'VALIDATION_FAILED',
+      'This password is too common. Please choose a less predictable one.',
+      {
+        password: 'common',
+      },
+    );
   }
 }
 
@@ -46,13 +55,16 @@ async function issueToken(deps: Deps, userId: string, purpose: TokenPurpose): Pr
 
 async function consumeToken(deps: Deps, token: string, purpose: TokenPurpose): Promise<string> {
   const hit = await emailTokensRepo.consume(deps.db, tokenHash(token), purpose);
-  if (!hit || hit.expiresAt.getTime() <= deps.now().getTime()) throw new AppError('VALIDATION_FAILED', INVALID_TOKEN);
+  if (!hit || hit.expiresAt.getTime() <= deps.now().getTime())
+    throw new AppError('VALIDATION_FAILED', INVALID_TOKEN);
   return hit.userId;
 }
 
 export async function sendVerification(deps: Deps, user: SessionUser): Promise<void> {
   const token = await issueToken(deps, user.id, 'verify');
-  await deps.mailer.send(verificationMail(user.email, user.firstName, `${deps.config.appUrl}/verify?token=${token}`));
+  await deps.mailer.send(
+    verificationMail(user.email, user.firstName, `${deps.config.appUrl}/verify?token=${token}`),
+  );
 }
 
 /**
@@ -85,7 +97,10 @@ async function throttled(deps: Deps, keys: string[], check: () => Promise<boolea
   if (keys.some((k) => (counts[k] ?? 0) > LOGIN_MAX_FAILURES)) {
     // A refused attempt does not count, so the owner gets back in once the window has passed.
     await loginThrottleRepo.forget(deps.db, ids);
-    throw new AppError('RATE_LIMITED', 'Too many failed login attempts. Please wait 15 minutes and try again.');
+    throw new AppError(
+      'RATE_LIMITED',
+      'Too many failed login attempts. Please wait 15 minutes and try again.',
+    );
   }
   const ok = await check();
   if (ok) await loginThrottleRepo.forget(deps.db, ids);
@@ -123,12 +138,22 @@ export async function forgotPassword(deps: Deps, email: string): Promise<void> {
     return;
   }
   const token = await issueToken(deps, user.id, 'reset');
-  mailInBackground(deps, resetMail(user.email, user.firstName, `${deps.config.appUrl}/reset-password?token=${token}`));
+  mailInBackground(
+    deps,
+    resetMail(user.email, user.firstName, `${deps.config.appUrl}/reset-password?token=${token}`),
+  );
 }
 
 function mailInBackground(deps: Deps, mail: Mail): void {
   deps.mailer.send(mail).catch((err: unknown) => {
-    console.error(JSON.stringify({ level: 50, msg: 'mail failed', subject: mail.subject, err: err instanceof Error ? err.message : String(err) }));
+    console.error(
+      JSON.stringify({
+        level: 50,
+        msg: 'mail failed',
+        subject: mail.subject,
+        err: err instanceof Error ? err.message : String(err),
+      }),
+    );
   });
 }
 
@@ -150,12 +175,23 @@ export async function updateProfile(deps: Deps, userId: string, input: UpdatePro
 }
 
 /** Keeps the current session, ends the others, and tells the owner by mail. */
-export async function changePassword(deps: Deps, userId: string, sessionHash: string, input: ChangePasswordRequest) {
+export async function changePassword(
+  deps: Deps,
+  userId: string,
+  sessionHash: string,
+  input: ChangePasswordRequest,
+) {
   const user = await usersRepo.findById(deps.db, userId);
   // Throttled like login: a stolen session must not become a password-guessing oracle.
-  const ok = user && (await throttled(deps, [`change:${userId}`], () => verifyPassword(user.passwordHash, input.currentPassword)));
+  const ok =
+    user &&
+    (await throttled(deps, [`change:${userId}`], () =>
+      verifyPassword(user.passwordHash, input.currentPassword),
+    ));
   if (!user || !ok) {
-    throw new AppError('VALIDATION_FAILED', 'Current password is incorrect.', { currentPassword: 'incorrect' });
+    throw new AppError('VALIDATION_FAILED', 'Current password is incorrect.', {
+      currentPassword: 'incorrect',
+    });
   }
   refuseCommon(input.newPassword);
   await usersRepo.setPasswordHash(deps.db, userId, await hashPassword(input.newPassword));

@@ -10,7 +10,10 @@ export const loginThrottleRepo = {
   },
   /** Records one attempt per key and answers the row ids, so a successful attempt can take them back. */
   async record(db: Queryable, keys: string[], at: Date): Promise<string[]> {
-    const r = await db.query<{ id: string }>('insert into login_failures (key, at) select unnest($1::text[]), $2 returning id::text', [keys, at]);
+    const r = await db.query<{ id: string }>(
+      'insert into login_failures (key, at) select unnest($1::text[]), $2 returning id::text',
+      [keys, at],
+    );
     return r.rows.map((x) => x.id);
   },
   async forget(db: Queryable, ids: string[]) {

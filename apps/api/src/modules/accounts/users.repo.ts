@@ -39,7 +39,15 @@ export const usersRepo = {
   /** Inserts unless the email is taken; answers undefined when it is. */
   async insert(
     db: Queryable,
-    u: { id: string; email: string; firstName: string; lastName: string; company: string; role: string; passwordHash: string },
+    u: {
+      id: string;
+      email: string;
+      firstName: string;
+      lastName: string;
+      company: string;
+      role: string;
+      passwordHash: string;
+    },
   ): Promise<UserWithHash | undefined> {
     const r = await db.query<UserRow>(
       `insert into users (id, email, first_name, last_name, company, role, password_hash)
@@ -79,7 +87,9 @@ export const usersRepo = {
       const r = await tx.query<{ email: string }>('delete from users where id = $1 returning email', [id]);
       const email = r.rows[0]?.email;
       if (!email) return;
-      await tx.query('delete from login_failures where key = any($1)', [[`email:${email.toLowerCase()}`, `change:${id}`]]);
+      await tx.query('delete from login_failures where key = any($1)', [
+        [`email:${email.toLowerCase()}`, `change:${id}`],
+      ]);
     });
   },
 };

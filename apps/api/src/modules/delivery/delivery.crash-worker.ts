@@ -7,7 +7,10 @@ import { appDeliverySource } from './delivery.source.ts';
 import { fakeSource, streamEvents } from './delivery.test-helpers.ts';
 
 const env = process.env;
-const db = await openDatabase({ databaseUrl: env.CRASH_DB_URL || undefined, dataDir: env.CRASH_DATA_DIR ?? '' });
+const db = await openDatabase({
+  databaseUrl: env.CRASH_DB_URL || undefined,
+  dataDir: env.CRASH_DATA_DIR ?? '',
+});
 const [point, nth] = (env.CRASH_AT ?? '').split(':') as [CrashPoint | '', string];
 let seen = 0;
 let peakRss = process.memoryUsage().rss;
@@ -17,7 +20,10 @@ const status = await runSend(
     db,
     // CRASH_SOURCE=app: the run's stored file through the workflow pipeline and the account's encrypted token,
     // exactly as in production (the config must match the one the test stored the token with).
-    source: env.CRASH_SOURCE === 'app' ? appDeliverySource(db, loadConfig(env)) : fakeSource(() => streamEvents(Number(env.CRASH_EVENTS), env.CRASH_PREFIX!)),
+    source:
+      env.CRASH_SOURCE === 'app'
+        ? appDeliverySource(db, loadConfig(env))
+        : fakeSource(() => streamEvents(Number(env.CRASH_EVENTS), env.CRASH_PREFIX!)),
     fetch,
     graphUrl: env.CRASH_GRAPH_URL!,
     apiVersion: 'v25.0',

@@ -64,17 +64,29 @@ async function withDb<T>(fn: (db: Db) => Promise<T>): Promise<T> {
 async function newRun(events: number) {
   return withDb(async (db) => {
     const userId = crypto.randomUUID();
-    await db.query(`insert into users (id, email, first_name, last_name, password_hash, email_verified) values ($1, $2, 'C', 'T', 'x', true)`, [
-      userId,
-      `${userId}@example.com`,
-    ]);
+    await db.query(
+      `insert into users (id, email, first_name, last_name, password_hash, email_verified) values ($1, $2, 'C', 'T', 'x', true)`,
+      [userId, `${userId}@example.com`],
+    );
     const { uploadId, accountId } = await seedUploadAndAccount(db, userId);
-    const run = await deliveryRepo.createRun(db, { userId, uploadId, accountId, pixelId: '123456789', accountName: 'Main', testEventCode: null, skipDelivered: true });
+    const run = await deliveryRepo.createRun(db, {
+      userId,
+      uploadId,
+      accountId,
+      pixelId: '123456789',
+      accountName: 'Main',
+      testEventCode: null,
+      skipDelivered: true,
+    });
     return { runId: run.id, prefix: run.id.slice(0, 8), events };
   });
 }
 
-function worker(run: { runId: string; prefix: string; events: number }, crashAt = '', extraEnv: Record<string, string> = {}): Promise<{ code: number | null; signal: string | null }> {
+function worker(
+  run: { runId: string; prefix: string; events: number },
+  crashAt = '',
+  extraEnv: Record<string, string> = {},
+): Promise<{ code: number | null; signal: string | null }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', WORKER], {
       env: {
@@ -95,7 +107,14 @@ function worker(run: { runId: string; prefix: string; events: number }, crashAt 
 }
 
 const confirmedEvents = (runId: string, prefix: string) =>
-  withDb(async (db) => new Set((await deliveryRepo.leaves(db, runId)).filter((l) => l.status === 'sent').flatMap((l) => l.row_numbers.map((r) => `${prefix}-${r}`))));
+  withDb(
+    async (db) =>
+      new Set(
+        (await deliveryRepo.leaves(db, runId))
+          .filter((l) => l.status === 'sent')
+          .flatMap((l) => l.row_numbers.map((r) => `${prefix}-${r}`)),
+      ),
+  );
 
 describe('crash and resume with kill -9', () => {
   it('never loses an event and never resends a batch Meta confirmed', { timeout: 120_000 }, async () => {
@@ -106,88 +125,161 @@ describe('crash and resume with kill -9', () => {
       const confirmed = await confirmedEvents(run.runId, run.prefix);
       const from = graph.requests.length;
       expect(await worker(run, at)).toEqual({ code: null, signal: 'SIGKILL' });
-      const resent = graph.requests.slice(from).flatMap((r) => (r.outcome === 'accepted' ? r.events.map((e) => e.event_id) : [])).filter((id) => confirmed.has(id));
+      const resent = graph.requests
+        .slice(from)
+        .flatMap((r) => (r.outcome === 'accepted' ? r.events.map((e) => e.event_id) : []))
+        .filter((id) => confirmed.has(id));
       expect(resent).toEqual([]);
     }
     const confirmed = await confirmedEvents(run.runId, run.prefix);
     const from = graph.requests.length;
     expect(await worker(run)).toEqual({ code: 0, signal: null });
-    expect(graph.requests.slice(from).flatMap((r) => r.events.map((e) => e.event_id)).filter((id) => confirmed.has(id))).toEqual([]);
+    expect(
+      graph.requests
+        .slice(from)
+        .flatMap((r) => r.events.map((e) => e.event_id))
+        .filter((id) => confirmed.has(id)),
+    ).toEqual([]);
 
     expect(graph.deliveredCount.size).toBe(1000);
     await withDb(async (db) => {
       expect(await deliveryRepo.getRun(db, run.runId)).toMatchObject({ status: 'completed' });
       const totals = await deliveryRepo.totals(db, run.runId);
       // What the summary counts is exactly what the server received.
-      expect(totals).toMatchObject({ events_sent: graph.deliveredCount.size, events_failed: 0, events_open: 0, batches_sent: 10 });
+      expect(totals).toMatchObject({
+        events_sent: graph.deliveredCount.size,
+        events_failed: 0,
+        events_open: 0,
+        batches_sent: 10,
+      });
     });
   });
 
-  it(onPostgres ? 'two worker processes share one run with no batch sent twice' : 'one worker process sends a run once (the embedded database has one owner)', { timeout: 120_000 }, async () => {
-    graph.reset();
-    graph.setDelay(20);
-    const run = await newRun(3000);
-    const results = await Promise.all(onPostgres ? [worker(run), worker(run)] : [worker(run)]);
-    graph.setDelay(0);
-    expect(results.every((r) => r.code === 0)).toBe(true);
-    expect(graph.requests).toHaveLength(30);
-    expect(graph.deliveredCount.size).toBe(3000);
-    expect([...graph.deliveredCount.values()].every((n) => n === 1)).toBe(true);
-    await withDb(async (db) => expect(await deliveryRepo.totals(db, run.runId)).toMatchObject({ events_sent: 3000, batches_sent: 30 }));
-  });
+  it(
+    onPostgres
+      ? 'two worker processes share one run with no batch sent twice'
+      : 'one worker process sends a run once (the embedded database has one owner)',
+    { timeout: 120_000 },
+    async () => {
+      graph.reset();
+      graph.setDelay(20);
+      const run = await newRun(3000);
+      const results = await Promise.all(onPostgres ? [worker(run), worker(run)] : [worker(run)]);
+      graph.setDelay(0);
+      expect(results.every((r) => r.code === 0)).toBe(true);
+      expect(graph.requests).toHaveLength(30);
+      expect(graph.deliveredCount.size).toBe(3000);
+      expect([...graph.deliveredCount.values()].every((n) => n === 1)).toBe(true);
+      await withDb(async (db) =>
+        expect(await deliveryRepo.totals(db, run.runId)).toMatchObject({
+          events_sent: 3000,
+          batches_sent: 30,
+        }),
+      );
+    },
+  );
 });
 
 describe('crash and resume on the real path (stored file → core pipeline → appDeliverySource)', () => {
-  it('a worker killed mid-run on an uploaded CSV resumes without losing or double-counting an event', { timeout: 180_000 }, async () => {
-    graph.reset();
-    const rows = 600;
-    const when = new Date(Date.now() - 86_400_000).toISOString();
-    const csv = ['Email,Event,When,Source', ...Array.from({ length: rows }, (_, i) => `crash${i + 2}@example.com,Purchase,${when},physical_store`)].join('\r\n');
-    // Upload, map, validate, prepare and send through the API, as the browser would; the queue is a stub.
-    const runId = await withDb(async (db) => {
-      const app = await buildApp({ config: loadConfig(APP_ENV), db, mailer: memoryMailer(), queue: { send: async () => null } as never });
-      await app.ready();
-      try {
-        const { agent } = await loggedInAgent(app, db);
-        const up = await agent.request({ method: 'POST', url: '/api/upload', ...multipartFile('crash.csv', csv, 'text/csv') });
-        const id = up.json().file.id as string;
-        const mappings = { Email: 'email', Event: 'event_name', When: 'event_time', Source: 'action_source' };
-        expect((await agent.patch(`/api/uploads/${id}/status`, { status: 'mapped', mappings, hardcodedValues: { currency: 'USD', value: '10' } })).statusCode).toBe(200);
-        await agent.get(`/api/uploads/${id}/validate`);
-        expect((await agent.patch(`/api/uploads/${id}/status`, { status: 'validated' })).statusCode).toBe(200);
-        expect((await agent.get(`/api/uploads/${id}/prepare`)).json()).toMatchObject({ status: 'prepared', totalCount: rows });
-        const acc = await agent.post('/api/meta/accounts', { name: 'Crash', pixelId: '123456789', accessToken: APP_TOKEN });
-        const accountId = (acc.json().account?.id ?? acc.json().id) as string;
-        const sent = await agent.post(`/api/uploads/${id}/send`, { selectedAccountId: accountId });
-        expect(sent.statusCode).toBe(202);
-        return sent.json().runId as string;
-      } finally {
-        await app.close();
+  it(
+    'a worker killed mid-run on an uploaded CSV resumes without losing or double-counting an event',
+    { timeout: 180_000 },
+    async () => {
+      graph.reset();
+      const rows = 600;
+      const when = new Date(Date.now() - 86_400_000).toISOString();
+      const csv = [
+        'Email,Event,When,Source',
+        ...Array.from(
+          { length: rows },
+          (_, i) => `crash${i + 2}@example.com,Purchase,${when},physical_store`,
+        ),
+      ].join('\r\n');
+      // Upload, map, validate, prepare and send through the API, as the browser would; the queue is a stub.
+      const runId = await withDb(async (db) => {
+        const app = await buildApp({
+          config: loadConfig(APP_ENV),
+          db,
+          mailer: memoryMailer(),
+          queue: { send: async () => null } as never,
+        });
+        await app.ready();
+        try {
+          const { agent } = await loggedInAgent(app, db);
+          const up = await agent.request({
+            method: 'POST',
+            url: '/api/upload',
+            ...multipartFile('crash.csv', csv, 'text/csv'),
+          });
+          const id = up.json().file.id as string;
+          const mappings = {
+            Email: 'email',
+            Event: 'event_name',
+            When: 'event_time',
+            Source: 'action_source',
+          };
+          expect(
+            (
+              await agent.patch(`/api/uploads/${id}/status`, {
+                status: 'mapped',
+                mappings,
+                hardcodedValues: { currency: 'USD', value: '10' },
+              })
+            ).statusCode,
+          ).toBe(200);
+          await agent.get(`/api/uploads/${id}/validate`);
+          expect((await agent.patch(`/api/uploads/${id}/status`, { status: 'validated' })).statusCode).toBe(
+            200,
+          );
+          expect((await agent.get(`/api/uploads/${id}/prepare`)).json()).toMatchObject({
+            status: 'prepared',
+            totalCount: rows,
+          });
+          const acc = await agent.post('/api/meta/accounts', {
+            name: 'Crash',
+            pixelId: '123456789',
+            accessToken: APP_TOKEN,
+          });
+          const accountId = (acc.json().account?.id ?? acc.json().id) as string;
+          const sent = await agent.post(`/api/uploads/${id}/send`, { selectedAccountId: accountId });
+          expect(sent.statusCode).toBe(202);
+          return sent.json().runId as string;
+        } finally {
+          await app.close();
+        }
+      });
+      const run = { runId, prefix: '', events: rows };
+      const env = { ...APP_ENV, CRASH_SOURCE: 'app' };
+      for (const at of ['after-answer:2', 'after-commit:3']) {
+        expect(await worker(run, at, env)).toEqual({ code: null, signal: 'SIGKILL' });
+        expect(await withDb(async (db) => (await deliveryRepo.getRun(db, runId))!.status)).toBe('running');
       }
-    });
-    const run = { runId, prefix: '', events: rows };
-    const env = { ...APP_ENV, CRASH_SOURCE: 'app' };
-    for (const at of ['after-answer:2', 'after-commit:3']) {
-      expect(await worker(run, at, env)).toEqual({ code: null, signal: 'SIGKILL' });
-      expect(await withDb(async (db) => (await deliveryRepo.getRun(db, runId))!.status)).toBe('running');
-    }
-    expect(await worker(run, '', env)).toEqual({ code: 0, signal: null });
+      expect(await worker(run, '', env)).toEqual({ code: 0, signal: null });
 
-    // Every row reached Meta, as the pipeline built it; what the summary counts is exactly the file.
-    expect(graph.deliveredCount.size).toBe(rows);
-    expect([...graph.deliveredCount.keys()].every((k) => k.startsWith('Purchase\u0000bs-'))).toBe(true);
-    await withDb(async (db) => {
-      expect(await deliveryRepo.getRun(db, runId)).toMatchObject({ status: 'completed', total_events: rows });
-      expect(await deliveryRepo.totals(db, runId)).toMatchObject({ events_sent: rows, events_failed: 0, events_open: 0, batches_sent: 6 });
-      // Every request is one counted attempt of one batch. Only batches in flight at a kill (2 kills × 2 in flight)
-      // were sent more than once, and only their events may have reached Meta twice (same event_id, deduplicated).
-      const leaves = await deliveryRepo.leaves(db, runId);
-      expect(graph.requests.length).toBeLessThanOrEqual(leaves.reduce((n, l) => n + l.attempts, 0));
-      const retried = leaves.filter((l) => l.attempts > 1);
-      expect(retried.length).toBeLessThanOrEqual(4);
-      const twice = [...graph.deliveredCount.values()].filter((n) => n > 1).length;
-      expect(twice).toBeLessThanOrEqual(retried.reduce((n, l) => n + l.event_count, 0));
-      expect(twice).toBeGreaterThan(0); // the batch answered but not committed at the first kill
-    });
-  });
+      // Every row reached Meta, as the pipeline built it; what the summary counts is exactly the file.
+      expect(graph.deliveredCount.size).toBe(rows);
+      expect([...graph.deliveredCount.keys()].every((k) => k.startsWith('Purchase\u0000bs-'))).toBe(true);
+      await withDb(async (db) => {
+        expect(await deliveryRepo.getRun(db, runId)).toMatchObject({
+          status: 'completed',
+          total_events: rows,
+        });
+        expect(await deliveryRepo.totals(db, runId)).toMatchObject({
+          events_sent: rows,
+          events_failed: 0,
+          events_open: 0,
+          batches_sent: 6,
+        });
+        // Every request is one counted attempt of one batch. Only batches in flight at a kill (2 kills × 2 in flight)
+        // were sent more than once, and only their events may have reached Meta twice (same event_id, deduplicated).
+        const leaves = await deliveryRepo.leaves(db, runId);
+        expect(graph.requests.length).toBeLessThanOrEqual(leaves.reduce((n, l) => n + l.attempts, 0));
+        const retried = leaves.filter((l) => l.attempts > 1);
+        expect(retried.length).toBeLessThanOrEqual(4);
+        const twice = [...graph.deliveredCount.values()].filter((n) => n > 1).length;
+        expect(twice).toBeLessThanOrEqual(retried.reduce((n, l) => n + l.event_count, 0));
+        expect(twice).toBeGreaterThan(0); // the batch answered but not committed at the first kill
+      });
+    },
+  );
 });

@@ -67,14 +67,19 @@ describe('delivery engine', () => {
     const { opts } = engine(fakeSource(makeEvents(250)));
     expect(await runSend(opts, run.id)).toBe('completed');
     expect(graph.requests.map((r) => r.events.length).sort()).toEqual([100, 100, 50]);
-    expect(graph.requests.every((r) => r.testEventCode === 'TEST123' && r.partnerAgent === 'backsignal')).toBe(true);
+    expect(
+      graph.requests.every((r) => r.testEventCode === 'TEST123' && r.partnerAgent === 'backsignal'),
+    ).toBe(true);
     expect(graph.deliveredCount.size).toBe(250);
     const totals = await deliveryRepo.totals(ctx.db, run.id);
     expect(totals).toMatchObject({ batches_sent: 3, batches_failed: 0, events_sent: 250, events_open: 0 });
     const done = await deliveryRepo.getRun(ctx.db, run.id);
     expect(done).toMatchObject({ status: 'completed', planned: true, total_events: 250 });
     expect(done!.heartbeat_at).not.toBeNull();
-    const ledger = await ctx.db.query<{ n: number; t: boolean }>('select count(*)::int as n, bool_and(test) as t from delivery_ledger where run_id = $1', [run.id]);
+    const ledger = await ctx.db.query<{ n: number; t: boolean }>(
+      'select count(*)::int as n, bool_and(test) as t from delivery_ledger where run_id = $1',
+      [run.id],
+    );
     expect(ledger.rows[0]).toEqual({ n: 250, t: true });
   });
 
@@ -84,8 +89,15 @@ describe('delivery engine', () => {
     events.push({ rowNumber: 5, event: { ...events[0]!.event } });
     const { opts } = engine(fakeSource(events));
     expect(await runSend(opts, run.id)).toBe('completed');
-    expect(await deliveryRepo.totals(ctx.db, run.id)).toMatchObject({ batches_sent: 1, batches_failed: 0, events_sent: 4 });
-    const ledger = await ctx.db.query<{ n: number }>('select count(*)::int as n from delivery_ledger where run_id = $1', [run.id]);
+    expect(await deliveryRepo.totals(ctx.db, run.id)).toMatchObject({
+      batches_sent: 1,
+      batches_failed: 0,
+      events_sent: 4,
+    });
+    const ledger = await ctx.db.query<{ n: number }>(
+      'select count(*)::int as n from delivery_ledger where run_id = $1',
+      [run.id],
+    );
     expect(ledger.rows[0]!.n).toBe(3);
   });
 
@@ -110,7 +122,14 @@ describe('delivery engine', () => {
 
   it('fails a batch after 8 attempts with the last reason and goes on with the rest', async () => {
     const run = await newRun();
-    graph.inject(...Array.from({ length: 8 }, () => ({ kind: 'graph' as const, code: 2, status: 503, message: 'Service temporarily unavailable' })));
+    graph.inject(
+      ...Array.from({ length: 8 }, () => ({
+        kind: 'graph' as const,
+        code: 2,
+        status: 503,
+        message: 'Service temporarily unavailable',
+      })),
+    );
     const { opts } = engine(fakeSource(makeEvents(150)), { concurrency: 1 });
     expect(await runSend(opts, run.id)).toBe('completed_with_errors');
     const leaves = await deliveryRepo.leaves(ctx.db, run.id);
@@ -118,7 +137,11 @@ describe('delivery engine', () => {
       ['failed', 8],
       ['sent', 1],
     ]);
-    expect(leaves[0]).toMatchObject({ verdict: 'retry', error_code: 2, error_message: 'Service temporarily unavailable' });
+    expect(leaves[0]).toMatchObject({
+      verdict: 'retry',
+      error_code: 2,
+      error_message: 'Service temporarily unavailable',
+    });
   });
 
   it('stops on an expired token and asks for a reconnect', async () => {
@@ -128,7 +151,10 @@ describe('delivery engine', () => {
     expect(await runSend(opts, run.id)).toBe('stopped');
     expect(graph.requests).toHaveLength(1);
     expect(source.reconnect).toEqual([run.pixel_account_id]);
-    expect(await deliveryRepo.getRun(ctx.db, run.id)).toMatchObject({ status: 'stopped', stop_reason: 'token' });
+    expect(await deliveryRepo.getRun(ctx.db, run.id)).toMatchObject({
+      status: 'stopped',
+      stop_reason: 'token',
+    });
     const totals = await deliveryRepo.totals(ctx.db, run.id);
     expect(totals).toMatchObject({ batches_failed: 1, events_failed: 100, events_sent: 0 });
   });
@@ -175,15 +201,33 @@ describe('delivery engine', () => {
 
   it('fails a whole batch in 3 requests when both halves are rejected like the batch (not about one row)', async () => {
     const run = await newRun();
-    const tooOld = { kind: 'graph' as const, code: 100, subcode: 2804003, title: 'Event Timestamp Too Old', message: 'Invalid parameter' };
+    const tooOld = {
+      kind: 'graph' as const,
+      code: 100,
+      subcode: 2804003,
+      title: 'Event Timestamp Too Old',
+      message: 'Invalid parameter',
+    };
     graph.inject(...Array.from({ length: 30 }, () => tooOld));
     const { opts } = engine(fakeSource(makeEvents(8)), { concurrency: 1 });
     expect(await runSend(opts, run.id)).toBe('completed_with_errors');
     expect(graph.requests.map((r) => r.events.length)).toEqual([8, 4, 4]);
     const leaves = await deliveryRepo.leaves(ctx.db, run.id);
     expect(leaves).toHaveLength(1);
-    expect(leaves[0]).toMatchObject({ part: '', status: 'failed', event_count: 8, error_code: 100, error_subcode: 2804003, first_row: 2, last_row: 9 });
-    expect(await deliveryRepo.totals(ctx.db, run.id)).toMatchObject({ events_failed: 8, events_sent: 0, batches_failed: 1 });
+    expect(leaves[0]).toMatchObject({
+      part: '',
+      status: 'failed',
+      event_count: 8,
+      error_code: 100,
+      error_subcode: 2804003,
+      first_row: 2,
+      last_row: 9,
+    });
+    expect(await deliveryRepo.totals(ctx.db, run.id)).toMatchObject({
+      events_failed: 8,
+      events_sent: 0,
+      batches_failed: 1,
+    });
   });
 
   it('keeps halving the half that fails like its parent when the other half goes through', async () => {
@@ -247,7 +291,10 @@ describe('delivery engine', () => {
     const second = await newRun({ pixelId });
     expect(await runSend(engine(fakeSource(events)).opts, second.id)).toBe('completed');
     expect(graph.requests).toHaveLength(0);
-    expect(await deliveryRepo.getRun(ctx.db, second.id)).toMatchObject({ skipped_events: 120, total_events: 0 });
+    expect(await deliveryRepo.getRun(ctx.db, second.id)).toMatchObject({
+      skipped_events: 120,
+      total_events: 0,
+    });
     const third = await newRun({ pixelId, skipDelivered: false });
     expect(await runSend(engine(fakeSource(events)).opts, third.id)).toBe('completed');
     expect(graph.deliveredCount.size).toBe(120);
@@ -256,7 +303,13 @@ describe('delivery engine', () => {
   it('stops a run whose re-read batch no longer matches the stored one, with a plain internal reason', async () => {
     const run = await newRun();
     const events = makeEvents(150);
-    await deliveryRepo.ensureBatch(ctx.db, { runId: run.id, userId, idx: 1, rowNumbers: [102], payloadHash: 'something-else' });
+    await deliveryRepo.ensureBatch(ctx.db, {
+      runId: run.id,
+      userId,
+      idx: 1,
+      rowNumbers: [102],
+      payloadHash: 'something-else',
+    });
     expect(await runSend(engine(fakeSource(events), { concurrency: 1 }).opts, run.id)).toBe('stopped');
     const done = await deliveryRepo.getRun(ctx.db, run.id);
     expect(done).toMatchObject({ status: 'stopped', stop_reason: 'internal' });
@@ -272,7 +325,10 @@ describe('delivery engine', () => {
       throw new RunFailure('The file could not be read for sending: headers changed');
     };
     expect(await runSend(engine(source).opts, run.id)).toBe('stopped');
-    expect(await deliveryRepo.getRun(ctx.db, run.id)).toMatchObject({ stop_reason: 'internal', stop_error: 'The file could not be read for sending: headers changed' });
+    expect(await deliveryRepo.getRun(ctx.db, run.id)).toMatchObject({
+      stop_reason: 'internal',
+      stop_error: 'The file could not be read for sending: headers changed',
+    });
   });
 
   it('lets pg-boss retry other errors and stops the run on the job’s last attempt', async () => {
@@ -284,10 +340,18 @@ describe('delivery engine', () => {
     };
     const quiet = { error: () => {} };
     const { opts } = engine(source);
-    await expect(handleSendRunJob(opts, { data: { runId: run.id }, retryCount: 2, retryLimit: 5 }, quiet)).rejects.toThrow('connection terminated');
+    await expect(
+      handleSendRunJob(opts, { data: { runId: run.id }, retryCount: 2, retryLimit: 5 }, quiet),
+    ).rejects.toThrow('connection terminated');
     expect(await deliveryRepo.getRun(ctx.db, run.id)).toMatchObject({ status: 'running' });
-    expect(await handleSendRunJob(opts, { data: { runId: run.id }, retryCount: 5, retryLimit: 5 }, quiet)).toBe('stopped');
-    expect(await deliveryRepo.getRun(ctx.db, run.id)).toMatchObject({ status: 'stopped', stop_reason: 'internal', stop_error: INTERNAL_STOP });
+    expect(
+      await handleSendRunJob(opts, { data: { runId: run.id }, retryCount: 5, retryLimit: 5 }, quiet),
+    ).toBe('stopped');
+    expect(await deliveryRepo.getRun(ctx.db, run.id)).toMatchObject({
+      status: 'stopped',
+      stop_reason: 'internal',
+      stop_error: INTERNAL_STOP,
+    });
   });
 
   it('does not skip events sent only as test events, and a live send turns their ledger entry live', async () => {
@@ -314,7 +378,9 @@ describe('delivery engine', () => {
 
   it('stops when the pixel account is gone', async () => {
     const run = await newRun();
-    expect(await runSend(engine(fakeSource(makeEvents(3), { missingAccount: true })).opts, run.id)).toBe('stopped');
+    expect(await runSend(engine(fakeSource(makeEvents(3), { missingAccount: true })).opts, run.id)).toBe(
+      'stopped',
+    );
     expect(graph.requests).toHaveLength(0);
   });
 
@@ -331,7 +397,11 @@ describe('delivery engine', () => {
     });
     await expect(runSend(crashing.opts, run.id)).rejects.toThrow('simulated crash');
     expect(await deliveryRepo.totals(ctx.db, run.id)).toMatchObject({ batches_sent: 2 });
-    const confirmed = new Set((await deliveryRepo.leaves(ctx.db, run.id)).filter((l) => l.status === 'sent').flatMap((l) => l.row_numbers.map((r) => `ev-${r}`)));
+    const confirmed = new Set(
+      (await deliveryRepo.leaves(ctx.db, run.id))
+        .filter((l) => l.status === 'sent')
+        .flatMap((l) => l.row_numbers.map((r) => `ev-${r}`)),
+    );
     const before = graph.requests.length;
     await new Promise((r) => setTimeout(r, 200 + 1500 + 100)); // the crashed worker's lease (lease + request timeout) runs out
     expect(await runSend(engine(fakeSource(events), { leaseMs: 200 }).opts, run.id)).toBe('completed');
@@ -340,14 +410,21 @@ describe('delivery engine', () => {
     expect(graph.deliveredCount.size).toBe(500);
     // The batch answered but not committed went out twice (at-least-once); Meta dedups on event_id.
     expect([...graph.deliveredCount.values()].filter((n) => n > 1)).toHaveLength(100);
-    expect(await deliveryRepo.totals(ctx.db, run.id)).toMatchObject({ batches_sent: 5, events_sent: 500, events_open: 0 });
+    expect(await deliveryRepo.totals(ctx.db, run.id)).toMatchObject({
+      batches_sent: 5,
+      events_sent: 500,
+      events_open: 0,
+    });
   });
 
   it('lets two workers share one run with no batch sent twice', { timeout: 60_000 }, async () => {
     const run = await newRun();
     graph.setDelay(5);
     const events = makeEvents(2000);
-    const [a, b] = await Promise.all([runSend(engine(fakeSource(events)).opts, run.id), runSend(engine(fakeSource(events)).opts, run.id)]);
+    const [a, b] = await Promise.all([
+      runSend(engine(fakeSource(events)).opts, run.id),
+      runSend(engine(fakeSource(events)).opts, run.id),
+    ]);
     graph.setDelay(0);
     expect([a, b]).toContain('completed');
     expect(graph.requests).toHaveLength(20);

@@ -1,8 +1,23 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { backoffDelayMs, createBatcher, DEFAULT_BACKOFF, type BackoffPolicy, type Outcome, type ServerEvent } from '@backsignal/core';
+import {
+  backoffDelayMs,
+  createBatcher,
+  DEFAULT_BACKOFF,
+  type BackoffPolicy,
+  type Outcome,
+  type ServerEvent,
+} from '@backsignal/core';
 import type { Db } from '../../db/db.ts';
 import { postEvents } from '../../integrations/meta-graph/events-client.ts';
-import { deliveryRepo, ledgerKey, type BatchError, type BatchRow, type RunRow, type RunStatus, type StopReason } from './delivery.repo.ts';
+import {
+  deliveryRepo,
+  ledgerKey,
+  type BatchError,
+  type BatchRow,
+  type RunRow,
+  type RunStatus,
+  type StopReason,
+} from './delivery.repo.ts';
 
 /** Where a run's events and credentials come from: the workflow module in the app, fakes in tests. */
 export interface DeliverySource {
@@ -47,7 +62,8 @@ export class RunFailure extends Error {
 }
 
 const LEDGER_CHUNK = 500;
-const hashEvents = (events: readonly ServerEvent[]) => createHash('sha256').update(JSON.stringify(events)).digest('hex');
+const hashEvents = (events: readonly ServerEvent[]) =>
+  createHash('sha256').update(JSON.stringify(events)).digest('hex');
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 function batchError(outcome: Extract<Outcome, { kind: 'error' }>, bodyText: string | null): BatchError {
@@ -114,11 +130,22 @@ export async function runSend(opts: EngineOptions, runId: string): Promise<RunSt
     for (;;) {
       if (!(await stillRunning())) return deliveryRepo.release(db, leaf.id, token);
       if (attempts >= o.backoff.maxAttempts) {
-        const err = last ? batchError(last.outcome, last.bodyText) : { verdict: 'retry', code: null, subcode: null, title: null, message: null, raw: 'attempts_exhausted' };
+        const err = last
+          ? batchError(last.outcome, last.bodyText)
+          : {
+              verdict: 'retry',
+              code: null,
+              subcode: null,
+              title: null,
+              message: null,
+              raw: 'attempts_exhausted',
+            };
         await deliveryRepo.commitFailed(db, leaf.id, token, err);
         return;
       }
-      const delay = last ? backoffDelayMs(attempts, last.outcome.retryAfterSeconds, o.random(), o.backoff) : 0;
+      const delay = last
+        ? backoffDelayMs(attempts, last.outcome.retryAfterSeconds, o.random(), o.backoff)
+        : 0;
       // The lease must outlive the wait and the request, or another worker would take the batch over.
       if (!(await deliveryRepo.beginAttempt(db, leaf.id, token, o.leaseMs + delay + o.timeoutMs))) return;
       if (delay > 0) await o.sleep(delay);
@@ -141,7 +168,13 @@ export async function runSend(opts: EngineOptions, runId: string): Promise<RunSt
         await deliveryRepo.commitSent(
           db,
           { batchId: leaf.id, token, eventsReceived: out.eventsReceived, fbtraceId: out.fbtraceId },
-          { userId: run.user_id, pixelId: run.pixel_id, runId, test: !!run.test_event_code, events: events.map((e) => ({ name: e.event_name, id: e.event_id })) },
+          {
+            userId: run.user_id,
+            pixelId: run.pixel_id,
+            runId,
+            test: !!run.test_event_code,
+            events: events.map((e) => ({ name: e.event_name, id: e.event_id })),
+          },
         );
         await o.onPoint?.('after-commit', leaf);
         return;
@@ -206,8 +239,14 @@ export async function runSend(opts: EngineOptions, runId: string): Promise<RunSt
     if (second?.status !== 'sent' && second?.status !== 'failed' && second?.status !== 'split') return;
     const parent = await deliveryRepo.findPart(db, runId, leaf.idx, leaf.part.slice(0, -1));
     const first = await deliveryRepo.findPart(db, runId, leaf.idx, leaf.part.slice(0, -1) + '0');
-    if (!parent || parent.status !== 'split' || first?.status !== 'failed' || first.verdict !== 'bad_rows') return;
-    if (first.event_count < 2 || first.error_code !== parent.error_code || first.error_subcode !== parent.error_subcode) return;
+    if (!parent || parent.status !== 'split' || first?.status !== 'failed' || first.verdict !== 'bad_rows')
+      return;
+    if (
+      first.event_count < 2 ||
+      first.error_code !== parent.error_code ||
+      first.error_subcode !== parent.error_subcode
+    )
+      return;
     const events = first.row_numbers.map((r) => byRow.get(r)!);
     await deliveryRepo.split(db, first, null, halves(first, events));
   }
@@ -227,14 +266,27 @@ export async function runSend(opts: EngineOptions, runId: string): Promise<RunSt
   }
 
   /** Meta rejected the whole leaf: split it so the good rows still go (each child is new, never a resend). */
-  async function isolate(leaf: BatchRow, events: ServerEvent[], badIndex: number | null, err: BatchError): Promise<void> {
+  async function isolate(
+    leaf: BatchRow,
+    events: ServerEvent[],
+    badIndex: number | null,
+    err: BatchError,
+  ): Promise<void> {
     if (events.length === 1) {
       await deliveryRepo.commitFailed(db, leaf.id, token, err);
       return;
     }
     const all = leaf.row_numbers.map((_, i) => i);
     if (badIndex !== null && badIndex >= 0 && badIndex < events.length) {
-      const children = [{ ...childOf(leaf, events, 'x', [badIndex]), failed: err }, childOf(leaf, events, 'r', all.filter((i) => i !== badIndex))];
+      const children = [
+        { ...childOf(leaf, events, 'x', [badIndex]), failed: err },
+        childOf(
+          leaf,
+          events,
+          'r',
+          all.filter((i) => i !== badIndex),
+        ),
+      ];
       await deliveryRepo.split(db, leaf, token, children);
       return;
     }
@@ -247,14 +299,29 @@ export async function runSend(opts: EngineOptions, runId: string): Promise<RunSt
 
   async function processBatch(idx: number, events: ServerEvent[], rowNumbers: number[]): Promise<void> {
     const payloadHash = hashEvents(events);
-    const stored = await deliveryRepo.ensureBatch(db, { runId, userId: run.user_id, idx, rowNumbers, payloadHash });
+    const stored = await deliveryRepo.ensureBatch(db, {
+      runId,
+      userId: run.user_id,
+      idx,
+      rowNumbers,
+      payloadHash,
+    });
     if (stored !== payloadHash) {
       throw new RunFailure(
         `The file no longer matches what this send started with (batch ${idx + 1} changed), so Backsignal stopped rather than send different data.`,
       );
     }
     const byRow = new Map(rowNumbers.map((r, i) => [r, events[i]!]));
-    for (const first of held.get(idx) ?? []) await deliveryRepo.split(db, first, null, halves(first, first.row_numbers.map((r) => byRow.get(r)!)));
+    for (const first of held.get(idx) ?? [])
+      await deliveryRepo.split(
+        db,
+        first,
+        null,
+        halves(
+          first,
+          first.row_numbers.map((r) => byRow.get(r)!),
+        ),
+      );
     for (;;) {
       if (stopped) return;
       const leaf = await deliveryRepo.claim(db, runId, idx, token, o.leaseMs);
@@ -270,7 +337,8 @@ export async function runSend(opts: EngineOptions, runId: string): Promise<RunSt
   /** One read of the whole file: every batch not yet settled is claimed and sent. */
   async function pass(): Promise<void> {
     held = new Map();
-    for (const b of await deliveryRepo.heldFirstHalves(db, runId)) held.set(b.idx, [...(held.get(b.idx) ?? []), b]);
+    for (const b of await deliveryRepo.heldFirstHalves(db, runId))
+      held.set(b.idx, [...(held.get(b.idx) ?? []), b]);
     const batcher = createBatcher({ maxEvents: o.batchSize });
     const inflight = new Set<Promise<void>>();
     let failure: unknown = null;
@@ -291,7 +359,15 @@ export async function runSend(opts: EngineOptions, runId: string): Promise<RunSt
     const drain = async () => {
       // Only live deliveries are skipped: an event sent as a test event still has to reach the live dataset.
       const delivered = run.skip_delivered
-        ? (await deliveryRepo.deliveredBefore(db, run.user_id, run.pixel_id, chunk.map((c) => c.event.event_id), run.created_at)).live
+        ? (
+            await deliveryRepo.deliveredBefore(
+              db,
+              run.user_id,
+              run.pixel_id,
+              chunk.map((c) => c.event.event_id),
+              run.created_at,
+            )
+          ).live
         : new Set<string>();
       for (const c of chunk) {
         total++;
@@ -333,7 +409,10 @@ export async function runSend(opts: EngineOptions, runId: string): Promise<RunSt
     }
   }
 
-  const beat = setInterval(() => void deliveryRepo.heartbeat(db, runId).catch(() => {}), o.heartbeatMs ?? Math.max(1000, Math.floor(o.leaseMs / 6)));
+  const beat = setInterval(
+    () => void deliveryRepo.heartbeat(db, runId).catch(() => {}),
+    o.heartbeatMs ?? Math.max(1000, Math.floor(o.leaseMs / 6)),
+  );
   beat.unref?.();
   try {
     return await sendAll();

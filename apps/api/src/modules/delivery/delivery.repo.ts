@@ -96,7 +96,17 @@ export const deliveryRepo = {
     const { rows } = await db.query<RunRow>(
       `insert into send_runs (id, user_id, upload_id, pixel_account_id, pixel_id, account_name, test_event_code, skip_delivered, total_events)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning *`,
-      [randomUUID(), r.userId, r.uploadId, r.accountId, r.pixelId, r.accountName, r.testEventCode, r.skipDelivered, r.expectedEvents ?? null],
+      [
+        randomUUID(),
+        r.userId,
+        r.uploadId,
+        r.accountId,
+        r.pixelId,
+        r.accountName,
+        r.testEventCode,
+        r.skipDelivered,
+        r.expectedEvents ?? null,
+      ],
     );
     return rows[0]!;
   },
@@ -115,7 +125,10 @@ export const deliveryRepo = {
   },
 
   async markStarted(db: Queryable, runId: string): Promise<void> {
-    await db.query('update send_runs set started_at = coalesce(started_at, now()), heartbeat_at = now(), updated_at = now() where id = $1', [runId]);
+    await db.query(
+      'update send_runs set started_at = coalesce(started_at, now()), heartbeat_at = now(), updated_at = now() where id = $1',
+      [runId],
+    );
   },
 
   /** A worker is still on the run (see staleRunIds). */
@@ -169,15 +182,31 @@ export const deliveryRepo = {
   },
 
   /** Records batch `idx` unless a worker already did; answers the stored payload hash either way. */
-  async ensureBatch(db: Queryable, b: { runId: string; userId: string; idx: number; rowNumbers: number[]; payloadHash: string }): Promise<string> {
+  async ensureBatch(
+    db: Queryable,
+    b: { runId: string; userId: string; idx: number; rowNumbers: number[]; payloadHash: string },
+  ): Promise<string> {
     const inserted = await db.query<{ payload_hash: string }>(
       `insert into send_batches (id, run_id, user_id, idx, part, row_numbers, first_row, last_row, event_count, payload_hash)
        values ($1, $2, $3, $4, '', $5::int[], $6, $7, $8, $9)
        on conflict (run_id, idx, part) do nothing returning payload_hash`,
-      [randomUUID(), b.runId, b.userId, b.idx, b.rowNumbers, b.rowNumbers[0], b.rowNumbers.at(-1), b.rowNumbers.length, b.payloadHash],
+      [
+        randomUUID(),
+        b.runId,
+        b.userId,
+        b.idx,
+        b.rowNumbers,
+        b.rowNumbers[0],
+        b.rowNumbers.at(-1),
+        b.rowNumbers.length,
+        b.payloadHash,
+      ],
     );
     if (inserted.rows[0]) return inserted.rows[0].payload_hash;
-    const { rows } = await db.query<{ payload_hash: string }>(`select payload_hash from send_batches where run_id = $1 and idx = $2 and part = ''`, [b.runId, b.idx]);
+    const { rows } = await db.query<{ payload_hash: string }>(
+      `select payload_hash from send_batches where run_id = $1 and idx = $2 and part = ''`,
+      [b.runId, b.idx],
+    );
     return rows[0]!.payload_hash;
   },
 
@@ -185,15 +214,24 @@ export const deliveryRepo = {
    * Takes one open leaf of batch `idx` (pending, or sending with an expired lease). SKIP LOCKED lets
    * several workers race for the same batch: exactly one wins, the others see nothing and move on.
    */
-  async claim(db: Queryable, runId: string, idx: number, token: string, leaseMs: number): Promise<BatchRow | null> {
+  async claim(
+    db: Queryable,
+    runId: string,
+    idx: number,
+    token: string,
+    leaseMs: number,
+  ): Promise<BatchRow | null> {
     const { rows } = await db.query<BatchRow>(
-      lease(`update send_batches set status = 'sending', lease_token = $3, lease_until = ${LEASE}, updated_at = now()
+      lease(
+        `update send_batches set status = 'sending', lease_token = $3, lease_until = ${LEASE}, updated_at = now()
        where id = (
          select id from send_batches b
          where run_id = $1 and idx = $2
            and (status = 'pending' or (status = 'sending' and lease_until < now())) and ${SIBLING_SETTLED}
          order by part limit 1 for update skip locked)
-       returning *`, 4),
+       returning *`,
+        4,
+      ),
       [runId, idx, token, leaseMs],
     );
     return rows[0] ?? null;
@@ -202,8 +240,11 @@ export const deliveryRepo = {
   /** Counts an attempt and extends the lease; false when the lease was lost (another worker took over). */
   async beginAttempt(db: Queryable, batchId: string, token: string, leaseMs: number): Promise<boolean> {
     const r = await db.query(
-      lease(`update send_batches set attempts = attempts + 1, lease_until = ${LEASE}, updated_at = now()
-       where id = $1 and lease_token = $2 and status = 'sending'`, 3),
+      lease(
+        `update send_batches set attempts = attempts + 1, lease_until = ${LEASE}, updated_at = now()
+       where id = $1 and lease_token = $2 and status = 'sending'`,
+        3,
+      ),
       [batchId, token, leaseMs],
     );
     return r.rowCount > 0;
@@ -225,7 +266,13 @@ export const deliveryRepo = {
   async commitSent(
     db: Db,
     b: { batchId: string; token: string; eventsReceived: number; fbtraceId: string | null },
-    ledger: { userId: string; pixelId: string; runId: string; test: boolean; events: { name: string; id: string }[] },
+    ledger: {
+      userId: string;
+      pixelId: string;
+      runId: string;
+      test: boolean;
+      events: { name: string; id: string }[];
+    },
   ): Promise<boolean> {
     return db.transaction(async (tx) => {
       const r = await tx.query(
@@ -242,7 +289,14 @@ export const deliveryRepo = {
            on conflict (user_id, pixel_id, event_id, event_name) do update
              set test = false, run_id = excluded.run_id, delivered_at = now()
              where delivery_ledger.test and not excluded.test`,
-          [ledger.userId, ledger.pixelId, ledger.test, ledger.runId, ledger.events.map((e) => e.name), ledger.events.map((e) => e.id)],
+          [
+            ledger.userId,
+            ledger.pixelId,
+            ledger.test,
+            ledger.runId,
+            ledger.events.map((e) => e.name),
+            ledger.events.map((e) => e.id),
+          ],
         );
       }
       return true;
@@ -277,7 +331,16 @@ export const deliveryRepo = {
            error_message = case when $3::text is null then error_message else $7 end,
            error_raw = case when $3::text is null then error_raw else $8 end
          where id = $1 and (case when $2::uuid is null then status = 'failed' else lease_token = $2 and status = 'sending' end)`,
-        [parent.id, token, parentError?.verdict ?? null, parentError?.code ?? null, parentError?.subcode ?? null, parentError?.title ?? null, parentError?.message ?? null, parentError?.raw ?? null],
+        [
+          parent.id,
+          token,
+          parentError?.verdict ?? null,
+          parentError?.code ?? null,
+          parentError?.subcode ?? null,
+          parentError?.title ?? null,
+          parentError?.message ?? null,
+          parentError?.raw ?? null,
+        ],
       );
       if (r.rowCount === 0) return false;
       for (const c of children) {
@@ -287,9 +350,23 @@ export const deliveryRepo = {
              status, verdict, error_code, error_subcode, error_title, error_message, error_raw)
            values ($1, $2, $3, $4, $5, $6::int[], $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
           [
-            randomUUID(), parent.run_id, parent.user_id, parent.idx, c.part, c.rowNumbers, c.rowNumbers[0], c.rowNumbers.at(-1),
-            c.rowNumbers.length, c.payloadHash, f ? 'failed' : 'pending', f?.verdict ?? null, f?.code ?? null, f?.subcode ?? null,
-            f?.title ?? null, f?.message ?? null, f?.raw ?? null,
+            randomUUID(),
+            parent.run_id,
+            parent.user_id,
+            parent.idx,
+            c.part,
+            c.rowNumbers,
+            c.rowNumbers[0],
+            c.rowNumbers.at(-1),
+            c.rowNumbers.length,
+            c.payloadHash,
+            f ? 'failed' : 'pending',
+            f?.verdict ?? null,
+            f?.code ?? null,
+            f?.subcode ?? null,
+            f?.title ?? null,
+            f?.message ?? null,
+            f?.raw ?? null,
           ],
         );
       }
@@ -315,7 +392,10 @@ export const deliveryRepo = {
   },
 
   async findPart(db: Queryable, runId: string, idx: number, part: string): Promise<BatchRow | null> {
-    const { rows } = await db.query<BatchRow>('select * from send_batches where run_id = $1 and idx = $2 and part = $3', [runId, idx, part]);
+    const { rows } = await db.query<BatchRow>(
+      'select * from send_batches where run_id = $1 and idx = $2 and part = $3',
+      [runId, idx, part],
+    );
     return rows[0] ?? null;
   },
 
@@ -325,14 +405,19 @@ export const deliveryRepo = {
    */
   async failWhole(db: Db, parent: BatchRow, leaf: BatchRow, token: string): Promise<boolean> {
     return db.transaction(async (tx) => {
-      const r = await tx.query(`delete from send_batches where id = $1 and lease_token = $2 and status = 'sending'`, [leaf.id, token]);
+      const r = await tx.query(
+        `delete from send_batches where id = $1 and lease_token = $2 and status = 'sending'`,
+        [leaf.id, token],
+      );
       if (r.rowCount === 0) return false;
-      await tx.query(`delete from send_batches where run_id = $1 and idx = $2 and part = $3 and status = 'failed'`, [
-        parent.run_id,
-        parent.idx,
-        parent.part + '0',
-      ]);
-      await tx.query(`update send_batches set status = 'failed', updated_at = now() where id = $1 and status = 'split'`, [parent.id]);
+      await tx.query(
+        `delete from send_batches where run_id = $1 and idx = $2 and part = $3 and status = 'failed'`,
+        [parent.run_id, parent.idx, parent.part + '0'],
+      );
+      await tx.query(
+        `update send_batches set status = 'failed', updated_at = now() where id = $1 and status = 'split'`,
+        [parent.id],
+      );
       return true;
     });
   },
@@ -376,7 +461,11 @@ export const deliveryRepo = {
    * One page of leaves with their position in file order (the batch number the summary shows): failed first,
    * then file order. Bounded whatever the run's size.
    */
-  async leavesPage(db: Queryable, runId: string, q: { onlyFailed: boolean; offset: number; limit: number }): Promise<(BatchRow & { position: number })[]> {
+  async leavesPage(
+    db: Queryable,
+    runId: string,
+    q: { onlyFailed: boolean; offset: number; limit: number },
+  ): Promise<(BatchRow & { position: number })[]> {
     const { rows } = await db.query<BatchRow & { position: number }>(
       `select * from (
          select b.*, (row_number() over (order by idx, first_row, part) - 1)::int as position
@@ -400,7 +489,12 @@ export const deliveryRepo = {
     return rows[0]!.n;
   },
 
-  async findBatchForUser(db: Queryable, userId: string, uploadId: string, batchId: string): Promise<BatchRow | null> {
+  async findBatchForUser(
+    db: Queryable,
+    userId: string,
+    uploadId: string,
+    batchId: string,
+  ): Promise<BatchRow | null> {
     const { rows } = await db.query<BatchRow>(
       `select b.* from send_batches b join send_runs r on r.id = b.run_id
        where b.id = $1 and b.user_id = $2 and r.upload_id = $3`,

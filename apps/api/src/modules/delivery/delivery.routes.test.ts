@@ -10,7 +10,9 @@ import { appDeliverySource } from './delivery.source.ts';
 let ctx: TestContext;
 let graph: FakeGraph;
 const queued: { name: string; data: { runId: string } }[] = [];
-const queue = { send: async (name: string, data: { runId: string }) => void queued.push({ name, data }) } as unknown as PgBoss;
+const queue = {
+  send: async (name: string, data: { runId: string }) => void queued.push({ name, data }),
+} as unknown as PgBoss;
 
 beforeAll(async () => {
   ctx = await createTestContext({ deps: { queue } });
@@ -27,16 +29,30 @@ function csv(rows: number, poison: number[] = []) {
   const lines = ['Email,Event,When,Source'];
   for (let i = 0; i < rows; i++) {
     const row = i + 2;
-    lines.push(`${poison.includes(row) ? '=cmd|evil' : ''}user${row}@example.com,${poison.includes(row) ? 'PoisonRow' : 'Lead'},${when},physical_store`);
+    lines.push(
+      `${poison.includes(row) ? '=cmd|evil' : ''}user${row}@example.com,${poison.includes(row) ? 'PoisonRow' : 'Lead'},${when},physical_store`,
+    );
   }
   return lines.join('\r\n');
 }
 const MAPPING = { Email: 'email', Event: 'event_name', When: 'event_time', Source: 'action_source' };
 
 async function prepared(agent: Agent, content: string) {
-  const up = await agent.request({ method: 'POST', url: '/api/upload', ...multipartFile('leads.csv', content, 'text/csv') });
+  const up = await agent.request({
+    method: 'POST',
+    url: '/api/upload',
+    ...multipartFile('leads.csv', content, 'text/csv'),
+  });
   const id = up.json().file.id as string;
-  expect((await agent.patch(`/api/uploads/${id}/status`, { status: 'mapped', mappings: MAPPING, hardcodedValues: {} })).statusCode).toBe(200);
+  expect(
+    (
+      await agent.patch(`/api/uploads/${id}/status`, {
+        status: 'mapped',
+        mappings: MAPPING,
+        hardcodedValues: {},
+      })
+    ).statusCode,
+  ).toBe(200);
   await agent.get(`/api/uploads/${id}/validate`);
   expect((await agent.patch(`/api/uploads/${id}/status`, { status: 'validated' })).statusCode).toBe(200);
   expect((await agent.get(`/api/uploads/${id}/prepare`)).json().status).toBe('prepared');
@@ -44,7 +60,11 @@ async function prepared(agent: Agent, content: string) {
 }
 
 async function account(agent: Agent) {
-  const res = await agent.post('/api/meta/accounts', { name: 'Main store', pixelId: '123456789', accessToken: 'EAAB-good-token-123456' });
+  const res = await agent.post('/api/meta/accounts', {
+    name: 'Main store',
+    pixelId: '123456789',
+    accessToken: 'EAAB-good-token-123456',
+  });
   expect(res.statusCode).toBeLessThan(300);
   return (res.json().account?.id ?? res.json().id) as string;
 }
@@ -71,16 +91,27 @@ describe('send, summary, delivered count and failed-rows download', () => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);
     const id = await prepared(agent, csv(250));
     const accountId = await account(agent);
-    expect((await agent.get(`/api/uploads/${id}/delivered?accountId=${accountId}`)).json()).toEqual({ alreadyDelivered: 0, alreadyDeliveredTest: 0 });
+    expect((await agent.get(`/api/uploads/${id}/delivered?accountId=${accountId}`)).json()).toEqual({
+      alreadyDelivered: 0,
+      alreadyDeliveredTest: 0,
+    });
 
-    const res = await agent.post(`/api/uploads/${id}/send`, { selectedAccountId: accountId, testEventCode: ' TEST42 ' });
+    const res = await agent.post(`/api/uploads/${id}/send`, {
+      selectedAccountId: accountId,
+      testEventCode: ' TEST42 ',
+    });
     expect(res.statusCode).toBe(202);
     const { runId } = res.json();
     expect(queued.at(-1)).toEqual({ name: 'send-run', data: { runId } });
     expect((await agent.get(`/api/uploads/${id}`)).json().status).toBe('submitted');
 
     const running = (await agent.get(`/api/uploads/${id}/summary`)).json();
-    expect(running).toMatchObject({ status: 'running', totalBatches: 0, pixelAccount: { name: 'Main store', pixelId: '123456789' }, testEventCode: 'TEST42' });
+    expect(running).toMatchObject({
+      status: 'running',
+      totalBatches: 0,
+      pixelAccount: { name: 'Main store', pixelId: '123456789' },
+      testEventCode: 'TEST42',
+    });
     // The prepared count is known before a single batch is cut: progress is honest from the first poll.
     expect(running.progress).toMatchObject({ totalEvents: 250, eventsSent: 0, eventsRemaining: 250 });
 
@@ -93,14 +124,24 @@ describe('send, summary, delivered count and failed-rows download', () => {
       totalFailed: 0,
       progress: { totalEvents: 250, eventsSent: 250, eventsRemaining: 0, batchesRemaining: 0 },
     });
-    expect(done.batches.map((b: { index: number; firstRow: number; lastRow: number; count: number }) => [b.index, b.firstRow, b.lastRow, b.count])).toEqual([
+    expect(
+      done.batches.map((b: { index: number; firstRow: number; lastRow: number; count: number }) => [
+        b.index,
+        b.firstRow,
+        b.lastRow,
+        b.count,
+      ]),
+    ).toEqual([
       [0, 2, 101, 100],
       [1, 102, 201, 100],
       [2, 202, 251, 50],
     ]);
     expect(graph.requests.every((r) => r.testEventCode === 'TEST42')).toBe(true);
     // Sent with a test event code: reported apart, and not skipped by a later live send.
-    expect((await agent.get(`/api/uploads/${id}/delivered?accountId=${accountId}`)).json()).toEqual({ alreadyDelivered: 0, alreadyDeliveredTest: 250 });
+    expect((await agent.get(`/api/uploads/${id}/delivered?accountId=${accountId}`)).json()).toEqual({
+      alreadyDelivered: 0,
+      alreadyDeliveredTest: 250,
+    });
 
     // A second send of the same upload is refused: it is submitted now.
     const again = await agent.post(`/api/uploads/${id}/send`, { selectedAccountId: accountId });
@@ -118,12 +159,19 @@ describe('send, summary, delivered count and failed-rows download', () => {
     expect(s).toMatchObject({ status: 'completed_with_errors', totalSent: 119, totalFailed: 1 });
     const failed = s.batches.filter((b: { status: string }) => b.status === 'failed');
     expect(failed).toHaveLength(1);
-    expect(failed[0]).toMatchObject({ firstRow: 50, lastRow: 50, count: 1, explanation: { metaTitle: 'Invalid parameter' } });
+    expect(failed[0]).toMatchObject({
+      firstRow: 50,
+      lastRow: 50,
+      count: 1,
+      explanation: { metaTitle: 'Invalid parameter' },
+    });
     expect(JSON.parse(failed[0].errorMessage).error.code).toBe(100);
 
     const dl = await agent.get(`/api/uploads/${id}/batches/${failed[0].batchId}/download-original`);
     expect(dl.statusCode).toBe(200);
-    expect(dl.headers['content-disposition']).toBe(`attachment; filename="failed-rows-batch-${failed[0].index + 1}.csv"`);
+    expect(dl.headers['content-disposition']).toBe(
+      `attachment; filename="failed-rows-batch-${failed[0].index + 1}.csv"`,
+    );
     const lines = dl.body.trim().split('\r\n');
     expect(lines[0]).toBe('Email,Event,When,Source,reason');
     expect(lines).toHaveLength(2);
@@ -136,7 +184,9 @@ describe('send, summary, delivered count and failed-rows download', () => {
     const refused = await agent.get(`/api/uploads/${id}/batches/${sent.batchId}/download-original`);
     expect(refused.statusCode).toBe(409);
     expect(refused.json().message).toBe('Only the rows of a failed batch can be downloaded.');
-    expect((await agent.get(`/api/uploads/${id}/batches/${crypto.randomUUID()}/download-original`)).statusCode).toBe(404);
+    expect(
+      (await agent.get(`/api/uploads/${id}/batches/${crypto.randomUUID()}/download-original`)).statusCode,
+    ).toBe(404);
   });
 
   it('keeps the polled summary small while sending: totals plus failed batches only', async () => {
@@ -144,19 +194,30 @@ describe('send, summary, delivered count and failed-rows download', () => {
     const id = await prepared(agent, csv(300, [50]));
     const accountId = await account(agent);
     const { runId } = (await agent.post(`/api/uploads/${id}/send`, { selectedAccountId: accountId })).json();
-    let mid: { status: string; batchesListed: string; batches: { status: string; firstRow: number }[]; totalBatches: number } | null = null;
+    let mid: {
+      status: string;
+      batchesListed: string;
+      batches: { status: string; firstRow: number }[];
+      totalBatches: number;
+    } | null = null;
     expect(
       await work(runId, {
         concurrency: 1,
         onPoint: async (point, batch) => {
-          if (point === 'before-send' && batch.idx === 2 && !mid) mid = (await agent.get(`/api/uploads/${id}/summary`)).json();
+          if (point === 'before-send' && batch.idx === 2 && !mid)
+            mid = (await agent.get(`/api/uploads/${id}/summary`)).json();
         },
       }),
     ).toBe('completed_with_errors');
     expect(mid).toMatchObject({ status: 'running', batchesListed: 'failed', totalBatches: 4 });
     expect(mid!.batches.map((b) => [b.status, b.firstRow])).toEqual([['failed', 50]]);
     const done = (await agent.get(`/api/uploads/${id}/summary`)).json();
-    expect(done).toMatchObject({ status: 'completed_with_errors', batchesListed: 'all', totalBatches: 4, nextBatchOffset: null });
+    expect(done).toMatchObject({
+      status: 'completed_with_errors',
+      batchesListed: 'all',
+      totalBatches: 4,
+      nextBatchOffset: null,
+    });
     // Failed first, each with its number in file order.
     expect(done.batches.map((b: { status: string; index: number }) => [b.status, b.index])).toEqual([
       ['failed', 1],
@@ -179,7 +240,9 @@ describe('send, summary, delivered count and failed-rows download', () => {
     const second = (await agent.get(`/api/uploads/${id}/summary?batchOffset=200`)).json();
     expect(second).toMatchObject({ nextBatchOffset: null });
     expect(second.batches).toHaveLength(5);
-    const indexes = [...first.batches, ...second.batches].map((b: { index: number }) => b.index).sort((a: number, b: number) => a - b);
+    const indexes = [...first.batches, ...second.batches]
+      .map((b: { index: number }) => b.index)
+      .sort((a: number, b: number) => a - b);
     expect(indexes).toEqual(Array.from({ length: 205 }, (_, i) => i));
   });
 
@@ -189,10 +252,17 @@ describe('send, summary, delivered count and failed-rows download', () => {
     const accountId = await account(agent);
     const { runId } = (await agent.post(`/api/uploads/${id}/send`, { selectedAccountId: accountId })).json();
     // The mapping no longer matches the file's headers (as if edited under a running send).
-    await ctx.db.query(`update uploads set mappings = $2 where id = $1`, [id, JSON.stringify({ Gone: 'email', Event: 'event_name', When: 'event_time', Source: 'action_source' })]);
+    await ctx.db.query(`update uploads set mappings = $2 where id = $1`, [
+      id,
+      JSON.stringify({ Gone: 'email', Event: 'event_name', When: 'event_time', Source: 'action_source' }),
+    ]);
     expect(await work(runId)).toBe('stopped');
     const s = (await agent.get(`/api/uploads/${id}/summary`)).json();
-    expect(s).toMatchObject({ status: 'stopped', stopReason: 'internal', stopExplanation: { title: 'Backsignal could not finish sending' } });
+    expect(s).toMatchObject({
+      status: 'stopped',
+      stopReason: 'internal',
+      stopExplanation: { title: 'Backsignal could not finish sending' },
+    });
     expect(s.stopExplanation.explanation).toMatch(/^The file could not be read for sending: /);
     expect(graph.requests).toHaveLength(0);
   });
@@ -210,15 +280,26 @@ describe('send, summary, delivered count and failed-rows download', () => {
     const foreign = await a.agent.post(`/api/uploads/${id}/send`, { selectedAccountId: accountB });
     expect(foreign.statusCode).toBe(400);
     expect(foreign.json().message).toBe('Please select or save an account first');
-    expect((await b.agent.post(`/api/uploads/${id}/send`, { selectedAccountId: accountB })).statusCode).toBe(404);
+    expect((await b.agent.post(`/api/uploads/${id}/send`, { selectedAccountId: accountB })).statusCode).toBe(
+      404,
+    );
     expect((await b.agent.get(`/api/uploads/${id}/summary`)).statusCode).toBe(404);
-    expect((await a.agent.post(`/api/uploads/${id}/send`, { selectedAccountId: accountA }, { xsrf: false })).statusCode).toBe(403);
-    expect((await new Agent(ctx.app).post(`/api/uploads/${id}/send`, { selectedAccountId: accountA })).statusCode).toBe(401);
+    expect(
+      (await a.agent.post(`/api/uploads/${id}/send`, { selectedAccountId: accountA }, { xsrf: false }))
+        .statusCode,
+    ).toBe(403);
+    expect(
+      (await new Agent(ctx.app).post(`/api/uploads/${id}/send`, { selectedAccountId: accountA })).statusCode,
+    ).toBe(401);
     expect((await new Agent(ctx.app).get(`/api/uploads/${id}/summary`)).statusCode).toBe(401);
     // Not sent yet: no summary.
     expect((await a.agent.get(`/api/uploads/${id}/summary`)).statusCode).toBe(409);
 
-    const up = await a.agent.request({ method: 'POST', url: '/api/upload', ...multipartFile('raw.csv', csv(2), 'text/csv') });
+    const up = await a.agent.request({
+      method: 'POST',
+      url: '/api/upload',
+      ...multipartFile('raw.csv', csv(2), 'text/csv'),
+    });
     const raw = await a.agent.post(`/api/uploads/${up.json().file.id}/send`, { selectedAccountId: accountA });
     expect(raw.statusCode).toBe(409);
     expect(raw.json().message).toBe('Cannot submit: data not in the right state');

@@ -1,7 +1,14 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { DeliveredQuery, SendRequest, SummaryQuery, type DeliveredResponse, type DeliverySummary, type SendResponse } from '@backsignal/contracts';
+import {
+  DeliveredQuery,
+  SendRequest,
+  SummaryQuery,
+  type DeliveredResponse,
+  type DeliverySummary,
+  type SendResponse,
+} from '@backsignal/contracts';
 import type { ResolvedDeps } from '../../app.ts';
 import { csvLine } from '../../lib/csv-out.ts';
 import { streamedBody } from '../../lib/stream-out.ts';
@@ -19,35 +26,63 @@ export const deliveryRoutes =
     app.addHook('preHandler', requireVerifiedUser);
     const uid = (r: FastifyRequest) => currentUser(r).id;
 
-    app.post('/api/uploads/:id/send', { schema: { params: Id, body: SendRequest } }, async (request, reply): Promise<SendResponse> => {
-      const run = await delivery.startSend(deps, uid(request), request.params.id, request.body);
-      reply.status(202);
-      return { runId: run.id, status: run.status };
-    });
+    app.post(
+      '/api/uploads/:id/send',
+      { schema: { params: Id, body: SendRequest } },
+      async (request, reply): Promise<SendResponse> => {
+        const run = await delivery.startSend(deps, uid(request), request.params.id, request.body);
+        reply.status(202);
+        return { runId: run.id, status: run.status };
+      },
+    );
 
-    app.get('/api/uploads/:id/summary', { schema: { params: Id, querystring: SummaryQuery } }, async (request, reply): Promise<DeliverySummary> => {
-      reply.header('cache-control', 'no-store');
-      return delivery.summary(db, uid(request), request.params.id, request.query.batchOffset ?? 0);
-    });
+    app.get(
+      '/api/uploads/:id/summary',
+      { schema: { params: Id, querystring: SummaryQuery } },
+      async (request, reply): Promise<DeliverySummary> => {
+        reply.header('cache-control', 'no-store');
+        return delivery.summary(db, uid(request), request.params.id, request.query.batchOffset ?? 0);
+      },
+    );
 
-    app.get('/api/uploads/:id/delivered', { schema: { params: Id, querystring: DeliveredQuery } }, async (request): Promise<DeliveredResponse> => {
-      const n = await delivery.deliveredBefore(db, config, uid(request), request.params.id, request.query.accountId, deps.now());
-      return { alreadyDelivered: n.live, alreadyDeliveredTest: n.test };
-    });
+    app.get(
+      '/api/uploads/:id/delivered',
+      { schema: { params: Id, querystring: DeliveredQuery } },
+      async (request): Promise<DeliveredResponse> => {
+        const n = await delivery.deliveredBefore(
+          db,
+          config,
+          uid(request),
+          request.params.id,
+          request.query.accountId,
+          deps.now(),
+        );
+        return { alreadyDelivered: n.live, alreadyDeliveredTest: n.test };
+      },
+    );
 
-    app.get('/api/uploads/:id/batches/:batchId/download-original', { schema: { params: BatchParams } }, async (request, reply) => {
-      const { fileName, headers, rows } = await delivery.batchRows(db, uid(request), request.params.id, request.params.batchId);
-      const body = streamedBody(
-        async (write) => {
-          await write(csvLine(headers));
-          for await (const row of rows) await write(csvLine(row));
-        },
-        (err) => request.log.error({ err }, 'failed-rows download failed'),
-      );
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${fileName}"`)
-        .header('cache-control', 'no-store')
-        .send(body);
-    });
+    app.get(
+      '/api/uploads/:id/batches/:batchId/download-original',
+      { schema: { params: BatchParams } },
+      async (request, reply) => {
+        const { fileName, headers, rows } = await delivery.batchRows(
+          db,
+          uid(request),
+          request.params.id,
+          request.params.batchId,
+        );
+        const body = streamedBody(
+          async (write) => {
+            await write(csvLine(headers));
+            for await (const row of rows) await write(csvLine(row));
+          },
+          (err) => request.log.error({ err }, 'failed-rows download failed'),
+        );
+        return reply
+          .type('text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${fileName}"`)
+          .header('cache-control', 'no-store')
+          .send(body);
+      },
+    );
   };

@@ -1,4 +1,9 @@
-import { SUMMARY_PAGE, type BatchSummary, type DeliverySummary, type SendRequest } from '@backsignal/contracts';
+import {
+  SUMMARY_PAGE,
+  type BatchSummary,
+  type DeliverySummary,
+  type SendRequest,
+} from '@backsignal/contracts';
 import { explainMetaError, explainStop, type Verdict } from '@backsignal/core';
 import type PgBoss from 'pg-boss';
 import type { Config } from '../../config/env.ts';
@@ -37,7 +42,8 @@ export async function startSend(
   if (!account) throw new AppError('VALIDATION_FAILED', NO_ACCOUNT, { selectedAccountId: NO_ACCOUNT });
   if (!deps.queue) throw new AppError('INTERNAL', 'Submission failed');
   const run = await db.transaction(async (tx) => {
-    if (!(await filesRepo.transition(tx, uploadId, ['prepared'], 'submitted'))) throw new AppError('INVALID_STATE', NOT_READY);
+    if (!(await filesRepo.transition(tx, uploadId, ['prepared'], 'submitted')))
+      throw new AppError('INVALID_STATE', NOT_READY);
     return deliveryRepo.createRun(tx, {
       userId,
       uploadId,
@@ -74,7 +80,12 @@ function presentBatch(b: BatchRow, index: number): BatchSummary {
  * Polled every 1.5 s while sending, so it stays small: totals plus failed batches only. A finished run lists
  * every batch, failed first, a page at a time.
  */
-export async function summary(db: Db, userId: string, uploadId: string, batchOffset = 0): Promise<DeliverySummary> {
+export async function summary(
+  db: Db,
+  userId: string,
+  uploadId: string,
+  batchOffset = 0,
+): Promise<DeliverySummary> {
   const upload = await ownUpload(db, userId, uploadId);
   const run = await deliveryRepo.latestRunForUpload(db, userId, upload.id);
   if (!run) throw new AppError('INVALID_STATE', NOT_READY);
@@ -83,7 +94,9 @@ export async function summary(db: Db, userId: string, uploadId: string, batchOff
     deliveryRepo.totals(db, run.id),
     deliveryRepo.leavesPage(db, run.id, { onlyFailed, offset: batchOffset, limit: SUMMARY_PAGE }),
   ]);
-  const listed = onlyFailed ? totals.batches_failed : totals.batches_sent + totals.batches_failed + totals.batches_open;
+  const listed = onlyFailed
+    ? totals.batches_failed
+    : totals.batches_sent + totals.batches_failed + totals.batches_open;
   const next = batchOffset + page.length;
   return {
     runId: run.id,
@@ -104,7 +117,10 @@ export async function summary(db: Db, userId: string, uploadId: string, batchOff
       eventsSent: totals.events_sent,
       eventsFailed: totals.events_failed,
       // Until the whole file is read only the batches cut so far are known.
-      eventsRemaining: run.total_events === null ? null : Math.max(0, run.total_events - totals.events_sent - totals.events_failed),
+      eventsRemaining:
+        run.total_events === null
+          ? null
+          : Math.max(0, run.total_events - totals.events_sent - totals.events_failed),
       eventsSkipped: run.skipped_events,
     },
     stopReason: run.stop_reason,
@@ -129,7 +145,13 @@ export async function deliveredBefore(
   const count = { live: 0, test: 0 };
   let chunk: { name: string; id: string }[] = [];
   const flush = async () => {
-    const hits = await deliveryRepo.deliveredBefore(db, userId, account.pixelId, chunk.map((c) => c.id), null);
+    const hits = await deliveryRepo.deliveredBefore(
+      db,
+      userId,
+      account.pixelId,
+      chunk.map((c) => c.id),
+      null,
+    );
     count.live += chunk.filter((c) => hits.live.has(ledgerKey(c.name, c.id))).length;
     count.test += chunk.filter((c) => hits.test.has(ledgerKey(c.name, c.id))).length;
     chunk = [];
@@ -160,5 +182,9 @@ export async function batchRows(db: Db, userId: string, uploadId: string, batchI
     }
   }
   // Named by the number the summary shows ('Batch 3'), not the zero-based index.
-  return { fileName: `failed-rows-batch-${index + 1}.csv`, headers: [...upload.headers, 'reason'], rows: rows() };
+  return {
+    fileName: `failed-rows-batch-${index + 1}.csv`,
+    headers: [...upload.headers, 'reason'],
+    rows: rows(),
+  };
 }

@@ -27,18 +27,21 @@ export async function* preparedEvents(db: Db, upload: UploadRow, now: Date): Asy
     wake?.();
     await new Promise<void>((r) => (taken = r));
     if (cancelled) throw CANCELLED;
-  }).then(
-    (summary) => {
-      // The pipeline refused the file (e.g. its headers no longer match the mapping): no retry can fix that.
-      if (summary.error) failure = new RunFailure(`The file could not be read for sending: ${summary.error}`);
-    },
-    (err: unknown) => {
-      if (err !== CANCELLED) failure = err;
-    },
-  ).finally(() => {
-    done = true;
-    wake?.();
-  });
+  })
+    .then(
+      (summary) => {
+        // The pipeline refused the file (e.g. its headers no longer match the mapping): no retry can fix that.
+        if (summary.error)
+          failure = new RunFailure(`The file could not be read for sending: ${summary.error}`);
+      },
+      (err: unknown) => {
+        if (err !== CANCELLED) failure = err;
+      },
+    )
+    .finally(() => {
+      done = true;
+      wake?.();
+    });
   try {
     for (;;) {
       if (!chunk && !done) await new Promise<void>((r) => (wake = r));
@@ -67,7 +70,8 @@ export function appDeliverySource(db: Db, config: Config): DeliverySource {
   return {
     async *events(run: RunRow): AsyncGenerator<{ rowNumber: number; event: ServerEvent }> {
       const upload = await filesRepo.findForUser(db, run.user_id, run.upload_id);
-      if (!upload) throw new RunFailure('The uploaded file is no longer available, so the send could not continue.');
+      if (!upload)
+        throw new RunFailure('The uploaded file is no longer available, so the send could not continue.');
       // The run's own start time, not the clock: a resumed run must cut exactly the same batches.
       yield* preparedEvents(db, upload, run.created_at);
     },

@@ -7,14 +7,17 @@ import type { RunRow } from './delivery.repo.ts';
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
 /** Test data only: an upload row and a pixel account row straight in the tables delivery reads. */
-export async function seedUploadAndAccount(db: Db, userId: string, opts: { status?: string; pixelId?: string } = {}) {
+export async function seedUploadAndAccount(
+  db: Db,
+  userId: string,
+  opts: { status?: string; pixelId?: string } = {},
+) {
   const uploadId = randomUUID();
   const accountId = randomUUID();
-  await db.query(`insert into uploads (id, user_id, file_name, status, complete, headers) values ($1, $2, 'leads.csv', $3, true, '["email","event_name"]')`, [
-    uploadId,
-    userId,
-    opts.status ?? 'prepared',
-  ]);
+  await db.query(
+    `insert into uploads (id, user_id, file_name, status, complete, headers) values ($1, $2, 'leads.csv', $3, true, '["email","event_name"]')`,
+    [uploadId, userId, opts.status ?? 'prepared'],
+  );
   await db.query(
     `insert into pixel_accounts (id, user_id, name, pixel_id, token_ciphertext, token_iv, token_tag, key_version, token_last4)
      values ($1, $2, 'Main pixel', $3, '\\x00', '\\x00', '\\x00', 1, 'abcd')`,
@@ -24,7 +27,10 @@ export async function seedUploadAndAccount(db: Db, userId: string, opts: { statu
 }
 
 /** `n` valid events for CSV rows 2..n+1; names in `poison` (by row number) make the fake Graph reject them. */
-export function makeEvents(n: number, opts: { poisonRows?: number[]; prefix?: string } = {}): { rowNumber: number; event: ServerEvent }[] {
+export function makeEvents(
+  n: number,
+  opts: { poisonRows?: number[]; prefix?: string } = {},
+): { rowNumber: number; event: ServerEvent }[] {
   const poison = new Set(opts.poisonRows ?? []);
   // Unique per call: the per-pixel ledger would otherwise skip events another test already delivered.
   const prefix = opts.prefix ?? randomUUID().slice(0, 8);
@@ -44,7 +50,10 @@ export function makeEvents(n: number, opts: { poisonRows?: number[]; prefix?: st
 }
 
 /** The same events as makeEvents, generated lazily (the benchmark's million events never sit in memory). */
-export function* streamEvents(n: number, prefix: string): Generator<{ rowNumber: number; event: ServerEvent }> {
+export function* streamEvents(
+  n: number,
+  prefix: string,
+): Generator<{ rowNumber: number; event: ServerEvent }> {
   for (let i = 0; i < n; i++) {
     const rowNumber = i + 2;
     yield {
@@ -61,7 +70,9 @@ export function* streamEvents(n: number, prefix: string): Generator<{ rowNumber:
 }
 
 export function fakeSource(
-  events: Iterable<{ rowNumber: number; event: ServerEvent }> | (() => Iterable<{ rowNumber: number; event: ServerEvent }>),
+  events:
+    | Iterable<{ rowNumber: number; event: ServerEvent }>
+    | (() => Iterable<{ rowNumber: number; event: ServerEvent }>),
   opts: { accessToken?: string; missingAccount?: boolean } = {},
 ): DeliverySource & { reconnect: string[] } {
   const reconnect: string[] = [];
@@ -71,7 +82,9 @@ export function fakeSource(
       yield* typeof events === 'function' ? events() : events;
     },
     async credentials(run: RunRow) {
-      return opts.missingAccount ? null : { pixelId: run.pixel_id, accessToken: opts.accessToken ?? 'good-token' };
+      return opts.missingAccount
+        ? null
+        : { pixelId: run.pixel_id, accessToken: opts.accessToken ?? 'good-token' };
     },
     async markReconnectNeeded(run: RunRow) {
       reconnect.push(run.pixel_account_id ?? '');

@@ -20,7 +20,10 @@ export async function* readUploadBytes(db: Queryable, uploadId: string): AsyncGe
 }
 
 /** Re-cuts an incoming byte stream into CHUNK_BYTES pieces. */
-export async function* rechunk(source: AsyncIterable<Uint8Array>, size = CHUNK_BYTES): AsyncGenerator<Uint8Array> {
+export async function* rechunk(
+  source: AsyncIterable<Uint8Array>,
+  size = CHUNK_BYTES,
+): AsyncGenerator<Uint8Array> {
   let buf = new Uint8Array(size);
   let fill = 0;
   for await (const part of source) {

@@ -54,15 +54,28 @@ function toRow(r: Record<string, unknown>): UploadRow {
 
 export const filesRepo = {
   async createPending(db: Queryable, f: { id: string; userId: string; fileName: string }) {
-    await db.query('insert into uploads (id, user_id, file_name) values ($1, $2, $3)', [f.id, f.userId, f.fileName]);
+    await db.query('insert into uploads (id, user_id, file_name) values ($1, $2, $3)', [
+      f.id,
+      f.userId,
+      f.fileName,
+    ]);
   },
   async addChunk(db: Queryable, uploadId: string, seq: number, data: Uint8Array) {
-    await db.query('insert into upload_chunks (upload_id, seq, data) values ($1, $2, $3)', [uploadId, seq, data]);
+    await db.query('insert into upload_chunks (upload_id, seq, data) values ($1, $2, $3)', [
+      uploadId,
+      seq,
+      data,
+    ]);
   },
   async deleteChunks(db: Queryable, uploadId: string) {
     await db.query('delete from upload_chunks where upload_id = $1', [uploadId]);
   },
-  async readChunks(db: Queryable, uploadId: string, fromSeq: number, limit: number): Promise<{ seq: number; data: Uint8Array }[]> {
+  async readChunks(
+    db: Queryable,
+    uploadId: string,
+    fromSeq: number,
+    limit: number,
+  ): Promise<{ seq: number; data: Uint8Array }[]> {
     const r = await db.query<{ seq: number; data: Uint8Array }>(
       'select seq, data from upload_chunks where upload_id = $1 and seq >= $2 order by seq limit $3',
       [uploadId, fromSeq, limit],
@@ -72,19 +85,48 @@ export const filesRepo = {
   async complete(
     db: Queryable,
     id: string,
-    f: { sizeBytes: number; rowCount: number; encoding: string; delimiter: string; headers: string[]; samples: object; dateOrders: object; decimalSeparators: object },
+    f: {
+      sizeBytes: number;
+      rowCount: number;
+      encoding: string;
+      delimiter: string;
+      headers: string[];
+      samples: object;
+      dateOrders: object;
+      decimalSeparators: object;
+    },
   ) {
     await db.query(
       `update uploads set complete = true, size_bytes = $2, row_count = $3, encoding = $4, delimiter = $5, headers = $6,
          samples = $7, date_orders = $8, decimal_separators = $9, updated_at = now() where id = $1`,
-      [id, f.sizeBytes, f.rowCount, f.encoding, f.delimiter, JSON.stringify(f.headers), JSON.stringify(f.samples), JSON.stringify(f.dateOrders), JSON.stringify(f.decimalSeparators)],
+      [
+        id,
+        f.sizeBytes,
+        f.rowCount,
+        f.encoding,
+        f.delimiter,
+        JSON.stringify(f.headers),
+        JSON.stringify(f.samples),
+        JSON.stringify(f.dateOrders),
+        JSON.stringify(f.decimalSeparators),
+      ],
     );
   },
   /** A corrected file replaces the bytes; mappings stay, validation state is reset. */
   async replaceContent(
     db: Queryable,
     id: string,
-    f: { fileName: string; sizeBytes: number; rowCount: number; encoding: string; delimiter: string; headers: string[]; samples: object; dateOrders: object; decimalSeparators: object },
+    f: {
+      fileName: string;
+      sizeBytes: number;
+      rowCount: number;
+      encoding: string;
+      delimiter: string;
+      headers: string[];
+      samples: object;
+      dateOrders: object;
+      decimalSeparators: object;
+    },
   ) {
     await db.query(
       `update uploads set file_name = $2, size_bytes = $3, row_count = $4, encoding = $5, delimiter = $6, headers = $7, samples = $8,
@@ -112,13 +154,26 @@ export const filesRepo = {
   },
   async findForUser(db: Queryable, userId: string, id: string): Promise<UploadRow | undefined> {
     if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
-    const r = await db.query(`select ${COLS} from uploads where id = $1 and user_id = $2 and complete`, [id, userId]);
+    const r = await db.query(`select ${COLS} from uploads where id = $1 and user_id = $2 and complete`, [
+      id,
+      userId,
+    ]);
     return r.rows[0] ? toRow(r.rows[0]) : undefined;
   },
-  async listForUser(db: Queryable, userId: string, limit: number, offset: number): Promise<{ rows: UploadRow[]; total: number }> {
+  async listForUser(
+    db: Queryable,
+    userId: string,
+    limit: number,
+    offset: number,
+  ): Promise<{ rows: UploadRow[]; total: number }> {
     const [list, count] = await Promise.all([
-      db.query(`select ${COLS} from uploads where user_id = $1 and complete order by created_at desc, id limit $2 offset $3`, [userId, limit, offset]),
-      db.query<{ n: number }>('select count(*)::int as n from uploads where user_id = $1 and complete', [userId]),
+      db.query(
+        `select ${COLS} from uploads where user_id = $1 and complete order by created_at desc, id limit $2 offset $3`,
+        [userId, limit, offset],
+      ),
+      db.query<{ n: number }>('select count(*)::int as n from uploads where user_id = $1 and complete', [
+        userId,
+      ]),
     ]);
     return { rows: list.rows.map(toRow), total: count.rows[0]!.n };
   },
@@ -130,7 +185,13 @@ export const filesRepo = {
     await db.query(
       `update uploads set status = $2, mappings = $3, hardcoded_values = $4, settings = $5, mapping_saved = true,
          clean_fingerprint = null, updated_at = now() where id = $1`,
-      [id, m.status, JSON.stringify(m.mappings), JSON.stringify(m.hardcodedValues), JSON.stringify(m.settings)],
+      [
+        id,
+        m.status,
+        JSON.stringify(m.mappings),
+        JSON.stringify(m.hardcodedValues),
+        JSON.stringify(m.settings),
+      ],
     );
   },
   async setStatus(db: Queryable, id: string, status: FileStatus) {
@@ -138,7 +199,10 @@ export const filesRepo = {
   },
   /** Moves the status only from one of `from`; answers whether it moved (safe under concurrent requests). */
   async transition(db: Queryable, id: string, from: FileStatus[], to: FileStatus): Promise<boolean> {
-    const r = await db.query('update uploads set status = $3, updated_at = now() where id = $1 and status = any($2)', [id, from, to]);
+    const r = await db.query(
+      'update uploads set status = $3, updated_at = now() where id = $1 and status = any($2)',
+      [id, from, to],
+    );
     return r.rowCount > 0;
   },
   async setCleanFingerprint(db: Queryable, id: string, fingerprint: string | null) {

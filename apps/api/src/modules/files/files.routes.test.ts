@@ -20,16 +20,31 @@ const CSV = [
   'not-an-email,,Lead,2026-11-21T10:00:00Z,physical_store,,',
 ].join('\r\n');
 const MAPPING = {
-  Email: 'email', Phone: 'phone', Event: 'event_name', When: 'event_time', Source: 'action_source', Value: 'value', Currency: 'currency',
+  Email: 'email',
+  Phone: 'phone',
+  Event: 'event_name',
+  When: 'event_time',
+  Source: 'action_source',
+  Value: 'value',
+  Currency: 'currency',
 };
 
-async function upload(agent: Agent, content: string | Uint8Array = CSV, name = 'leads.csv', type = 'text/csv') {
+async function upload(
+  agent: Agent,
+  content: string | Uint8Array = CSV,
+  name = 'leads.csv',
+  type = 'text/csv',
+) {
   return agent.request({ method: 'POST', url: '/api/upload', ...multipartFile(name, content, type) });
 }
 
 async function mapped(agent: Agent, content: string = CSV) {
   const id = (await upload(agent, content)).json().file.id as string;
-  const r = await agent.patch(`/api/uploads/${id}/status`, { status: 'mapped', mappings: MAPPING, hardcodedValues: {} });
+  const r = await agent.patch(`/api/uploads/${id}/status`, {
+    status: 'mapped',
+    mappings: MAPPING,
+    hardcodedValues: {},
+  });
   expect(r.statusCode).toBe(200);
   return id;
 }
@@ -68,16 +83,24 @@ describe('upload and list', () => {
     const a = await upload(agent, utf16);
     expect(a.statusCode).toBe(201);
     const id = a.json().file.id;
-    expect((await agent.get(`/api/uploads/${id}/headers`)).json().samples).toEqual({ name: ['José'], city: ['Köln'] });
+    expect((await agent.get(`/api/uploads/${id}/headers`)).json().samples).toEqual({
+      name: ['José'],
+      city: ['Köln'],
+    });
     const cp1252 = Buffer.from([...Buffer.from('name\nCaf'), 0xe9, 0x0a]);
     const b = await upload(agent, cp1252);
-    expect((await agent.get(`/api/uploads/${b.json().file.id}/headers`)).json().samples).toEqual({ name: ['Café'] });
+    expect((await agent.get(`/api/uploads/${b.json().file.id}/headers`)).json().samples).toEqual({
+      name: ['Café'],
+    });
   });
 
   it('reads UTF-8 with a BOM and UTF-16BE files, without the BOM in the first header', async () => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);
     const text = 'Email,City\nann@example.com,Zürich\n';
-    const bom = await upload(agent, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]));
+    const bom = await upload(
+      agent,
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]),
+    );
     expect(bom.statusCode).toBe(201);
     expect(bom.json().headers).toEqual(['Email', 'City']);
     const be = Buffer.from(text, 'utf16le').swap16();
@@ -90,7 +113,12 @@ describe('upload and list', () => {
 
   it('refuses files that are not CSV, empty, header-only or binary, keeping nothing', async () => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);
-    const wrongType = await upload(agent, CSV, 'leads.xlsx', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    const wrongType = await upload(
+      agent,
+      CSV,
+      'leads.xlsx',
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    );
     expect(wrongType.statusCode).toBe(400);
     expect(wrongType.json().message).toBe('Invalid file type. Please upload a CSV file.');
     expect((await upload(agent, '')).json().message).toMatch(/The file is empty/);
@@ -99,9 +127,10 @@ describe('upload and list', () => {
     expect(png.statusCode).toBe(400);
     expect(png.json().message).toMatch(/PNG image/);
     expect((await agent.get('/api/uploads')).json().total).toBe(0);
-    const r = await ctx.db.query<{ n: number }>('select count(*)::int as n from uploads u join users x on x.id = u.user_id where x.id = $1', [
-      (await agent.get('/auth/me')).json().user.id,
-    ]);
+    const r = await ctx.db.query<{ n: number }>(
+      'select count(*)::int as n from uploads u join users x on x.id = u.user_id where x.id = $1',
+      [(await agent.get('/auth/me')).json().user.id],
+    );
     expect(r.rows[0]!.n).toBe(0);
   });
 
@@ -121,7 +150,11 @@ describe('upload and list', () => {
   it('refuses a corrected file whose name does not end in .csv', async () => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);
     const id = await mapped(agent);
-    const res = await agent.request({ method: 'POST', url: `/api/uploads/${id}/fixed`, ...multipartFile('fixed.txt', CSV, 'text/csv') });
+    const res = await agent.request({
+      method: 'POST',
+      url: `/api/uploads/${id}/fixed`,
+      ...multipartFile('fixed.txt', CSV, 'text/csv'),
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe('Please upload a valid .csv file.');
   });
@@ -129,7 +162,10 @@ describe('upload and list', () => {
   it('answers any other 413 with the spec text and the configured size', async () => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);
     const id = (await upload(agent)).json().file.id;
-    const res = await agent.patch(`/api/uploads/${id}/status`, { status: 'uploaded', mappings: { x: 'y'.repeat(1024 * 1024) } });
+    const res = await agent.patch(`/api/uploads/${id}/status`, {
+      status: 'uploaded',
+      mappings: { x: 'y'.repeat(1024 * 1024) },
+    });
     expect(res.statusCode).toBe(413);
     expect(res.json().message).toBe('File is too large. Max size is 0.1MB.');
   });
@@ -140,7 +176,9 @@ describe('upload and list', () => {
     const res = await upload(agent, big);
     expect(res.statusCode).toBe(413);
     expect(res.json().message).toBe('File is too large. Max size is 0.1MB.');
-    const chunks = await ctx.db.query<{ n: number }>('select count(*)::int as n from upload_chunks c join uploads u on u.id = c.upload_id where not u.complete');
+    const chunks = await ctx.db.query<{ n: number }>(
+      'select count(*)::int as n from upload_chunks c join uploads u on u.id = c.upload_id where not u.complete',
+    );
     expect(chunks.rows[0]!.n).toBe(0);
   });
 
@@ -149,7 +187,12 @@ describe('upload and list', () => {
     const unverified = await loggedInAgent(ctx.app, ctx.db, { verified: false });
     expect((await unverified.agent.get('/api/uploads')).statusCode).toBe(403);
     const { agent } = await loggedInAgent(ctx.app, ctx.db);
-    const res = await agent.request({ method: 'POST', url: '/api/upload', ...multipartFile('a.csv', CSV), xsrf: false });
+    const res = await agent.request({
+      method: 'POST',
+      url: '/api/upload',
+      ...multipartFile('a.csv', CSV),
+      xsrf: false,
+    });
     expect(res.statusCode).toBe(403);
   });
 
@@ -158,7 +201,10 @@ describe('upload and list', () => {
     const id = (await upload(agent)).json().file.id;
     expect((await agent.delete(`/api/uploads/${id}`)).json().message).toBe('File deleted!');
     expect((await agent.get(`/api/uploads/${id}`)).statusCode).toBe(404);
-    const r = await ctx.db.query<{ n: number }>('select count(*)::int as n from upload_chunks where upload_id = $1', [id]);
+    const r = await ctx.db.query<{ n: number }>(
+      'select count(*)::int as n from upload_chunks where upload_id = $1',
+      [id],
+    );
     expect(r.rows[0]!.n).toBe(0);
   });
 });
@@ -168,35 +214,64 @@ describe('mapping and status', () => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);
     const id = (await upload(agent)).json().file.id;
     const h = (await agent.get(`/api/uploads/${id}/headers`)).json();
-    expect(h).toMatchObject({ saved: false, mappings: {}, settings: { timeZone: 'UTC', dateOrder: 'MDY', defaultCountry: 'US' } });
+    expect(h).toMatchObject({
+      saved: false,
+      mappings: {},
+      settings: { timeZone: 'UTC', dateOrder: 'MDY', defaultCountry: 'US' },
+    });
     expect(h.samples.Email).toEqual(['ann@example.com', 'bob@example.com', 'not-an-email']);
   });
 
   it('auto-saves as uploaded, refuses mapped while the spec rules fail, and accepts a complete mapping', async () => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);
     const id = (await upload(agent)).json().file.id;
-    const save = await agent.patch(`/api/uploads/${id}/status`, { status: 'uploaded', mappings: { Email: 'email' }, hardcodedValues: {} });
+    const save = await agent.patch(`/api/uploads/${id}/status`, {
+      status: 'uploaded',
+      mappings: { Email: 'email' },
+      hardcodedValues: {},
+    });
     expect(save.statusCode).toBe(200);
-    const refused = await agent.patch(`/api/uploads/${id}/status`, { status: 'mapped', mappings: { Email: 'email' }, hardcodedValues: {} });
+    const refused = await agent.patch(`/api/uploads/${id}/status`, {
+      status: 'mapped',
+      mappings: { Email: 'email' },
+      hardcodedValues: {},
+    });
     expect(refused.statusCode).toBe(400);
     expect(refused.json().message).toBe('Missing required fields: event_name, event_time, action_source');
     const ok = await agent.patch(`/api/uploads/${id}/status`, {
-      status: 'mapped', mappings: MAPPING, hardcodedValues: {}, settings: { timeZone: 'America/Chicago', dateOrder: 'DMY', defaultCountry: 'us' },
+      status: 'mapped',
+      mappings: MAPPING,
+      hardcodedValues: {},
+      settings: { timeZone: 'America/Chicago', dateOrder: 'DMY', defaultCountry: 'us' },
     });
     expect(ok.json()).toMatchObject({ status: 'mapped', message: 'File marked as mapped' });
     const h = (await agent.get(`/api/uploads/${id}/headers`)).json();
-    expect(h).toMatchObject({ saved: true, mappings: MAPPING, settings: { timeZone: 'America/Chicago', defaultCountry: 'US' } });
-    const badZone = await agent.patch(`/api/uploads/${id}/status`, { status: 'uploaded', settings: { timeZone: 'Mars/Base', dateOrder: 'MDY', defaultCountry: 'US' } });
+    expect(h).toMatchObject({
+      saved: true,
+      mappings: MAPPING,
+      settings: { timeZone: 'America/Chicago', defaultCountry: 'US' },
+    });
+    const badZone = await agent.patch(`/api/uploads/${id}/status`, {
+      status: 'uploaded',
+      settings: { timeZone: 'Mars/Base', dateOrder: 'MDY', defaultCountry: 'US' },
+    });
     expect(badZone.json().message).toBe('Unknown time zone "Mars/Base".');
   });
 
   it('refuses to validate a file that is still only uploaded, pointing back to mapping', async () => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);
     const id = (await upload(agent)).json().file.id;
-    await agent.patch(`/api/uploads/${id}/status`, { status: 'uploaded', mappings: MAPPING, hardcodedValues: {} });
+    await agent.patch(`/api/uploads/${id}/status`, {
+      status: 'uploaded',
+      mappings: MAPPING,
+      hardcodedValues: {},
+    });
     const v = await agent.get(`/api/uploads/${id}/validate`);
     expect(v.statusCode).toBe(409);
-    expect(v.json()).toMatchObject({ code: 'INVALID_STATE', message: 'Please finish mapping this file before validating it.' });
+    expect(v.json()).toMatchObject({
+      code: 'INVALID_STATE',
+      message: 'Please finish mapping this file before validating it.',
+    });
     const early = await agent.patch(`/api/uploads/${id}/status`, { status: 'validated' });
     expect(early.statusCode).toBe(409);
     expect(early.json().message).toBe('Please finish mapping this file before validating it.');
@@ -228,7 +303,11 @@ describe('validation, report, prepare and preview', () => {
 
   it('fills the 10-row preview with error rows first, then corrected rows, and leaves warning-only rows out', async () => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);
-    const corrected = Array.from({ length: 12 }, (_, i) => `c${i}@example.com,(650)555-12${String(i).padStart(2, '0')},Purchase,2026-11-21T10:00:00Z,physical_store,99,usd`);
+    const corrected = Array.from(
+      { length: 12 },
+      (_, i) =>
+        `c${i}@example.com,(650)555-12${String(i).padStart(2, '0')},Purchase,2026-11-21T10:00:00Z,physical_store,99,usd`,
+    );
     const lines = [
       CSV.split('\r\n')[0]!,
       ...corrected, // rows 2-13: corrected only
@@ -240,7 +319,11 @@ describe('validation, report, prepare and preview', () => {
     expect(v).toMatchObject({ rowsChecked: 14, rowsWithErrors: 1, rowsWithWarnings: 1 });
     expect(v.rows).toHaveLength(10);
     expect(v.rows[0]).toMatchObject({ rowNumber: 15, hasErrors: true });
-    expect(v.rows.slice(1).every((r: { hasCorrections: boolean; hasErrors: boolean }) => r.hasCorrections && !r.hasErrors)).toBe(true);
+    expect(
+      v.rows
+        .slice(1)
+        .every((r: { hasCorrections: boolean; hasErrors: boolean }) => r.hasCorrections && !r.hasErrors),
+    ).toBe(true);
     expect(v.rows.some((r: { rowNumber: number }) => r.rowNumber === 14)).toBe(false);
   });
 
@@ -252,7 +335,10 @@ describe('validation, report, prepare and preview', () => {
     const id = up.json().file.id;
     const m = { ...MAPPING, Email_2: 'phone' } as Record<string, string>;
     delete m.Phone;
-    expect((await agent.patch(`/api/uploads/${id}/status`, { status: 'mapped', mappings: m, hardcodedValues: {} })).statusCode).toBe(200);
+    expect(
+      (await agent.patch(`/api/uploads/${id}/status`, { status: 'mapped', mappings: m, hardcodedValues: {} }))
+        .statusCode,
+    ).toBe(200);
     const v = (await agent.get(`/api/uploads/${id}/validate`)).json();
     expect(v.fileIssues.map((i: { code: string }) => i.code)).toEqual(['DUPLICATE_HEADER', 'RAGGED_ROW']);
     expect(v.fileIssues[0].message).toMatch(/Column "Email" appears more than once/);
@@ -261,9 +347,16 @@ describe('validation, report, prepare and preview', () => {
   it('reports a whole-file error when the mapping names columns the file lacks', async () => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);
     const id = await mapped(agent);
-    const fixed = await agent.request({ method: 'POST', url: `/api/uploads/${id}/fixed`, ...multipartFile('fixed.csv', 'email,when\na@b.co,2026-11-21\n') });
+    const fixed = await agent.request({
+      method: 'POST',
+      url: `/api/uploads/${id}/fixed`,
+      ...multipartFile('fixed.csv', 'email,when\na@b.co,2026-11-21\n'),
+    });
     expect(fixed.statusCode).toBe(200);
-    expect(fixed.json()).toMatchObject({ headers: ['email', 'when'], message: 'File uploaded. Revalidating...' });
+    expect(fixed.json()).toMatchObject({
+      headers: ['email', 'when'],
+      message: 'File uploaded. Revalidating...',
+    });
     const v = (await agent.get(`/api/uploads/${id}/validate`)).json();
     expect(v.error).toMatch(/^Your file headers don't match your mappings/);
   });
@@ -271,14 +364,30 @@ describe('validation, report, prepare and preview', () => {
   it('refuses a corrected file over the size limit with 413, keeping the old bytes and no partial file', async () => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);
     const id = await mapped(agent);
-    const big = CSV.split('\r\n')[0] + '\r\n' + 'ann@example.com,,Lead,2026-11-21T10:00:00Z,physical_store,1,USD\r\n'.repeat(1200);
-    const res = await agent.request({ method: 'POST', url: `/api/uploads/${id}/fixed`, ...multipartFile('big.csv', big) });
+    const big =
+      CSV.split('\r\n')[0] +
+      '\r\n' +
+      'ann@example.com,,Lead,2026-11-21T10:00:00Z,physical_store,1,USD\r\n'.repeat(1200);
+    const res = await agent.request({
+      method: 'POST',
+      url: `/api/uploads/${id}/fixed`,
+      ...multipartFile('big.csv', big),
+    });
     expect(res.statusCode).toBe(413);
     expect(res.json().message).toBe('File is too large. Max size is 0.1MB.');
-    const partial = await ctx.db.query<{ n: number }>('select count(*)::int as n from uploads where not complete');
+    const partial = await ctx.db.query<{ n: number }>(
+      'select count(*)::int as n from uploads where not complete',
+    );
     expect(partial.rows[0]!.n).toBe(0);
-    expect((await agent.get(`/api/uploads/${id}`)).json()).toMatchObject({ fileName: 'leads.csv', rowCount: 3, status: 'mapped' });
-    expect((await agent.get(`/api/uploads/${id}/validate`)).json()).toMatchObject({ rowsChecked: 3, rowsWithErrors: 1 });
+    expect((await agent.get(`/api/uploads/${id}`)).json()).toMatchObject({
+      fileName: 'leads.csv',
+      rowCount: 3,
+      status: 'mapped',
+    });
+    expect((await agent.get(`/api/uploads/${id}/validate`)).json()).toMatchObject({
+      rowsChecked: 3,
+      rowsWithErrors: 1,
+    });
   });
 
   it.each([
@@ -288,10 +397,25 @@ describe('validation, report, prepare and preview', () => {
   ])('keeps the old bytes when a corrected upload fails (%s)', async (_n, content) => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);
     const id = await mapped(agent);
-    const res = await agent.request({ method: 'POST', url: `/api/uploads/${id}/fixed`, ...multipartFile('fixed.csv', content) });
+    const res = await agent.request({
+      method: 'POST',
+      url: `/api/uploads/${id}/fixed`,
+      ...multipartFile('fixed.csv', content),
+    });
     expect(res.statusCode).toBe(400);
-    expect((await agent.get(`/api/uploads/${id}/headers`)).json().headers).toEqual(['Email', 'Phone', 'Event', 'When', 'Source', 'Value', 'Currency']);
-    expect((await agent.get(`/api/uploads/${id}/validate`)).json()).toMatchObject({ rowsChecked: 3, rowsWithErrors: 1 });
+    expect((await agent.get(`/api/uploads/${id}/headers`)).json().headers).toEqual([
+      'Email',
+      'Phone',
+      'Event',
+      'When',
+      'Source',
+      'Value',
+      'Currency',
+    ]);
+    expect((await agent.get(`/api/uploads/${id}/validate`)).json()).toMatchObject({
+      rowsChecked: 3,
+      rowsWithErrors: 1,
+    });
   });
 
   it('writes every problem row to report.csv with formula cells neutralised', async () => {
@@ -315,7 +439,11 @@ describe('validation, report, prepare and preview', () => {
     for (const res of [
       await agent.get(`/api/uploads/${id}/validate/report.csv`),
       await agent.get(`/api/uploads/${id}/validate`),
-      await agent.request({ method: 'POST', url: `/api/uploads/${id}/fixed`, ...multipartFile('fixed.csv', CSV) }),
+      await agent.request({
+        method: 'POST',
+        url: `/api/uploads/${id}/fixed`,
+        ...multipartFile('fixed.csv', CSV),
+      }),
     ]) {
       expect(res.statusCode).toBe(409);
       expect(res.json().message).toBe('This file is already submitted. Please upload a new file.');
@@ -327,7 +455,8 @@ describe('validation, report, prepare and preview', () => {
     const text = CSV + '\r\nzed@example.com,,Purchase,2030-01-01T00:00:00Z,physical_store,12,dollars';
     const id = await mapped(agent, text);
     const lines = (await agent.get(`/api/uploads/${id}/validate/report.csv`)).body.trim().split('\r\n');
-    const at = (row: number, field: string, kind: string) => lines.find((l) => l.startsWith(`${row},${field},${kind},`));
+    const at = (row: number, field: string, kind: string) =>
+      lines.find((l) => l.startsWith(`${row},${field},${kind},`));
     // Errors: the raw cell (or the mapped customer columns), nothing corrected.
     expect(at(5, 'event_time', 'error')).toMatch(/,2030-01-01T00:00:00Z,$/);
     expect(at(5, 'currency', 'error')).toMatch(/,dollars,$/);
@@ -342,17 +471,25 @@ describe('validation, report, prepare and preview', () => {
     await agent.get(`/api/uploads/${id}/validate`);
     expect((await agent.patch(`/api/uploads/${id}/status`, { status: 'validated' })).statusCode).toBe(409);
     const clean = CSV.split('\r\n').slice(0, 3).join('\r\n');
-    await agent.request({ method: 'POST', url: `/api/uploads/${id}/fixed`, ...multipartFile('clean.csv', clean) });
+    await agent.request({
+      method: 'POST',
+      url: `/api/uploads/${id}/fixed`,
+      ...multipartFile('clean.csv', clean),
+    });
     const v = (await agent.get(`/api/uploads/${id}/validate`)).json();
     expect(v).toMatchObject({ rowsChecked: 2, rowsWithErrors: 0 });
     expect((await agent.get(`/api/uploads/${id}/prepare`)).statusCode).toBe(409);
-    expect((await agent.patch(`/api/uploads/${id}/status`, { status: 'validated' })).json().status).toBe('validated');
+    expect((await agent.patch(`/api/uploads/${id}/status`, { status: 'validated' })).json().status).toBe(
+      'validated',
+    );
     const p = await agent.get(`/api/uploads/${id}/prepare`);
     expect(p.json()).toEqual({ totalCount: 2, status: 'prepared' });
     const preview = (await agent.get(`/api/uploads/${id}/preview`)).json();
     expect(preview.totalCount).toBe(2);
     expect(preview.previewRows[0]).toMatchObject({
-      event_name: 'Purchase', action_source: 'physical_store', custom_data: { value: 1200, currency: 'USD' },
+      event_name: 'Purchase',
+      action_source: 'physical_store',
+      custom_data: { value: 1200, currency: 'USD' },
       user_data: { ph: ['e323ec626319ca94ee8bff2e4c87cf613be6ea19919ed1364124e16807ab3176'] },
     });
     const full = await agent.get(`/api/uploads/${id}/preview/full`);
@@ -371,11 +508,17 @@ describe('repeated rows', () => {
     expect(v).toMatchObject({ rowsChecked: 3, rowsWithErrors: 0 });
     const repeat = v.rows.find((r: { rowNumber: number }) => r.rowNumber === 4);
     expect(repeat.corrections).toContainEqual(
-      expect.objectContaining({ field: 'event_id', message: 'Same event as row 2 (event name and event_id): left out, since Meta would count it only once.' }),
+      expect.objectContaining({
+        field: 'event_id',
+        message:
+          'Same event as row 2 (event name and event_id): left out, since Meta would count it only once.',
+      }),
     );
     expect((await agent.patch(`/api/uploads/${id}/status`, { status: 'validated' })).statusCode).toBe(200);
     expect((await agent.get(`/api/uploads/${id}/prepare`)).json().totalCount).toBe(2);
-    const events = JSON.parse((await agent.get(`/api/uploads/${id}/preview/full`)).body) as { event_id: string }[];
+    const events = JSON.parse((await agent.get(`/api/uploads/${id}/preview/full`)).body) as {
+      event_id: string;
+    }[];
     expect(events).toHaveLength(2);
     expect(new Set(events.map((e) => e.event_id)).size).toBe(2);
   });
@@ -385,8 +528,14 @@ describe('column formats', () => {
   it('reads a lone "1.234" the way the rest of its column writes decimals', async () => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);
     const header = CSV.split('\r\n')[0]!;
-    const row = (email: string, value: string) => `${email},,Purchase,2026-11-21T10:00:00Z,physical_store,"${value}",EUR`;
-    const euro = [header, row('a@example.com', '1.234'), row('b@example.com', '12,50'), row('c@example.com', '1.234,56')].join('\r\n');
+    const row = (email: string, value: string) =>
+      `${email},,Purchase,2026-11-21T10:00:00Z,physical_store,"${value}",EUR`;
+    const euro = [
+      header,
+      row('a@example.com', '1.234'),
+      row('b@example.com', '12,50'),
+      row('c@example.com', '1.234,56'),
+    ].join('\r\n');
     const dot = [header, row('a@example.com', '1.234'), row('b@example.com', '12.50')].join('\r\n');
     const values = async (content: string) => {
       const id = await mapped(agent, content);
@@ -423,13 +572,21 @@ describe('pipeline workers', () => {
 
   it('stops a preview after its events instead of reading the whole file', async () => {
     const { agent, userId } = await loggedInAgent(ctx.app, ctx.db);
-    const rows = Array.from({ length: 400 }, (_, i) => `u${i}@example.com,,Lead,2026-11-21T10:00:00Z,physical_store,1,USD`);
+    const rows = Array.from(
+      { length: 400 },
+      (_, i) => `u${i}@example.com,,Lead,2026-11-21T10:00:00Z,physical_store,1,USD`,
+    );
     const id = await mapped(agent, [CSV.split('\r\n')[0]!, ...rows].join('\r\n'));
     const f = (await filesRepo.findForUser(ctx.db, userId, id))!;
     let seen = 0;
-    const s = await runPipeline(ctx.db, f, { mode: 'events', now: NOW, previewLimit: 0, stopAfterEvents: 5, lane: 'requests' }, (items) => {
-      seen += items.length;
-    });
+    const s = await runPipeline(
+      ctx.db,
+      f,
+      { mode: 'events', now: NOW, previewLimit: 0, stopAfterEvents: 5, lane: 'requests' },
+      (items) => {
+        seen += items.length;
+      },
+    );
     expect(seen).toBe(5);
     expect(s).toMatchObject({ stoppedEarly: true, validEvents: 5, rowsChecked: 5 });
     await agent.get(`/api/uploads/${id}/validate`);
@@ -456,7 +613,11 @@ describe('isolation between users', () => {
       b.agent.get(`/api/uploads/${target}/preview`),
       b.agent.get(`/api/uploads/${target}/preview/full`),
       b.agent.delete(`/api/uploads/${target}`),
-      b.agent.request({ method: 'POST', url: `/api/uploads/${target}/fixed`, ...multipartFile('x.csv', CSV) }),
+      b.agent.request({
+        method: 'POST',
+        url: `/api/uploads/${target}/fixed`,
+        ...multipartFile('x.csv', CSV),
+      }),
     ];
     const theirs = await Promise.all(calls(id));
     const none = await Promise.all(calls(missing));

@@ -2,7 +2,14 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ListQuery, StatusUpdate, type HeadersResponse, type UploadList, type UploadResponse, type ValidationResponse } from '@backsignal/contracts';
+import {
+  ListQuery,
+  StatusUpdate,
+  type HeadersResponse,
+  type UploadList,
+  type UploadResponse,
+  type ValidationResponse,
+} from '@backsignal/contracts';
 import { DEFAULT_FILE_SETTINGS } from '@backsignal/core';
 import type { ResolvedDeps } from '../../app.ts';
 import { AppError } from '../../errors/app-error.ts';
@@ -31,7 +38,12 @@ export function acceptsAsCsv(kind: 'upload' | 'fixed', fileName: string, mimeTyp
 }
 
 /** The single 'file' part of a multipart upload as a byte stream, with the size limit as our own message. */
-async function filePart(request: FastifyRequest, maxBytes: number, kind: 'upload' | 'fixed', badName: string) {
+async function filePart(
+  request: FastifyRequest,
+  maxBytes: number,
+  kind: 'upload' | 'fixed',
+  badName: string,
+) {
   if (!request.isMultipart()) throw new AppError('VALIDATION_FAILED', 'No file selected.');
   const part = await request.file({ limits: { files: 1, fileSize: maxBytes + 1, fields: 5 } });
   if (!part || part.fieldname !== 'file') throw new AppError('VALIDATION_FAILED', 'No file selected.');
@@ -64,18 +76,35 @@ export const fileRoutes =
     await filesRepo.sweepIncomplete(db, new Date(Date.now() - 60 * 60 * 1000)).catch(() => {});
 
     app.get('/api/uploads', { schema: { querystring: ListQuery } }, async (request): Promise<UploadList> => {
-      const { rows, total } = await filesRepo.listForUser(db, uid(request), request.query.limit, request.query.offset);
+      const { rows, total } = await filesRepo.listForUser(
+        db,
+        uid(request),
+        request.query.limit,
+        request.query.offset,
+      );
       return { uploads: rows.map(presentUpload), total };
     });
 
     app.post('/api/upload', async (request, reply) => {
-      const { name, bytes } = await filePart(request, config.maxUploadBytes, 'upload', 'Invalid file type. Please upload a CSV file.');
+      const { name, bytes } = await filePart(
+        request,
+        config.maxUploadBytes,
+        'upload',
+        'Invalid file type. Please upload a CSV file.',
+      );
       const { file, ingest } = await files.createUpload(db, uid(request), name, bytes, config.maxUploadBytes);
       request.log.info({ uploadId: file.id, bytes: file.sizeBytes, rows: file.rowCount }, 'file uploaded');
-      return reply.status(201).send({ file: presentUpload(file), headers: ingest.headers, issues: ingest.issues, message: `Uploaded: ${file.fileName}` } satisfies UploadResponse);
+      return reply.status(201).send({
+        file: presentUpload(file),
+        headers: ingest.headers,
+        issues: ingest.issues,
+        message: `Uploaded: ${file.fileName}`,
+      } satisfies UploadResponse);
     });
 
-    app.get('/api/uploads/:id', { schema: { params: Id } }, async (request) => presentUpload(await files.ownFile(db, uid(request), request.params.id)));
+    app.get('/api/uploads/:id', { schema: { params: Id } }, async (request) =>
+      presentUpload(await files.ownFile(db, uid(request), request.params.id)),
+    );
 
     app.delete('/api/uploads/:id', { schema: { params: Id } }, async (request) => {
       const f = await files.ownFile(db, uid(request), request.params.id);
@@ -83,42 +112,71 @@ export const fileRoutes =
       return { message: 'File deleted!' };
     });
 
-    app.get('/api/uploads/:id/headers', { schema: { params: Id } }, async (request): Promise<HeadersResponse> => {
-      const f = await files.ownFile(db, uid(request), request.params.id);
-      return {
-        headers: f.headers,
-        mappings: f.mappings,
-        hardcodedValues: f.hardcodedValues,
-        settings: f.settings ?? DEFAULT_FILE_SETTINGS,
-        samples: f.samples,
-        saved: f.mappingSaved,
-      };
-    });
+    app.get(
+      '/api/uploads/:id/headers',
+      { schema: { params: Id } },
+      async (request): Promise<HeadersResponse> => {
+        const f = await files.ownFile(db, uid(request), request.params.id);
+        return {
+          headers: f.headers,
+          mappings: f.mappings,
+          hardcodedValues: f.hardcodedValues,
+          settings: f.settings ?? DEFAULT_FILE_SETTINGS,
+          samples: f.samples,
+          saved: f.mappingSaved,
+        };
+      },
+    );
 
     app.patch('/api/uploads/:id/status', { schema: { params: Id, body: StatusUpdate } }, async (request) => {
       const f = await files.updateStatus(db, uid(request), request.params.id, request.body);
       return { ...presentUpload(f), message: `File marked as ${f.status}` };
     });
 
-    app.post('/api/uploads/:id/fixed', { schema: { params: Id } }, async (request): Promise<UploadResponse> => {
-      const { name, bytes } = await filePart(request, config.maxUploadBytes, 'fixed', 'Please upload a valid .csv file.');
-      const { file, ingest } = await files.replaceUpload(db, uid(request), request.params.id, name, bytes, config.maxUploadBytes);
-      return { file: presentUpload(file), headers: ingest.headers, issues: ingest.issues, message: 'File uploaded. Revalidating...' };
-    });
+    app.post(
+      '/api/uploads/:id/fixed',
+      { schema: { params: Id } },
+      async (request): Promise<UploadResponse> => {
+        const { name, bytes } = await filePart(
+          request,
+          config.maxUploadBytes,
+          'fixed',
+          'Please upload a valid .csv file.',
+        );
+        const { file, ingest } = await files.replaceUpload(
+          db,
+          uid(request),
+          request.params.id,
+          name,
+          bytes,
+          config.maxUploadBytes,
+        );
+        return {
+          file: presentUpload(file),
+          headers: ingest.headers,
+          issues: ingest.issues,
+          message: 'File uploaded. Revalidating...',
+        };
+      },
+    );
 
-    app.get('/api/uploads/:id/validate', { schema: { params: Id } }, async (request): Promise<ValidationResponse> => {
-      const s = await files.validateFile(db, uid(request), request.params.id, deps.now());
-      return {
-        rows: s.preview.map(presentRow),
-        rowsChecked: s.rowsChecked,
-        rowsWithErrors: s.rowsWithErrors,
-        rowsCorrected: s.rowsCorrected,
-        rowsWithWarnings: s.rowsWithWarnings,
-        fileIssues: s.fileIssues,
-        quality: s.quality,
-        ...(s.error ? { error: s.error } : {}),
-      };
-    });
+    app.get(
+      '/api/uploads/:id/validate',
+      { schema: { params: Id } },
+      async (request): Promise<ValidationResponse> => {
+        const s = await files.validateFile(db, uid(request), request.params.id, deps.now());
+        return {
+          rows: s.preview.map(presentRow),
+          rowsChecked: s.rowsChecked,
+          rowsWithErrors: s.rowsWithErrors,
+          rowsCorrected: s.rowsCorrected,
+          rowsWithWarnings: s.rowsWithWarnings,
+          fileIssues: s.fileIssues,
+          quality: s.quality,
+          ...(s.error ? { error: s.error } : {}),
+        };
+      },
+    );
 
     app.get('/api/uploads/:id/validate/report.csv', { schema: { params: Id } }, async (request, reply) => {
       const f = await files.ownFile(db, uid(request), request.params.id);
@@ -126,16 +184,31 @@ export const fileRoutes =
       const body = streamedBody(
         async (write) => {
           await write(csvLine(['row', 'field', 'kind', 'message', 'original', 'corrected']));
-          const summary = await runPipeline(db, f, { mode: 'report', now: deps.now(), previewLimit: 0, lane: 'requests' }, async (rows) => {
-            let out = '';
-            for (const r of rows) {
-              // Errors have no corrected value (the field is not sent); warnings keep the value as it will be sent.
-              for (const e of r.errors) out += csvLine([r.rowNumber, e.field, 'error', e.message, r.original[e.field] ?? '', '']);
-              for (const c of r.corrections) out += csvLine([r.rowNumber, c.field, 'correction', c.message, c.original, c.corrected]);
-              for (const w of r.warnings) out += csvLine([r.rowNumber, w.field, 'warning', w.message, r.original[w.field] ?? '', r.effectiveRow[w.field] ?? '']);
-            }
-            await write(out);
-          });
+          const summary = await runPipeline(
+            db,
+            f,
+            { mode: 'report', now: deps.now(), previewLimit: 0, lane: 'requests' },
+            async (rows) => {
+              let out = '';
+              for (const r of rows) {
+                // Errors have no corrected value (the field is not sent); warnings keep the value as it will be sent.
+                for (const e of r.errors)
+                  out += csvLine([r.rowNumber, e.field, 'error', e.message, r.original[e.field] ?? '', '']);
+                for (const c of r.corrections)
+                  out += csvLine([r.rowNumber, c.field, 'correction', c.message, c.original, c.corrected]);
+                for (const w of r.warnings)
+                  out += csvLine([
+                    r.rowNumber,
+                    w.field,
+                    'warning',
+                    w.message,
+                    r.original[w.field] ?? '',
+                    r.effectiveRow[w.field] ?? '',
+                  ]);
+              }
+              await write(out);
+            },
+          );
           if (summary.error) await write(csvLine(['', '', 'error', summary.error, '', '']));
         },
         (err) => request.log.error({ err }, 'report failed'),
@@ -146,27 +219,43 @@ export const fileRoutes =
         .send(body);
     });
 
-    app.get('/api/uploads/:id/prepare', { schema: { params: Id } }, async (request) => files.prepareFile(db, uid(request), request.params.id, deps.now()));
+    app.get('/api/uploads/:id/prepare', { schema: { params: Id } }, async (request) =>
+      files.prepareFile(db, uid(request), request.params.id, deps.now()),
+    );
 
-    app.get('/api/uploads/:id/preview', { schema: { params: Id, querystring: z.object({ limit: z.coerce.number().int().min(1).max(50).default(10) }) } }, async (request) =>
-      files.previewFile(db, uid(request), request.params.id, deps.now(), request.query.limit),
+    app.get(
+      '/api/uploads/:id/preview',
+      {
+        schema: {
+          params: Id,
+          querystring: z.object({ limit: z.coerce.number().int().min(1).max(50).default(10) }),
+        },
+      },
+      async (request) =>
+        files.previewFile(db, uid(request), request.params.id, deps.now(), request.query.limit),
     );
 
     app.get('/api/uploads/:id/preview/full', { schema: { params: Id } }, async (request, reply) => {
       const f = await files.ownFile(db, uid(request), request.params.id);
-      if (f.status !== 'validated' && f.status !== 'prepared') throw new AppError('INVALID_STATE', 'File is not ready to be submitted.');
+      if (f.status !== 'validated' && f.status !== 'prepared')
+        throw new AppError('INVALID_STATE', 'File is not ready to be submitted.');
       const body = streamedBody(
         async (write) => {
           let first = true;
           await write('[');
-          await runPipeline(db, f, { mode: 'events', now: deps.now(), previewLimit: 0, lane: 'requests' }, async (items) => {
-            let out = '';
-            for (const it of items) {
-              out += (first ? '\n' : ',\n') + JSON.stringify(it.event);
-              first = false;
-            }
-            await write(out);
-          });
+          await runPipeline(
+            db,
+            f,
+            { mode: 'events', now: deps.now(), previewLimit: 0, lane: 'requests' },
+            async (items) => {
+              let out = '';
+              for (const it of items) {
+                out += (first ? '\n' : ',\n') + JSON.stringify(it.event);
+                first = false;
+              }
+              await write(out);
+            },
+          );
           await write('\n]\n');
         },
         (err) => request.log.error({ err }, 'full preview failed'),

@@ -23,14 +23,27 @@ export function notSubmitted(f: UploadRow) {
   if (f.status === 'submitted') throw new AppError('INVALID_STATE', SUBMITTED);
 }
 
-export async function createUpload(db: Db, userId: string, fileName: string, stream: AsyncIterable<Uint8Array>, maxBytes: number) {
+export async function createUpload(
+  db: Db,
+  userId: string,
+  fileName: string,
+  stream: AsyncIterable<Uint8Array>,
+  maxBytes: number,
+) {
   const r = await ingest(db, userId, fileName, stream, maxBytes);
   await filesRepo.complete(db, r.id, r);
   return { file: (await filesRepo.findForUser(db, userId, r.id))!, ingest: r };
 }
 
 /** Replaces a file's bytes with a corrected version, keeping its mapping; the old bytes stay until it succeeds. */
-export async function replaceUpload(db: Db, userId: string, id: string, fileName: string, stream: AsyncIterable<Uint8Array>, maxBytes: number) {
+export async function replaceUpload(
+  db: Db,
+  userId: string,
+  id: string,
+  fileName: string,
+  stream: AsyncIterable<Uint8Array>,
+  maxBytes: number,
+) {
   const f = await ownFile(db, userId, id);
   notSubmitted(f);
   const r: IngestResult = await ingest(db, userId, fileName, stream, maxBytes);
@@ -52,11 +65,17 @@ function checkSettings(s: FileSettings): FileSettings {
  * The server's half of spec §4: auto-save and 'mapped' store the mapping ('mapped' only when the spec's rules
  * pass), 'validated' only after a clean validation of exactly this file and mapping. Submitted files are final.
  */
-export async function updateStatus(db: Db, userId: string, id: string, body: StatusUpdate): Promise<UploadRow> {
+export async function updateStatus(
+  db: Db,
+  userId: string,
+  id: string,
+  body: StatusUpdate,
+): Promise<UploadRow> {
   const f = await ownFile(db, userId, id);
   notSubmitted(f);
   if (body.status === 'validated') {
-    if (!['mapped', 'validated', 'prepared'].includes(f.status)) throw new AppError('INVALID_STATE', NOT_MAPPED);
+    if (!['mapped', 'validated', 'prepared'].includes(f.status))
+      throw new AppError('INVALID_STATE', NOT_MAPPED);
     if (f.cleanFingerprint !== fingerprint(f)) {
       throw new AppError('INVALID_STATE', 'You must fix all errors before continuing.');
     }
@@ -67,7 +86,9 @@ export async function updateStatus(db: Db, userId: string, id: string, body: Sta
   const hardcodedValues = body.hardcodedValues ?? f.hardcodedValues;
   const settings = checkSettings(body.settings ?? f.settings ?? DEFAULT_FILE_SETTINGS);
   if (body.status === 'mapped') {
-    const problem = mappingProblem({ mappings, hardcoded: hardcodedValues }) ?? headerProblem({ headers: f.headers, mappings });
+    const problem =
+      mappingProblem({ mappings, hardcoded: hardcodedValues }) ??
+      headerProblem({ headers: f.headers, mappings });
     if (problem) throw new AppError('VALIDATION_FAILED', problem);
   }
   await filesRepo.saveMapping(db, id, { status: body.status, mappings, hardcodedValues, settings });
@@ -93,7 +114,11 @@ export async function prepareFile(db: Db, userId: string, id: string, now: Date)
   if (summary.error || summary.rowsWithErrors > 0) {
     // Time passed since validation (events aged out of Meta's window): back to validation.
     await filesRepo.transition(db, id, ['validated', 'prepared'], 'mapped');
-    throw new AppError('INVALID_STATE', summary.error ?? `${summary.rowsWithErrors} rows no longer pass validation. Please validate the file again.`);
+    throw new AppError(
+      'INVALID_STATE',
+      summary.error ??
+        `${summary.rowsWithErrors} rows no longer pass validation. Please validate the file again.`,
+    );
   }
   await filesRepo.transition(db, id, ['validated'], 'prepared');
   // Rows repeating an earlier row's event are left out: the total is what will be sent.
@@ -105,8 +130,13 @@ export async function previewFile(db: Db, userId: string, id: string, now: Date,
   if (f.status !== 'validated' && f.status !== 'prepared') throw new AppError('INVALID_STATE', NOT_READY);
   const previewRows: unknown[] = [];
   // Reads only as far as the first `limit` events; the file passed validation, so its row count is the total.
-  const summary = await runPipeline(db, f, { mode: 'events', now, previewLimit: 0, stopAfterEvents: limit, lane: 'requests' }, (items) => {
-    for (const it of items) if (previewRows.length < limit) previewRows.push(it.event);
-  });
+  const summary = await runPipeline(
+    db,
+    f,
+    { mode: 'events', now, previewLimit: 0, stopAfterEvents: limit, lane: 'requests' },
+    (items) => {
+      for (const it of items) if (previewRows.length < limit) previewRows.push(it.event);
+    },
+  );
   return { previewRows, totalCount: summary.stoppedEarly ? f.rowCount : summary.validEvents };
 }

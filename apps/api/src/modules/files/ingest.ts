@@ -23,14 +23,21 @@ export interface IngestResult {
   decimalSeparators: Record<string, '.' | ','>;
 }
 
-export const tooLarge = (maxBytes: number) => new AppError('PAYLOAD_TOO_LARGE', fileTooLargeMessage(maxBytes));
+export const tooLarge = (maxBytes: number) =>
+  new AppError('PAYLOAD_TOO_LARGE', fileTooLargeMessage(maxBytes));
 
 /**
  * Streams an upload into the database in chunks while reading it as CSV: the size limit is enforced as bytes
  * arrive, and a file that is too large, unreadable or not a CSV leaves nothing behind. The bytes go under a
  * fresh hidden upload row; the caller makes it visible (or moves the bytes to the file being corrected).
  */
-export async function ingest(db: Db, userId: string, fileName: string, stream: AsyncIterable<Uint8Array>, maxBytes: number): Promise<IngestResult> {
+export async function ingest(
+  db: Db,
+  userId: string,
+  fileName: string,
+  stream: AsyncIterable<Uint8Array>,
+  maxBytes: number,
+): Promise<IngestResult> {
   const id = randomUUID();
   await filesRepo.createPending(db, { id, userId, fileName });
   const reader = createCsvReader();
@@ -93,5 +100,16 @@ export async function ingest(db: Db, userId: string, fileName: string, stream: A
     const separator = detectDecimalSeparator(formatSamples[i]!);
     if (separator) decimalSeparators[h] = separator;
   });
-  return { id, headers: headers as string[], issues, sizeBytes: size, rowCount, encoding, delimiter, samples, dateOrders, decimalSeparators };
+  return {
+    id,
+    headers: headers as string[],
+    issues,
+    sizeBytes: size,
+    rowCount,
+    encoding,
+    delimiter,
+    samples,
+    dateOrders,
+    decimalSeparators,
+  };
 }

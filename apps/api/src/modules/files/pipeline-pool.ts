@@ -67,7 +67,14 @@ export class WorkerPool {
   }
 
   stats(): PoolStats {
-    return { size: this.size, busy: this.busy, idle: this.idle.length, queued: this.queue.length, peakBusy: this.peakBusy, started: this.started };
+    return {
+      size: this.size,
+      busy: this.busy,
+      idle: this.idle.length,
+      queued: this.queue.length,
+      peakBusy: this.peakBusy,
+      started: this.started,
+    };
   }
 
   /** Ends idle workers (shutdown). */
@@ -108,5 +115,8 @@ const POOL_SIZE = Math.max(1, Math.min(2, availableParallelism()));
  * previews; 'background' serves delivery, whose jobs hold a worker for as long as Meta takes to accept the
  * batches, so two long sends can never make every validation wait behind them.
  */
-export const pipelinePools = { requests: new WorkerPool(POOL_SIZE), background: new WorkerPool(POOL_SIZE) } as const;
+export const pipelinePools = {
+  requests: new WorkerPool(POOL_SIZE),
+  background: new WorkerPool(POOL_SIZE),
+} as const;
 export type PipelineLane = keyof typeof pipelinePools;

@@ -41,6 +41,8 @@ export interface ReportRow extends RowResult {
 }
 
 /** Main thread → worker: one job is a 'start', its chunks in order, then 'end'. */
-export type PipelineRequest = { type: 'start'; input: PipelineInput } | { type: 'chunk'; data: Uint8Array } | { type: 'end' };
+export type PipelineRequest =
+  { type: 'start'; input: PipelineInput } | { type: 'chunk'; data: Uint8Array } | { type: 'end' };
 
-export type PipelineMessage = { type: 'items'; items: unknown[]; stopped: boolean } | { type: 'done'; summary: PipelineSummary };
+export type PipelineMessage =
+  { type: 'items'; items: unknown[]; stopped: boolean } | { type: 'done'; summary: PipelineSummary };

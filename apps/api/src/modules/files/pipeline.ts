@@ -4,7 +4,15 @@ import type { Queryable } from '../../db/db.ts';
 import { readUploadBytes } from './file-store.ts';
 import { pipelinePools, type PipelineLane } from './pipeline-pool.ts';
 import type { UploadRow } from './files.repo.ts';
-import type { PipelineInput, PipelineMessage, PipelineMode, PipelineRequest, PipelineSummary, PreparedEvent, ReportRow } from './pipeline-types.ts';
+import type {
+  PipelineInput,
+  PipelineMessage,
+  PipelineMode,
+  PipelineRequest,
+  PipelineSummary,
+  PreparedEvent,
+  ReportRow,
+} from './pipeline-types.ts';
 
 /** The file's settings as the user chose them; each date column's own detected order is passed separately. */
 export function effectiveSettings(upload: UploadRow): FileSettings {
@@ -13,10 +21,18 @@ export function effectiveSettings(upload: UploadRow): FileSettings {
 
 /** Identifies the file content plus everything that shapes validation; 'validated' must match a clean run. */
 export function fingerprint(upload: UploadRow): string {
-  return hash('sha256', JSON.stringify([upload.fileVersion, upload.mappings, upload.hardcodedValues, upload.settings]), 'hex');
+  return hash(
+    'sha256',
+    JSON.stringify([upload.fileVersion, upload.mappings, upload.hardcodedValues, upload.settings]),
+    'hex',
+  );
 }
 
-type ItemOf<M extends PipelineMode> = M extends 'events' ? PreparedEvent : M extends 'report' ? ReportRow : never;
+type ItemOf<M extends PipelineMode> = M extends 'events'
+  ? PreparedEvent
+  : M extends 'report'
+    ? ReportRow
+    : never;
 
 /**
  * Streams an upload through core in a pooled worker thread: per lane at most min(2, cores) files are read at
@@ -51,7 +67,8 @@ export async function runPipeline<M extends PipelineMode>(
   let pending: { resolve: (m: PipelineMessage) => void; reject: (e: unknown) => void } | null = null;
   const queue: PipelineMessage[] = [];
   let failure: unknown = null;
-  const onMessage = (m: PipelineMessage) => (pending ? (pending.resolve(m), (pending = null)) : queue.push(m));
+  const onMessage = (m: PipelineMessage) =>
+    pending ? (pending.resolve(m), (pending = null)) : queue.push(m);
   const onError = (err: unknown) => {
     failure = err;
     pending?.reject(err);
@@ -59,7 +76,11 @@ export async function runPipeline<M extends PipelineMode>(
   worker.on('message', onMessage);
   worker.on('error', onError);
   const next = () =>
-    queue.length ? Promise.resolve(queue.shift()!) : failure ? Promise.reject(failure) : new Promise<PipelineMessage>((resolve, reject) => (pending = { resolve, reject }));
+    queue.length
+      ? Promise.resolve(queue.shift()!)
+      : failure
+        ? Promise.reject(failure)
+        : new Promise<PipelineMessage>((resolve, reject) => (pending = { resolve, reject }));
   const send = (msg: PipelineRequest) => worker.postMessage(msg);
 
   try {

@@ -17,7 +17,13 @@ import {
   type RowResult,
   type ValidationContext,
 } from '@backsignal/core';
-import type { PipelineInput, PipelineMessage, PipelineRequest, PipelineSummary, ReportRow } from './pipeline-types.ts';
+import type {
+  PipelineInput,
+  PipelineMessage,
+  PipelineRequest,
+  PipelineSummary,
+  ReportRow,
+} from './pipeline-types.ts';
 
 const port = parentPort!;
 let input!: PipelineInput;
@@ -37,7 +43,18 @@ function start(job: PipelineInput) {
   reader = createCsvReader();
   quality = createMatchQualityTracker();
   duplicates = createDuplicateTracker();
-  summary = { rowsChecked: 0, rowsWithErrors: 0, rowsCorrected: 0, rowsWithWarnings: 0, repeatedRows: 0, preview: [], fileIssues: [], quality: null, validEvents: 0, stoppedEarly: false };
+  summary = {
+    rowsChecked: 0,
+    rowsWithErrors: 0,
+    rowsCorrected: 0,
+    rowsWithWarnings: 0,
+    repeatedRows: 0,
+    preview: [],
+    fileIssues: [],
+    quality: null,
+    validEvents: 0,
+    stoppedEarly: false,
+  };
   validate = null;
   stopped = false;
   columnOf = new Map();
@@ -79,7 +96,8 @@ function handle(items: ReturnType<typeof reader.push>, out: unknown[]) {
         break;
       case 'header': {
         // Blank or repeated column names: reported with the file's other read problems.
-        for (const issue of item.info.issues) if (summary.fileIssues.length < 50) summary.fileIssues.push(issue);
+        for (const issue of item.info.issues)
+          if (summary.fileIssues.length < 50) summary.fileIssues.push(issue);
         const ctx: ValidationContext = { ...input.ctx, headers: item.info.headers };
         const problem = headerProblem(ctx);
         if (problem) {
@@ -100,7 +118,9 @@ function handle(items: ReturnType<typeof reader.push>, out: unknown[]) {
         let r = validate!(item.values, item.rowNumber);
         summary.rowsChecked++;
         const bad = r.errors.length > 0;
-        const first = bad ? null : duplicates.check(r.effectiveRow.event_name ?? '', r.effectiveRow.event_id ?? '', item.rowNumber);
+        const first = bad
+          ? null
+          : duplicates.check(r.effectiveRow.event_name ?? '', r.effectiveRow.event_id ?? '', item.rowNumber);
         const repeat = first !== null;
         if (repeat) {
           r = markDuplicate(r, first);
@@ -115,7 +135,8 @@ function handle(items: ReturnType<typeof reader.push>, out: unknown[]) {
         // so a file with many corrected rows can never push them out; warning-only rows stay in the report.
         if (bad) {
           if (previewErrors.length < input.previewLimit) previewErrors.push(r);
-        } else if (r.corrections.length && previewCorrected.length < input.previewLimit) previewCorrected.push(r);
+        } else if (r.corrections.length && previewCorrected.length < input.previewLimit)
+          previewCorrected.push(r);
         if (input.mode === 'report' && problem) out.push(withOriginals(r, item.values));
         if (input.mode === 'events' && !bad && !repeat) {
           summary.validEvents++;

@@ -1,6 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { AnalyticsBatch, AuditRequest, AutomationWaitlistRequest, ContactRequest } from '@backsignal/contracts';
+import {
+  AnalyticsBatch,
+  AuditRequest,
+  AutomationWaitlistRequest,
+  ContactRequest,
+} from '@backsignal/contracts';
 import type { ResolvedDeps } from '../../app.ts';
 import { issueDevToken } from '../../integrations/captcha/captcha.ts';
 import { AppError } from '../../errors/app-error.ts';
@@ -17,27 +22,56 @@ export const formRoutes =
     const app = instance.withTypeProvider<ZodTypeProvider>();
     const noXsrf = { xsrf: false, rateLimit: { max: 30, timeWindow: '1 minute' } };
 
-    app.get('/api/captcha/dev', { config: { rateLimit: { max: 60, timeWindow: '1 minute' } } }, async (request, reply) => {
-      if (deps.config.captcha.secret || deps.config.isProduction) throw new AppError('NOT_FOUND', 'Not found');
-      return reply.header('cache-control', 'no-store').send({ token: issueDevToken(deps.config, deps.now().getTime()) });
-    });
-
-    app.post('/api/contact', { schema: { body: ContactRequest }, config: { rateLimit: { max: 30, timeWindow: '1 minute' } } }, async (request) =>
-      forms.submitContact({ ...deps, log: request.log }, request.body, request.session?.user ?? null, request.ip),
+    app.get(
+      '/api/captcha/dev',
+      { config: { rateLimit: { max: 60, timeWindow: '1 minute' } } },
+      async (request, reply) => {
+        if (deps.config.captcha.secret || deps.config.isProduction)
+          throw new AppError('NOT_FOUND', 'Not found');
+        return reply
+          .header('cache-control', 'no-store')
+          .send({ token: issueDevToken(deps.config, deps.now().getTime()) });
+      },
     );
 
-    app.post('/api/automation-waitlist', { schema: { body: AutomationWaitlistRequest }, config: noXsrf }, async (request) =>
-      forms.joinAutomationWaitlist({ ...deps, log: request.log }, request.body, request.ip),
+    app.post(
+      '/api/contact',
+      { schema: { body: ContactRequest }, config: { rateLimit: { max: 30, timeWindow: '1 minute' } } },
+      async (request) =>
+        forms.submitContact(
+          { ...deps, log: request.log },
+          request.body,
+          request.session?.user ?? null,
+          request.ip,
+        ),
+    );
+
+    app.post(
+      '/api/automation-waitlist',
+      { schema: { body: AutomationWaitlistRequest }, config: noXsrf },
+      async (request) =>
+        forms.joinAutomationWaitlist({ ...deps, log: request.log }, request.body, request.ip),
     );
 
     app.post('/api/audit', { schema: { body: AuditRequest }, config: noXsrf }, async (request) =>
-      forms.requestAudit({ ...deps, log: request.log }, request.body as Parameters<typeof forms.requestAudit>[1], request.ip),
+      forms.requestAudit(
+        { ...deps, log: request.log },
+        request.body as Parameters<typeof forms.requestAudit>[1],
+        request.ip,
+      ),
     );
 
-    app.post('/api/analytics', { schema: { body: AnalyticsBatch }, config: { xsrf: false, rateLimit: { max: 120, timeWindow: '1 minute' } } }, async (request, reply) => {
-      // No XSRF check here, so anyone's page could post in a visitor's name: events are never tied to the
-      // session's user.
-      await formsRepo.insertAnalytics(deps.db, null, request.body.events);
-      return reply.status(204).send();
-    });
+    app.post(
+      '/api/analytics',
+      {
+        schema: { body: AnalyticsBatch },
+        config: { xsrf: false, rateLimit: { max: 120, timeWindow: '1 minute' } },
+      },
+      async (request, reply) => {
+        // No XSRF check here, so anyone's page could post in a visitor's name: events are never tied to the
+        // session's user.
+        await formsRepo.insertAnalytics(deps.db, null, request.body.events);
+        return reply.status(204).send();
+      },
+    );
   };

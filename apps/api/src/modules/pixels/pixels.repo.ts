@@ -17,34 +17,76 @@ const toRow = (r: Record<string, unknown>): PixelRow => ({
   userId: r.user_id as string,
   name: r.name as string,
   pixelId: r.pixel_id as string,
-  sealed: { ciphertext: buf(r.token_ciphertext), iv: buf(r.token_iv), tag: buf(r.token_tag), keyVersion: Number(r.key_version) },
+  sealed: {
+    ciphertext: buf(r.token_ciphertext),
+    iv: buf(r.token_iv),
+    tag: buf(r.token_tag),
+    keyVersion: Number(r.key_version),
+  },
   last4: r.token_last4 as string,
   status: r.status as PixelRow['status'],
 });
-const COLS = 'id, user_id, name, pixel_id, token_ciphertext, token_iv, token_tag, key_version, token_last4, status';
+const COLS =
+  'id, user_id, name, pixel_id, token_ciphertext, token_iv, token_tag, key_version, token_last4, status';
 const isUuid = (id: string) => /^[0-9a-f-]{36}$/i.test(id);
 
 export const pixelsRepo = {
   async list(db: Queryable, userId: string): Promise<PixelRow[]> {
-    return (await db.query(`select ${COLS} from pixel_accounts where user_id = $1 order by created_at, id`, [userId])).rows.map(toRow);
+    return (
+      await db.query(`select ${COLS} from pixel_accounts where user_id = $1 order by created_at, id`, [
+        userId,
+      ])
+    ).rows.map(toRow);
   },
   async find(db: Queryable, userId: string, id: string): Promise<PixelRow | undefined> {
     if (!isUuid(id)) return undefined;
-    const r = await db.query(`select ${COLS} from pixel_accounts where id = $1 and user_id = $2`, [id, userId]);
+    const r = await db.query(`select ${COLS} from pixel_accounts where id = $1 and user_id = $2`, [
+      id,
+      userId,
+    ]);
     return r.rows[0] ? toRow(r.rows[0]) : undefined;
   },
-  async insert(db: Queryable, p: { id: string; userId: string; name: string; pixelId: string; sealed: SealedToken; last4: string }) {
+  async insert(
+    db: Queryable,
+    p: { id: string; userId: string; name: string; pixelId: string; sealed: SealedToken; last4: string },
+  ) {
     await db.query(
       `insert into pixel_accounts (id, user_id, name, pixel_id, token_ciphertext, token_iv, token_tag, key_version, token_last4)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [p.id, p.userId, p.name, p.pixelId, p.sealed.ciphertext, p.sealed.iv, p.sealed.tag, p.sealed.keyVersion, p.last4],
+      [
+        p.id,
+        p.userId,
+        p.name,
+        p.pixelId,
+        p.sealed.ciphertext,
+        p.sealed.iv,
+        p.sealed.tag,
+        p.sealed.keyVersion,
+        p.last4,
+      ],
     );
   },
-  async update(db: Queryable, userId: string, id: string, p: { name: string; pixelId: string; sealed: SealedToken; last4: string; status: string }) {
+  async update(
+    db: Queryable,
+    userId: string,
+    id: string,
+    p: { name: string; pixelId: string; sealed: SealedToken; last4: string; status: string },
+  ) {
     await db.query(
       `update pixel_accounts set name = $3, pixel_id = $4, token_ciphertext = $5, token_iv = $6, token_tag = $7, key_version = $8,
          token_last4 = $9, status = $10, updated_at = now() where id = $1 and user_id = $2`,
-      [id, userId, p.name, p.pixelId, p.sealed.ciphertext, p.sealed.iv, p.sealed.tag, p.sealed.keyVersion, p.last4, p.status],
+      [
+        id,
+        userId,
+        p.name,
+        p.pixelId,
+        p.sealed.ciphertext,
+        p.sealed.iv,
+        p.sealed.tag,
+        p.sealed.keyVersion,
+        p.last4,
+        p.status,
+      ],
     );
   },
   async setStatus(db: Queryable, id: string, status: PixelRow['status']) {
@@ -52,6 +94,8 @@ export const pixelsRepo = {
   },
   async delete(db: Queryable, userId: string, id: string): Promise<boolean> {
     if (!isUuid(id)) return false;
-    return (await db.query('delete from pixel_accounts where id = $1 and user_id = $2', [id, userId])).rowCount > 0;
+    return (
+      (await db.query('delete from pixel_accounts where id = $1 and user_id = $2', [id, userId])).rowCount > 0
+    );
   },
 };

@@ -10,8 +10,10 @@ const TOKEN = 'EAAB-secret-token-1234';
 beforeAll(async () => {
   graph = await fakeServer((req, res) => {
     const token = req.headers.authorization?.replace('Bearer ', '');
-    if (token === 'expired') return json(res, 400, { error: { code: 190, message: 'Error validating access token' } });
-    if (req.url.startsWith('/v25.0/999999')) return json(res, 400, { error: { code: 100, error_subcode: 33, message: 'Unsupported get request' } });
+    if (token === 'expired')
+      return json(res, 400, { error: { code: 190, message: 'Error validating access token' } });
+    if (req.url.startsWith('/v25.0/999999'))
+      return json(res, 400, { error: { code: 100, error_subcode: 33, message: 'Unsupported get request' } });
     if (token === 'noperm') return json(res, 403, { error: { code: 200, message: 'Permissions error' } });
     return json(res, 200, { id: '123456789', name: 'Store pixel' });
   });
@@ -22,17 +24,29 @@ afterAll(async () => {
   await graph.close();
 });
 
-const create = (agent: Agent, body: object = { name: 'Main store', pixelId: '123456789', accessToken: TOKEN }) => agent.post('/api/meta/accounts', body);
+const create = (
+  agent: Agent,
+  body: object = { name: 'Main store', pixelId: '123456789', accessToken: TOKEN },
+) => agent.post('/api/meta/accounts', body);
 
 describe('pixel accounts', () => {
   it('saves an account with the token encrypted at rest and only a masked token in lists', async () => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);
     const res = await create(agent);
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toMatchObject({ name: 'Main store', pixelId: '123456789', accessToken: '••••••••1234', status: 'active', message: 'Account saved' });
+    expect(res.json()).toMatchObject({
+      name: 'Main store',
+      pixelId: '123456789',
+      accessToken: '••••••••1234',
+      status: 'active',
+      message: 'Account saved',
+    });
     const list = await agent.get('/api/meta/accounts');
     expect(list.body).not.toContain(TOKEN);
-    const raw = await ctx.db.query<{ token_ciphertext: Uint8Array }>('select token_ciphertext from pixel_accounts where id = $1', [res.json().id]);
+    const raw = await ctx.db.query<{ token_ciphertext: Uint8Array }>(
+      'select token_ciphertext from pixel_accounts where id = $1',
+      [res.json().id],
+    );
     expect(Buffer.from(raw.rows[0]!.token_ciphertext).toString('latin1')).not.toContain('secret');
     const shown = await agent.get(`/api/meta/accounts/${res.json().id}/token`);
     expect(shown.json()).toEqual({ accessToken: TOKEN });
@@ -53,15 +67,22 @@ describe('pixel accounts', () => {
 
   it('requires pixel id and token with the spec message, and digits for the pixel id', async () => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);
-    expect((await create(agent, { pixelId: '', accessToken: '' })).json().message).toBe('Pixel ID and Access Token are required.');
-    expect((await create(agent, { pixelId: '123456' })).json().message).toBe('Pixel ID and Access Token are required.');
+    expect((await create(agent, { pixelId: '', accessToken: '' })).json().message).toBe(
+      'Pixel ID and Access Token are required.',
+    );
+    expect((await create(agent, { pixelId: '123456' })).json().message).toBe(
+      'Pixel ID and Access Token are required.',
+    );
     expect((await create(agent, { pixelId: 'abc', accessToken: 'x' })).json().message).toMatch(/digits only/);
   });
 
   it('updates the label and token, and deletes', async () => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);
     const id = (await create(agent)).json().id;
-    const up = await agent.patch(`/api/meta/accounts/${id}`, { name: 'Renamed', accessToken: 'new-token-5678' });
+    const up = await agent.patch(`/api/meta/accounts/${id}`, {
+      name: 'Renamed',
+      accessToken: 'new-token-5678',
+    });
     expect(up.json()).toMatchObject({ name: 'Renamed', accessToken: '••••••••5678' });
     expect((await agent.get(`/api/meta/accounts/${id}/token`)).json().accessToken).toBe('new-token-5678');
     expect((await agent.delete(`/api/meta/accounts/${id}`)).statusCode).toBe(200);
@@ -71,14 +92,22 @@ describe('pixel accounts', () => {
   it('tests the connection with the token in a header and explains failures plainly', async () => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);
     const good = (await create(agent)).json().id;
-    expect((await agent.post(`/api/meta/accounts/${good}/test`)).json()).toEqual({ ok: true, message: 'Connected to "Store pixel".', pixelName: 'Store pixel' });
+    expect((await agent.post(`/api/meta/accounts/${good}/test`)).json()).toEqual({
+      ok: true,
+      message: 'Connected to "Store pixel".',
+      pixelName: 'Store pixel',
+    });
     const last = graph.requests.at(-1)!;
     expect(last.url).toBe('/v25.0/123456789?fields=id,name');
     expect(last.headers.authorization).toBe(`Bearer ${TOKEN}`);
     const expired = (await create(agent, { pixelId: '123456789', accessToken: 'expired' })).json().id;
-    expect((await agent.post(`/api/meta/accounts/${expired}/test`)).json().message).toMatch(/invalid or has expired/);
+    expect((await agent.post(`/api/meta/accounts/${expired}/test`)).json().message).toMatch(
+      /invalid or has expired/,
+    );
     const wrong = (await create(agent, { pixelId: '999999', accessToken: TOKEN })).json().id;
-    expect((await agent.post(`/api/meta/accounts/${wrong}/test`)).json().message).toMatch(/Pixel ID 999999 was not found/);
+    expect((await agent.post(`/api/meta/accounts/${wrong}/test`)).json().message).toMatch(
+      /Pixel ID 999999 was not found/,
+    );
     const noperm = (await create(agent, { pixelId: '123456789', accessToken: 'noperm' })).json().id;
     expect((await agent.post(`/api/meta/accounts/${noperm}/test`)).json().message).toMatch(/no permission/);
   });
@@ -88,13 +117,17 @@ describe('pixel accounts', () => {
     const b = await loggedInAgent(ctx.app, ctx.db);
     const id = (await create(a.agent)).json().id;
     expect((await new Agent(ctx.app).get('/api/meta/accounts')).statusCode).toBe(401);
-    expect((await a.agent.post('/api/meta/accounts', { pixelId: '1234567', accessToken: 'x' }, { xsrf: false })).statusCode).toBe(403);
+    expect(
+      (await a.agent.post('/api/meta/accounts', { pixelId: '1234567', accessToken: 'x' }, { xsrf: false }))
+        .statusCode,
+    ).toBe(403);
     for (const r of [
       await b.agent.get(`/api/meta/accounts/${id}/token`),
       await b.agent.patch(`/api/meta/accounts/${id}`, { name: 'Mine now' }),
       await b.agent.post(`/api/meta/accounts/${id}/test`),
       await b.agent.delete(`/api/meta/accounts/${id}`),
-    ]) expect(r.statusCode).toBe(404);
+    ])
+      expect(r.statusCode).toBe(404);
     expect((await b.agent.get('/api/meta/accounts')).json()).toEqual([]);
   });
 });

@@ -16,7 +16,9 @@ export const pixelRoutes =
     const { db, config } = deps;
     app.addHook('preHandler', requireVerifiedUser);
 
-    app.get('/api/meta/accounts', async (request) => (await pixelsRepo.list(db, currentUser(request).id)).map(pixels.presentAccount));
+    app.get('/api/meta/accounts', async (request) =>
+      (await pixelsRepo.list(db, currentUser(request).id)).map(pixels.presentAccount),
+    );
 
     app.post('/api/meta/accounts', { schema: { body: AccountCreate } }, async (request, reply) => {
       const account = await pixels.createAccount(db, config, currentUser(request).id, request.body);
@@ -34,8 +36,11 @@ export const pixelRoutes =
       return reply.header('cache-control', 'no-store').send({ accessToken });
     });
 
-    app.post('/api/meta/accounts/:id/test', { schema: { params: Id }, config: { rateLimit: { max: 20, timeWindow: '1 minute' } } }, async (request) =>
-      pixels.testConnection(db, config, deps.fetch, currentUser(request).id, request.params.id),
+    app.post(
+      '/api/meta/accounts/:id/test',
+      { schema: { params: Id }, config: { rateLimit: { max: 20, timeWindow: '1 minute' } } },
+      async (request) =>
+        pixels.testConnection(db, config, deps.fetch, currentUser(request).id, request.params.id),
     );
 
     app.delete('/api/meta/accounts/:id', { schema: { params: Id } }, async (request) => {

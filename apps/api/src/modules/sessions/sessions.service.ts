@@ -23,10 +23,18 @@ export interface ActiveSession {
   user: SessionUser;
 }
 
-export async function createSession(db: Queryable, userId: string, now: Date): Promise<{ token: string; tokenHash: string }> {
+export async function createSession(
+  db: Queryable,
+  userId: string,
+  now: Date,
+): Promise<{ token: string; tokenHash: string }> {
   const token = newToken();
   const hashed = tokenHash(token);
-  await sessionsRepo.insert(db, { tokenHash: hashed, userId, expiresAt: new Date(now.getTime() + SESSION_ABSOLUTE_MS) });
+  await sessionsRepo.insert(db, {
+    tokenHash: hashed,
+    userId,
+    expiresAt: new Date(now.getTime() + SESSION_ABSOLUTE_MS),
+  });
   return { token, tokenHash: hashed };
 }
 

@@ -103,7 +103,15 @@ describe('serving the built web app', () => {
         expect(res.headers['content-type'], url).toContain('text/html');
         expect(res.body, url).toContain("Oops! The page you're looking for doesn't exist.");
       }
-      for (const url of ['/dashboard', '/map-columns?fileId=1', '/login', '/verify?token=x', '/settings/', '/contact', '/lead-ai']) {
+      for (const url of [
+        '/dashboard',
+        '/map-columns?fileId=1',
+        '/login',
+        '/verify?token=x',
+        '/settings/',
+        '/contact',
+        '/lead-ai',
+      ]) {
         const res = await web.app.inject({ url });
         expect(res.statusCode, url).toBe(200);
         expect(res.body, url).not.toContain('Oops!');

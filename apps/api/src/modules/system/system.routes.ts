@@ -14,12 +14,32 @@ export const systemRoutes =
       const urls = PUBLIC_PATHS.filter((p) => p !== '/audit-results')
         .map((p) => `  <url><loc>${deps.config.appUrl}${p === '/' ? '/' : p}</loc></url>`)
         .join('\n');
-      return reply.type('application/xml').send(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`);
+      return reply
+        .type('application/xml')
+        .send(
+          `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`,
+        );
     });
 
     app.get('/robots.txt', async (_request, reply) => {
-      const app = ['/dashboard', '/settings', '/map-columns', '/verify-data', '/submit', '/summary', '/pixel-accounts', '/verify', '/reset-password', '/api/', '/auth/'];
-      return reply.type('text/plain').send(`User-agent: *\n${app.map((p) => `Disallow: ${p}`).join('\n')}\nSitemap: ${deps.config.appUrl}/sitemap.xml\n`);
+      const app = [
+        '/dashboard',
+        '/settings',
+        '/map-columns',
+        '/verify-data',
+        '/submit',
+        '/summary',
+        '/pixel-accounts',
+        '/verify',
+        '/reset-password',
+        '/api/',
+        '/auth/',
+      ];
+      return reply
+        .type('text/plain')
+        .send(
+          `User-agent: *\n${app.map((p) => `Disallow: ${p}`).join('\n')}\nSitemap: ${deps.config.appUrl}/sitemap.xml\n`,
+        );
     });
 
     app.get('/api/config', async (): Promise<PublicConfig> => {

@@ -37,7 +37,11 @@ export const templateRoutes =
     app.patch('/api/mappings/:id', { schema: { params: Id, body: TemplateUpdate } }, async (request) => {
       const userId = currentUser(request).id;
       const { name, mappings, hardcoded } = request.body;
-      if (mappings !== undefined && !(await templatesRepo.updateContent(db, userId, request.params.id, mappings, hardcoded ?? {}))) throw missing();
+      if (
+        mappings !== undefined &&
+        !(await templatesRepo.updateContent(db, userId, request.params.id, mappings, hardcoded ?? {}))
+      )
+        throw missing();
       if (name !== undefined) {
         const r = await templatesRepo.rename(db, userId, request.params.id, name);
         if (r === 'missing') throw missing();

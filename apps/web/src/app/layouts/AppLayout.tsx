@@ -39,7 +39,10 @@ export function AppHeader() {
 export function AppLayout() {
   return (
     <div className="flex min-h-screen flex-col">
-      <a href="#main" className="sr-only z-50 rounded bg-white px-3 py-2 font-semibold text-brand-700 focus:not-sr-only focus:absolute focus:left-2 focus:top-2">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded bg-white px-3 py-2 font-semibold text-brand-700 focus:not-sr-only focus:absolute focus:left-2 focus:top-2"
+      >
         Skip to content
       </a>
       <AppHeader />

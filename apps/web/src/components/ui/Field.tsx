@@ -1,4 +1,11 @@
-import { forwardRef, useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
+import {
+  forwardRef,
+  useId,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from 'react';
 
 const control =
   'block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm placeholder:text-slate-400 focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30 disabled:bg-slate-100 disabled:text-slate-500 aria-[invalid=true]:border-red-500';
@@ -45,28 +52,42 @@ export const TextField = forwardRef<HTMLInputElement, FieldProps & InputHTMLAttr
   },
 );
 
-export const SelectField = forwardRef<HTMLSelectElement, FieldProps & SelectHTMLAttributes<HTMLSelectElement>>(
-  function SelectField({ label, error, hint, id, className = '', children, ...props }, ref) {
-    const auto = useId();
-    const fid = id ?? auto;
-    return (
-      <FieldShell id={fid} label={label} error={error} hint={hint}>
-        <select ref={ref} id={fid} aria-invalid={error ? true : undefined} className={`${control} ${className}`} {...props}>
-          {children}
-        </select>
-      </FieldShell>
-    );
-  },
-);
+export const SelectField = forwardRef<
+  HTMLSelectElement,
+  FieldProps & SelectHTMLAttributes<HTMLSelectElement>
+>(function SelectField({ label, error, hint, id, className = '', children, ...props }, ref) {
+  const auto = useId();
+  const fid = id ?? auto;
+  return (
+    <FieldShell id={fid} label={label} error={error} hint={hint}>
+      <select
+        ref={ref}
+        id={fid}
+        aria-invalid={error ? true : undefined}
+        className={`${control} ${className}`}
+        {...props}
+      >
+        {children}
+      </select>
+    </FieldShell>
+  );
+});
 
-export const TextAreaField = forwardRef<HTMLTextAreaElement, FieldProps & TextareaHTMLAttributes<HTMLTextAreaElement>>(
-  function TextAreaField({ label, error, hint, id, className = '', ...props }, ref) {
-    const auto = useId();
-    const fid = id ?? auto;
-    return (
-      <FieldShell id={fid} label={label} error={error} hint={hint}>
-        <textarea ref={ref} id={fid} aria-invalid={error ? true : undefined} className={`${control} ${className}`} {...props} />
-      </FieldShell>
-    );
-  },
-);
+export const TextAreaField = forwardRef<
+  HTMLTextAreaElement,
+  FieldProps & TextareaHTMLAttributes<HTMLTextAreaElement>
+>(function TextAreaField({ label, error, hint, id, className = '', ...props }, ref) {
+  const auto = useId();
+  const fid = id ?? auto;
+  return (
+    <FieldShell id={fid} label={label} error={error} hint={hint}>
+      <textarea
+        ref={ref}
+        id={fid}
+        aria-invalid={error ? true : undefined}
+        className={`${control} ${className}`}
+        {...props}
+      />
+    </FieldShell>
+  );
+});

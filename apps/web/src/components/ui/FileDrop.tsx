@@ -1,7 +1,15 @@
 import { useRef, useState, type DragEvent, type ReactNode } from 'react';
 
 /** A keyboard-accessible drop zone with a file picker filtered to .csv. */
-export function FileDrop({ onFile, disabled, children }: { onFile: (file: File | undefined) => void; disabled?: boolean; children: ReactNode }) {
+export function FileDrop({
+  onFile,
+  disabled,
+  children,
+}: {
+  onFile: (file: File | undefined) => void;
+  disabled?: boolean;
+  children: ReactNode;
+}) {
   const input = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);
   const drop = (e: DragEvent) => {
@@ -15,7 +23,9 @@ export function FileDrop({ onFile, disabled, children }: { onFile: (file: File |
       tabIndex={0}
       aria-disabled={disabled}
       onClick={() => !disabled && input.current?.click()}
-      onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && (e.preventDefault(), !disabled && input.current?.click())}
+      onKeyDown={(e) =>
+        (e.key === 'Enter' || e.key === ' ') && (e.preventDefault(), !disabled && input.current?.click())
+      }
       onDragOver={(e) => {
         e.preventDefault();
         setOver(true);
@@ -23,7 +33,9 @@ export function FileDrop({ onFile, disabled, children }: { onFile: (file: File |
       onDragLeave={() => setOver(false)}
       onDrop={drop}
       className={`flex cursor-pointer flex-col items-center justify-center rounded-2xl border-2 border-dashed px-6 py-10 text-center transition-colors ${
-        over ? 'border-brand-600 bg-brand-50' : 'border-slate-300 bg-white hover:border-brand-500 hover:bg-slate-50'
+        over
+          ? 'border-brand-600 bg-brand-50'
+          : 'border-slate-300 bg-white hover:border-brand-500 hover:bg-slate-50'
       } ${disabled ? 'cursor-wait opacity-60' : ''}`}
     >
       {children}
@@ -45,7 +57,9 @@ export function FileDrop({ onFile, disabled, children }: { onFile: (file: File |
 /** Spec §5 client-side upload rules, in order; the message or null. */
 export function uploadProblem(file: File | undefined, maxMb: number): string | null {
   if (!file) return 'No file selected.';
-  const typeOk = ['text/csv', 'application/vnd.ms-excel'].includes(file.type) || (file.type === '' && file.name.toLowerCase().endsWith('.csv'));
+  const typeOk =
+    ['text/csv', 'application/vnd.ms-excel'].includes(file.type) ||
+    (file.type === '' && file.name.toLowerCase().endsWith('.csv'));
   if (!typeOk) return 'Invalid file type. Please upload a CSV file.';
   if (file.size > maxMb * 1024 * 1024) return `File is too large. Max size is ${maxMb}MB.`;
   return null;

@@ -1,7 +1,17 @@
 import type { ReactNode } from 'react';
 
 /** The centred card every account screen sits in. */
-export function AuthCard({ title, subtitle, children, footer }: { title: string; subtitle?: ReactNode; children: ReactNode; footer?: ReactNode }) {
+export function AuthCard({
+  title,
+  subtitle,
+  children,
+  footer,
+}: {
+  title: string;
+  subtitle?: ReactNode;
+  children: ReactNode;
+  footer?: ReactNode;
+}) {
   return (
     <div className="flex justify-center px-4 py-12 sm:py-16">
       <div className="w-full max-w-md">

@@ -47,8 +47,23 @@ export function LoginPage() {
     >
       <form onSubmit={submit} className="space-y-4">
         <FormError message={error} />
-        <TextField label="Email" name="email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
-        <PasswordField label="Password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+        <TextField
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
+        <PasswordField
+          label="Password"
+          name="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
         <div className="flex justify-end">
           <Link to="/forgot-password" className="text-sm font-medium text-brand-700 hover:underline">
             Forgot your password?

@@ -2,7 +2,9 @@ import { useState, type InputHTMLAttributes } from 'react';
 import { TextField } from '../../components/ui/Field.tsx';
 
 /** A password input with a show/hide toggle; paste and password managers work. */
-export function PasswordField(props: InputHTMLAttributes<HTMLInputElement> & { label: string; error?: string; hint?: string }) {
+export function PasswordField(
+  props: InputHTMLAttributes<HTMLInputElement> & { label: string; error?: string; hint?: string },
+) {
   const [shown, setShown] = useState(false);
   return (
     <div className="relative">

@@ -46,7 +46,15 @@ export function ResetPasswordPage() {
       ) : (
         <form onSubmit={submit} className="space-y-4" noValidate>
           <FormError message={error} />
-          <PasswordField label="New password" name="password" autoComplete="new-password" required value={password} onChange={(e) => setPassword(e.target.value)} error={problem ?? undefined} />
+          <PasswordField
+            label="New password"
+            name="password"
+            autoComplete="new-password"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            error={problem ?? undefined}
+          />
           <PasswordField
             label="Confirm new password"
             name="confirm"

@@ -52,7 +52,12 @@ export function SettingsPage() {
           </button>
         ))}
       </div>
-      <div role="tabpanel" id={`panel-${TABS.indexOf(tab)}`} aria-labelledby={`tab-${TABS.indexOf(tab)}`} className="mt-6">
+      <div
+        role="tabpanel"
+        id={`panel-${TABS.indexOf(tab)}`}
+        aria-labelledby={`tab-${TABS.indexOf(tab)}`}
+        className="mt-6"
+      >
         {tab === 'My Profile' ? <ProfileForm /> : <ChangePasswordForm />}
       </div>
       <DangerZone />
@@ -69,7 +74,8 @@ function ProfileForm() {
     role: user?.role ?? '',
   });
   const { busy, error, fail, run } = useFormAction('Update failed.');
-  const set = (k: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: e.target.value }));
+  const set = (k: keyof typeof form) => (e: { target: { value: string } }) =>
+    setForm((f) => ({ ...f, [k]: e.target.value }));
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -85,12 +91,38 @@ function ProfileForm() {
     <Card>
       <form onSubmit={submit} className="space-y-4">
         <FormError message={error} />
-        <TextField label="Email" value={user?.email ?? ''} readOnly disabled hint="Your email address cannot be changed here." />
+        <TextField
+          label="Email"
+          value={user?.email ?? ''}
+          readOnly
+          disabled
+          hint="Your email address cannot be changed here."
+        />
         <div className="grid gap-4 sm:grid-cols-2">
-          <TextField label="First name" name="firstName" required value={form.firstName} onChange={set('firstName')} autoComplete="given-name" />
-          <TextField label="Last name" name="lastName" required value={form.lastName} onChange={set('lastName')} autoComplete="family-name" />
+          <TextField
+            label="First name"
+            name="firstName"
+            required
+            value={form.firstName}
+            onChange={set('firstName')}
+            autoComplete="given-name"
+          />
+          <TextField
+            label="Last name"
+            name="lastName"
+            required
+            value={form.lastName}
+            onChange={set('lastName')}
+            autoComplete="family-name"
+          />
         </div>
-        <TextField label="Company" name="company" value={form.company} onChange={set('company')} autoComplete="organization" />
+        <TextField
+          label="Company"
+          name="company"
+          value={form.company}
+          onChange={set('company')}
+          autoComplete="organization"
+        />
         <SelectField label="Role" name="role" value={form.role} onChange={set('role')}>
           <option value="">Select your role</option>
           {ROLES.map((r) => (
@@ -110,13 +142,17 @@ function ProfileForm() {
 function ChangePasswordForm() {
   const [form, setForm] = useState({ currentPassword: '', newPassword: '', confirm: '' });
   const { busy, error, fail, run } = useFormAction('Password update failed.');
-  const set = (k: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: e.target.value }));
+  const set = (k: keyof typeof form) => (e: { target: { value: string } }) =>
+    setForm((f) => ({ ...f, [k]: e.target.value }));
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (form.newPassword !== form.confirm) return fail('Passwords do not match.');
     void run(async () => {
-      const { message } = await accountApi.changePassword({ currentPassword: form.currentPassword, newPassword: form.newPassword });
+      const { message } = await accountApi.changePassword({
+        currentPassword: form.currentPassword,
+        newPassword: form.newPassword,
+      });
       toast.success(message || 'Password updated successfully.');
       setForm({ currentPassword: '', newPassword: '', confirm: '' });
     });
@@ -126,9 +162,30 @@ function ChangePasswordForm() {
     <Card>
       <form onSubmit={submit} className="space-y-4">
         <FormError message={error} />
-        <PasswordField label="Current password" name="currentPassword" autoComplete="current-password" required value={form.currentPassword} onChange={set('currentPassword')} />
-        <PasswordField label="New password" name="newPassword" autoComplete="new-password" required value={form.newPassword} onChange={set('newPassword')} />
-        <PasswordField label="Confirm new password" name="confirm" autoComplete="new-password" required value={form.confirm} onChange={set('confirm')} />
+        <PasswordField
+          label="Current password"
+          name="currentPassword"
+          autoComplete="current-password"
+          required
+          value={form.currentPassword}
+          onChange={set('currentPassword')}
+        />
+        <PasswordField
+          label="New password"
+          name="newPassword"
+          autoComplete="new-password"
+          required
+          value={form.newPassword}
+          onChange={set('newPassword')}
+        />
+        <PasswordField
+          label="Confirm new password"
+          name="confirm"
+          autoComplete="new-password"
+          required
+          value={form.confirm}
+          onChange={set('confirm')}
+        />
         <p className="text-xs text-slate-500">Changing your password logs you out on every other device.</p>
         <div className="flex justify-end">
           <Button type="submit" disabled={busy}>

@@ -13,13 +13,24 @@ import { AuthCard, FormError } from './AuthCard.tsx';
 import { PasswordField } from './PasswordField.tsx';
 
 export function SignupPage() {
-  usePageMeta({ title: 'Create your account | Backsignal', description: 'Create a free Backsignal account.' });
+  usePageMeta({
+    title: 'Create your account | Backsignal',
+    description: 'Create a free Backsignal account.',
+  });
   const session = useSession();
   const navigate = useNavigate();
-  const [form, setForm] = useState({ email: '', firstName: '', lastName: '', password: '', company: '', role: '' });
+  const [form, setForm] = useState({
+    email: '',
+    firstName: '',
+    lastName: '',
+    password: '',
+    company: '',
+    role: '',
+  });
   const { busy, error, fail, run } = useFormAction('Signup failed', true);
   const pwProblem = form.password ? passwordProblem(form.password) : null;
-  const set = (k: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: e.target.value }));
+  const set = (k: keyof typeof form) => (e: { target: { value: string } }) =>
+    setForm((f) => ({ ...f, [k]: e.target.value }));
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -49,10 +60,31 @@ export function SignupPage() {
       <form onSubmit={submit} className="space-y-4" noValidate>
         <FormError message={error} />
         <div className="grid gap-4 sm:grid-cols-2">
-          <TextField label="First name" name="firstName" autoComplete="given-name" required value={form.firstName} onChange={set('firstName')} />
-          <TextField label="Last name" name="lastName" autoComplete="family-name" value={form.lastName} onChange={set('lastName')} />
+          <TextField
+            label="First name"
+            name="firstName"
+            autoComplete="given-name"
+            required
+            value={form.firstName}
+            onChange={set('firstName')}
+          />
+          <TextField
+            label="Last name"
+            name="lastName"
+            autoComplete="family-name"
+            value={form.lastName}
+            onChange={set('lastName')}
+          />
         </div>
-        <TextField label="Email" name="email" type="email" autoComplete="email" required value={form.email} onChange={set('email')} />
+        <TextField
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          value={form.email}
+          onChange={set('email')}
+        />
         <PasswordField
           label="Password"
           name="password"
@@ -63,7 +95,13 @@ export function SignupPage() {
           error={pwProblem ?? undefined}
           hint="At least 8 characters with a number, an uppercase letter and a special character."
         />
-        <TextField label="Company (optional)" name="company" autoComplete="organization" value={form.company} onChange={set('company')} />
+        <TextField
+          label="Company (optional)"
+          name="company"
+          autoComplete="organization"
+          value={form.company}
+          onChange={set('company')}
+        />
         <SelectField label="Role (optional)" name="role" value={form.role} onChange={set('role')}>
           <option value="">Select your role</option>
           {ROLES.map((r) => (

@@ -24,7 +24,14 @@ export function VerifyNoticePage() {
   };
 
   return (
-    <AuthCard title="Verify your email" subtitle={<>We sent a verification link to <strong className="text-slate-900">{user?.email}</strong>.</>}>
+    <AuthCard
+      title="Verify your email"
+      subtitle={
+        <>
+          We sent a verification link to <strong className="text-slate-900">{user?.email}</strong>.
+        </>
+      }
+    >
       <div className="space-y-4 text-sm text-slate-600">
         <p>Open the link in that email to activate your account. It works once and expires in 24 hours.</p>
         <p>Can't find it? Check your spam folder, or send a new link.</p>

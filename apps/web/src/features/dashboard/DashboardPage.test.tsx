@@ -11,11 +11,21 @@ const toast = vi.hoisted(() => ({ error: vi.fn(), success: vi.fn(), warn: vi.fn(
 vi.mock('react-toastify', () => ({ toast }));
 vi.mock('../../lib/session.tsx', () => ({ useSession: () => ({ user: { firstName: 'Morgan' } }) }));
 vi.mock('../../lib/public-config.ts', () => ({ usePublicConfig: () => ({ maxUploadMb: 10 }) }));
-vi.mock('../workflow/workflow-api.ts', async (orig) => ({ ...(await orig<typeof WorkflowApi>()), workflowApi: api }));
+vi.mock('../workflow/workflow-api.ts', async (orig) => ({
+  ...(await orig<typeof WorkflowApi>()),
+  workflowApi: api,
+}));
 
 const { DashboardPage } = await import('./DashboardPage.tsx');
 
-const file = (i: number): UploadSummary => ({ id: `f${i}`, fileName: `file-${i}.csv`, status: 'uploaded', rowCount: 1, sizeBytes: 10, createdAt: '2026-11-22T00:00:00Z' });
+const file = (i: number): UploadSummary => ({
+  id: `f${i}`,
+  fileName: `file-${i}.csv`,
+  status: 'uploaded',
+  rowCount: 1,
+  sizeBytes: 10,
+  createdAt: '2026-11-22T00:00:00Z',
+});
 
 function renderPage() {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
@@ -50,7 +60,10 @@ describe('DashboardPage', () => {
     });
     renderPage();
     await screen.findByText('No files yet. Upload your first CSV above.');
-    await userEvent.upload(screen.getByTestId('file-input'), new File(['a\n1\n'], 'file-1.csv', { type: 'text/csv' }));
+    await userEvent.upload(
+      screen.getByTestId('file-input'),
+      new File(['a\n1\n'], 'file-1.csv', { type: 'text/csv' }),
+    );
     await screen.findByText('map columns page');
     expect(toast.success).toHaveBeenCalledWith('Uploaded: file-1.csv');
     expect(toast.warn).toHaveBeenCalledWith(
@@ -60,7 +73,10 @@ describe('DashboardPage', () => {
 
   it('goes back to the last page with files after deleting the last file of the last page', async () => {
     let files = Array.from({ length: 21 }, (_, i) => file(i + 1));
-    api.list.mockImplementation(async (page: number) => ({ uploads: files.slice((page - 1) * 10, page * 10), total: files.length }));
+    api.list.mockImplementation(async (page: number) => ({
+      uploads: files.slice((page - 1) * 10, page * 10),
+      total: files.length,
+    }));
     api.remove.mockImplementation(async (id: string) => {
       files = files.filter((f) => f.id !== id);
       return { message: 'File deleted!' };

@@ -28,7 +28,11 @@ export function DashboardPage() {
   const [toDelete, setToDelete] = useState<UploadSummary | null>(null);
   const [betaOpen, setBetaOpen] = useState(() => !localStorage.getItem(BETA_FLAG));
 
-  const list = useQuery({ queryKey: ['uploads', page], queryFn: () => workflowApi.list(page), placeholderData: keepPreviousData });
+  const list = useQuery({
+    queryKey: ['uploads', page],
+    queryFn: () => workflowApi.list(page),
+    placeholderData: keepPreviousData,
+  });
   useEffect(() => {
     if (list.isError) {
       console.error(list.error);
@@ -86,8 +90,12 @@ export function DashboardPage() {
     <section className="space-y-8">
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div>
-          <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Welcome, {user?.firstName}!</h1>
-          <p className="mt-1 text-sm text-slate-600">Upload a CSV of offline conversions to send them to Meta.</p>
+          <h1 className="text-2xl font-semibold tracking-tight text-slate-900">
+            Welcome, {user?.firstName}!
+          </h1>
+          <p className="mt-1 text-sm text-slate-600">
+            Upload a CSV of offline conversions to send them to Meta.
+          </p>
         </div>
         <Link to="/pixel-accounts" className={buttonClass('secondary')}>
           Manage Pixel Accounts
@@ -95,11 +103,26 @@ export function DashboardPage() {
       </div>
 
       <FileDrop onFile={onFile} disabled={upload.isPending}>
-        <svg aria-hidden viewBox="0 0 24 24" className="h-10 w-10 text-brand-600" fill="none" stroke="currentColor" strokeWidth="1.5">
-          <path strokeLinecap="round" strokeLinejoin="round" d="M12 16V4m0 0-4 4m4-4 4 4M4 16v2a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-2" />
+        <svg
+          aria-hidden
+          viewBox="0 0 24 24"
+          className="h-10 w-10 text-brand-600"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="1.5"
+        >
+          <path
+            strokeLinecap="round"
+            strokeLinejoin="round"
+            d="M12 16V4m0 0-4 4m4-4 4 4M4 16v2a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-2"
+          />
         </svg>
-        <p className="mt-3 text-base font-semibold text-slate-900">{upload.isPending ? 'Uploading...' : 'Drop your CSV here, or click to choose a file'}</p>
-        <p className="mt-1 text-sm text-slate-500">One .csv file up to {maxUploadMb} MB: leads, sales or CRM exports.</p>
+        <p className="mt-3 text-base font-semibold text-slate-900">
+          {upload.isPending ? 'Uploading...' : 'Drop your CSV here, or click to choose a file'}
+        </p>
+        <p className="mt-1 text-sm text-slate-500">
+          One .csv file up to {maxUploadMb} MB: leads, sales or CRM exports.
+        </p>
       </FileDrop>
 
       <Card className="p-0!">
@@ -114,22 +137,37 @@ export function DashboardPage() {
             Failed to load uploaded files
           </p>
         ) : total === 0 ? (
-          <p className="px-6 py-10 text-center text-sm text-slate-500">No files yet. Upload your first CSV above.</p>
+          <p className="px-6 py-10 text-center text-sm text-slate-500">
+            No files yet. Upload your first CSV above.
+          </p>
         ) : (
           <ul className="divide-y divide-slate-100">
             {list.data.uploads.map((f) => (
               <li key={f.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 px-6 py-3">
                 {/* Phone: name and Delete on the first line, details below; wider screens: one line. */}
-                <Link to={routeForStatus(f.status, f.id)} className="order-1 min-w-0 flex-1 truncate font-medium text-brand-700 hover:underline">
+                <Link
+                  to={routeForStatus(f.status, f.id)}
+                  className="order-1 min-w-0 flex-1 truncate font-medium text-brand-700 hover:underline"
+                >
                   {f.fileName}
                 </Link>
                 <span className="order-3 flex basis-full items-center gap-2 sm:order-2 sm:basis-auto">
                   <span className="text-xs text-slate-500">
-                    {f.rowCount.toLocaleString()} {f.rowCount === 1 ? 'row' : 'rows'} · {new Date(f.createdAt).toLocaleDateString()}
+                    {f.rowCount.toLocaleString()} {f.rowCount === 1 ? 'row' : 'rows'} ·{' '}
+                    {new Date(f.createdAt).toLocaleDateString()}
                   </span>
-                  <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${STATUS_BADGE[f.status] ?? STATUS_BADGE.uploaded}`}>{f.status}</span>
+                  <span
+                    className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${STATUS_BADGE[f.status] ?? STATUS_BADGE.uploaded}`}
+                  >
+                    {f.status}
+                  </span>
                 </span>
-                <Button variant="danger-outline" className="order-2 px-2.5 py-1 sm:order-3" onClick={() => setToDelete(f)} aria-label={`Delete ${f.fileName}`}>
+                <Button
+                  variant="danger-outline"
+                  className="order-2 px-2.5 py-1 sm:order-3"
+                  onClick={() => setToDelete(f)}
+                  aria-label={`Delete ${f.fileName}`}
+                >
                   Delete
                 </Button>
               </li>
@@ -137,7 +175,10 @@ export function DashboardPage() {
           </ul>
         )}
         {pages > 1 && (
-          <nav aria-label="Pagination" className="flex items-center justify-between border-t border-slate-200 px-6 py-3 text-sm">
+          <nav
+            aria-label="Pagination"
+            className="flex items-center justify-between border-t border-slate-200 px-6 py-3 text-sm"
+          >
             <Button variant="secondary" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
               Previous
             </Button>
@@ -159,7 +200,11 @@ export function DashboardPage() {
           <Button variant="secondary" onClick={() => setToDelete(null)}>
             Cancel
           </Button>
-          <Button variant="danger" disabled={remove.isPending} onClick={() => toDelete && remove.mutate(toDelete.id)}>
+          <Button
+            variant="danger"
+            disabled={remove.isPending}
+            onClick={() => toDelete && remove.mutate(toDelete.id)}
+          >
             Delete file
           </Button>
         </div>
@@ -173,7 +218,10 @@ export function DashboardPage() {
         }}
         title="Welcome to the Backsignal beta"
       >
-        <p>Backsignal is free during the open beta. Upload a CSV, map its columns, and we check, fix and hash every row before it goes to Meta.</p>
+        <p>
+          Backsignal is free during the open beta. Upload a CSV, map its columns, and we check, fix and hash
+          every row before it goes to Meta.
+        </p>
         <p className="mt-2">Tell us what works and what doesn't: the Contact Us link is always at the top.</p>
         <div className="mt-6 flex justify-end">
           <Button

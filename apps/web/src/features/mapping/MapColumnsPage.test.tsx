@@ -8,7 +8,10 @@ import type * as WorkflowApi from '../workflow/workflow-api.ts';
 const api = vi.hoisted(() => ({ file: vi.fn(), headers: vi.fn(), setStatus: vi.fn(), templates: vi.fn() }));
 const toast = vi.hoisted(() => ({ error: vi.fn(), success: vi.fn(), warn: vi.fn(), info: vi.fn() }));
 vi.mock('react-toastify', () => ({ toast }));
-vi.mock('../workflow/workflow-api.ts', async (orig) => ({ ...(await orig<typeof WorkflowApi>()), workflowApi: api }));
+vi.mock('../workflow/workflow-api.ts', async (orig) => ({
+  ...(await orig<typeof WorkflowApi>()),
+  workflowApi: api,
+}));
 
 const { MapColumnsPage } = await import('./MapColumnsPage.tsx');
 
@@ -25,11 +28,25 @@ function renderPage() {
   );
 }
 
-const headers = (h: string[]) => ({ headers: h, mappings: {}, hardcodedValues: {}, settings: { timeZone: 'UTC', dateOrder: 'MDY', defaultCountry: 'US' }, samples: {}, saved: false });
+const headers = (h: string[]) => ({
+  headers: h,
+  mappings: {},
+  hardcodedValues: {},
+  settings: { timeZone: 'UTC', dateOrder: 'MDY', defaultCountry: 'US' },
+  samples: {},
+  saved: false,
+});
 
 beforeEach(() => {
   vi.clearAllMocks();
-  api.file.mockResolvedValue({ id: 'f1', fileName: 'a.csv', status: 'uploaded', rowCount: 3, sizeBytes: 10, createdAt: '' });
+  api.file.mockResolvedValue({
+    id: 'f1',
+    fileName: 'a.csv',
+    status: 'uploaded',
+    rowCount: 3,
+    sizeBytes: 10,
+    createdAt: '',
+  });
   api.setStatus.mockResolvedValue({});
   api.templates.mockResolvedValue([]);
 });
@@ -47,14 +64,18 @@ describe('MapColumnsPage keyboard', () => {
     api.headers.mockResolvedValue(headers(['email']));
     renderPage();
     await userEvent.click(await screen.findByRole('button', { name: 'Skip to the Continue button' }));
-    expect(document.activeElement?.textContent).toBe('Missing required fields: event_name, event_time, action_source');
+    expect(document.activeElement?.textContent).toBe(
+      'Missing required fields: event_name, event_time, action_source',
+    );
   });
 
   it('names the mapped field that is still empty', async () => {
     api.headers.mockResolvedValue(headers(['email', 'event_name', 'event_time', 'action_source']));
     renderPage();
     await userEvent.click(await screen.findByRole('button', { name: 'Add currency to Mapped Fields' }));
-    expect(screen.getByRole('status').textContent).toBe('All fields in the Mapped Fields section must be mapped or hardcoded. Still empty: currency.');
+    expect(screen.getByRole('status').textContent).toBe(
+      'All fields in the Mapped Fields section must be mapped or hardcoded. Still empty: currency.',
+    );
   });
 
   it('moves focus to the control of a field just added', async () => {

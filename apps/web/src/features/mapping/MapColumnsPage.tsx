@@ -3,7 +3,14 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
 import type { FileSettings, HeadersResponse } from '@backsignal/contracts';
-import { FIELD_BY_KEY, FIELD_GROUPS, FIELDS, mappingProblem, pruneMappings, REQUIRED_FIELDS } from '@backsignal/core/browser';
+import {
+  FIELD_BY_KEY,
+  FIELD_GROUPS,
+  FIELDS,
+  mappingProblem,
+  pruneMappings,
+  REQUIRED_FIELDS,
+} from '@backsignal/core/browser';
 import { StepIndicator } from '../../components/StepIndicator.tsx';
 import { Button } from '../../components/ui/Button.tsx';
 import { Card } from '../../components/ui/Card.tsx';
@@ -14,10 +21,55 @@ import { usePageMeta } from '../../lib/page-meta.ts';
 import { track } from '../../lib/track.ts';
 import { workflowApi } from '../workflow/workflow-api.ts';
 import { MappingActions } from './MappingActions.tsx';
-import { addField, applySuggestions, clearAll, clearSuggestions, columnOptionLabel, fromSaved, removeField, toggleMode, toPayload, updateRow, type MappedRow } from './mapping-state.ts';
+import {
+  addField,
+  applySuggestions,
+  clearAll,
+  clearSuggestions,
+  columnOptionLabel,
+  fromSaved,
+  removeField,
+  toggleMode,
+  toPayload,
+  updateRow,
+  type MappedRow,
+} from './mapping-state.ts';
 
-const TIME_ZONES = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : ['UTC'];
-const COUNTRIES = ['US', 'CA', 'GB', 'AU', 'NZ', 'IE', 'DE', 'FR', 'ES', 'IT', 'NL', 'BE', 'SE', 'DK', 'NO', 'FI', 'PL', 'PT', 'CH', 'AT', 'MX', 'BR', 'AR', 'CO', 'CL', 'IN', 'SG', 'AE', 'ZA', 'PH', 'JP'];
+const TIME_ZONES =
+  typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : ['UTC'];
+const COUNTRIES = [
+  'US',
+  'CA',
+  'GB',
+  'AU',
+  'NZ',
+  'IE',
+  'DE',
+  'FR',
+  'ES',
+  'IT',
+  'NL',
+  'BE',
+  'SE',
+  'DK',
+  'NO',
+  'FI',
+  'PL',
+  'PT',
+  'CH',
+  'AT',
+  'MX',
+  'BR',
+  'AR',
+  'CO',
+  'CL',
+  'IN',
+  'SG',
+  'AE',
+  'ZA',
+  'PH',
+  'JP',
+];
 const countryName = new Intl.DisplayNames(['en'], { type: 'region' });
 
 export function MapColumnsPage() {
@@ -40,7 +92,11 @@ export function MapColumnsPage() {
   useEffect(() => {
     if (!fileId) navigate('/dashboard', { replace: true });
     if (loaded.isError) {
-      toast.error((loaded.error as { submitted?: boolean }).submitted ? 'This file is already submitted. Please upload a new file.' : 'Failed to fetch uploaded file.');
+      toast.error(
+        (loaded.error as { submitted?: boolean }).submitted
+          ? 'This file is already submitted. Please upload a new file.'
+          : 'Failed to fetch uploaded file.',
+      );
       navigate('/dashboard', { replace: true });
     }
   }, [fileId, loaded.isError, loaded.error, navigate]);
@@ -48,7 +104,11 @@ export function MapColumnsPage() {
   return (
     <>
       <StepIndicator step={2} />
-      {loaded.data ? <MappingEditor fileId={fileId} fileName={loaded.data.file.fileName} data={loaded.data.headers} /> : <Spinner />}
+      {loaded.data ? (
+        <MappingEditor fileId={fileId} fileName={loaded.data.file.fileName} data={loaded.data.headers} />
+      ) : (
+        <Spinner />
+      )}
     </>
   );
 }
@@ -59,7 +119,15 @@ function initialRows(data: HeadersResponse): { rows: MappedRow[]; removed: strin
   return { rows: fromSaved(mappings, data.hardcodedValues), removed };
 }
 
-function MappingEditor({ fileId, fileName, data }: { fileId: string; fileName: string; data: HeadersResponse }) {
+function MappingEditor({
+  fileId,
+  fileName,
+  data,
+}: {
+  fileId: string;
+  fileName: string;
+  data: HeadersResponse;
+}) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [start] = useState(() => initialRows(data));
@@ -84,14 +152,24 @@ function MappingEditor({ fileId, fileName, data }: { fileId: string; fileName: s
   const footerStatus = useRef<HTMLParagraphElement>(null);
 
   useEffect(() => {
-    if (start.removed.length) toast.warn('Some mappings were removed because their corresponding headers are no longer in the uploaded file.');
+    if (start.removed.length)
+      toast.warn(
+        'Some mappings were removed because their corresponding headers are no longer in the uploaded file.',
+      );
   }, [start.removed.length]);
 
   const payload = useMemo(() => toPayload(rows), [rows]);
-  const problem = mappingProblem({ mappings: payload.mappings, hardcoded: payload.hardcodedValues, mappedFields: rows.map((r) => r.field) });
+  const problem = mappingProblem({
+    mappings: payload.mappings,
+    hardcoded: payload.hardcodedValues,
+    mappedFields: rows.map((r) => r.field),
+  });
   // The spec's sentence does not say which field is empty; in a long list the user has to be told.
   const empty = rows.filter((r) => (r.mode === 'column' ? !r.column : !r.value.trim())).map((r) => r.field);
-  const problemText = problem?.startsWith('All fields in the Mapped Fields') && empty.length ? `${problem} Still empty: ${empty.join(', ')}.` : problem;
+  const problemText =
+    problem?.startsWith('All fields in the Mapped Fields') && empty.length
+      ? `${problem} Still empty: ${empty.join(', ')}.`
+      : problem;
 
   // A late auto-save ('uploaded') landing after Continue's 'mapped' would undo it and block validation's next step.
   const autosave = useRef<{ timer?: ReturnType<typeof setTimeout>; inflight?: Promise<unknown> }>({});
@@ -102,7 +180,9 @@ function MappingEditor({ fileId, fileName, data }: { fileId: string; fileName: s
       if (data.saved && !start.removed.length) return;
     }
     const t = setTimeout(() => {
-      autosave.current.inflight = workflowApi.setStatus(fileId, { status: 'uploaded', ...payload, settings }).catch((err) => console.error('Auto-save failed', err));
+      autosave.current.inflight = workflowApi
+        .setStatus(fileId, { status: 'uploaded', ...payload, settings })
+        .catch((err) => console.error('Auto-save failed', err));
     }, 600);
     autosave.current.timer = t;
     return () => clearTimeout(t);
@@ -111,7 +191,11 @@ function MappingEditor({ fileId, fileName, data }: { fileId: string; fileName: s
   const used = new Map(rows.filter((r) => r.mode === 'column' && r.column).map((r) => [r.column, r.field]));
   const mappedKeys = new Set(rows.map((r) => r.field));
   const term = search.trim().toLowerCase();
-  const mappable = FIELDS.filter((f) => !mappedKeys.has(f.key) && (!term || `${f.key} ${f.label} ${f.description}`.toLowerCase().includes(term)));
+  const mappable = FIELDS.filter(
+    (f) =>
+      !mappedKeys.has(f.key) &&
+      (!term || `${f.key} ${f.label} ${f.description}`.toLowerCase().includes(term)),
+  );
 
   const continueToValidation = async () => {
     if (problem) return toast.error(problem);
@@ -136,7 +220,8 @@ function MappingEditor({ fileId, fileName, data }: { fileId: string; fileName: s
         <div>
           <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Map your columns</h1>
           <p className="mt-1 text-sm text-slate-600">
-            Tell us which column of <strong>{fileName}</strong> holds each Meta parameter, or type a fixed value for every row.
+            Tell us which column of <strong>{fileName}</strong> holds each Meta parameter, or type a fixed
+            value for every row.
           </p>
         </div>
         <MappingActions
@@ -154,7 +239,14 @@ function MappingEditor({ fileId, fileName, data }: { fileId: string; fileName: s
           <h2 className="text-base font-semibold text-slate-900">Mapped Fields</h2>
           <ul className="mt-4 max-h-[500px] space-y-3 overflow-y-auto pr-1">
             {rows.map((row) => (
-              <MappedFieldRow key={row.field} row={row} headers={data.headers} samples={data.samples} used={used} onChange={setRows} />
+              <MappedFieldRow
+                key={row.field}
+                row={row}
+                headers={data.headers}
+                samples={data.samples}
+                used={used}
+                onChange={setRows}
+              />
             ))}
           </ul>
           {/* Keyboard: the ~90 mappable fields and the settings come before Continue; this jumps over them. */}
@@ -171,7 +263,13 @@ function MappingEditor({ fileId, fileName, data }: { fileId: string; fileName: s
           <Card>
             <h2 className="text-base font-semibold text-slate-900">Mappable Fields</h2>
             <div className="mt-3">
-              <TextField label="Search fields" type="search" placeholder="e.g. zip, value, order" value={search} onChange={(e) => setSearch(e.target.value)} />
+              <TextField
+                label="Search fields"
+                type="search"
+                placeholder="e.g. zip, value, order"
+                value={search}
+                onChange={(e) => setSearch(e.target.value)}
+              />
             </div>
             <div className="mt-3 max-h-[400px] space-y-4 overflow-y-auto pr-1">
               {FIELD_GROUPS.map((g) => {
@@ -180,8 +278,15 @@ function MappingEditor({ fileId, fileName, data }: { fileId: string; fileName: s
                 return (
                   <div key={g.group}>
                     <div className="flex items-center justify-between">
-                      <h3 className="text-xs font-semibold uppercase tracking-wide text-slate-500">{g.label}</h3>
-                      <a href={g.docsUrl} target="_blank" rel="noopener noreferrer" className="text-xs font-medium text-brand-700 hover:underline">
+                      <h3 className="text-xs font-semibold uppercase tracking-wide text-slate-500">
+                        {g.label}
+                      </h3>
+                      <a
+                        href={g.docsUrl}
+                        target="_blank"
+                        rel="noopener noreferrer"
+                        className="text-xs font-medium text-brand-700 hover:underline"
+                      >
                         Meta docs ↗
                       </a>
                     </div>
@@ -195,7 +300,12 @@ function MappingEditor({ fileId, fileName, data }: { fileId: string; fileName: s
                               {f.description}
                             </span>
                           </span>
-                          <Button variant="ghost" className="shrink-0 px-2 py-1 text-xs text-brand-700" onClick={() => addAndFocus(f.key)} aria-label={`Add ${f.key} to Mapped Fields`}>
+                          <Button
+                            variant="ghost"
+                            className="shrink-0 px-2 py-1 text-xs text-brand-700"
+                            onClick={() => addAndFocus(f.key)}
+                            aria-label={`Add ${f.key} to Mapped Fields`}
+                          >
                             Add to Mapped Fields
                           </Button>
                         </li>
@@ -212,13 +322,23 @@ function MappingEditor({ fileId, fileName, data }: { fileId: string; fileName: s
             <h2 className="text-base font-semibold text-slate-900">File settings</h2>
             <p className="mt-1 text-xs text-slate-500">How to read values the file leaves ambiguous.</p>
             <div className="mt-3 space-y-3">
-              <SelectField label="Time zone for dates without one" value={settings.timeZone} onChange={(e) => setSettings((s) => ({ ...s, timeZone: e.target.value }))}>
-                {TIME_ZONES.includes(settings.timeZone) ? null : <option value={settings.timeZone}>{settings.timeZone}</option>}
+              <SelectField
+                label="Time zone for dates without one"
+                value={settings.timeZone}
+                onChange={(e) => setSettings((s) => ({ ...s, timeZone: e.target.value }))}
+              >
+                {TIME_ZONES.includes(settings.timeZone) ? null : (
+                  <option value={settings.timeZone}>{settings.timeZone}</option>
+                )}
                 {TIME_ZONES.map((z) => (
                   <option key={z}>{z}</option>
                 ))}
               </SelectField>
-              <SelectField label="Dates like 03/04/2026 mean" value={settings.dateOrder} onChange={(e) => setSettings((s) => ({ ...s, dateOrder: e.target.value as 'MDY' | 'DMY' }))}>
+              <SelectField
+                label="Dates like 03/04/2026 mean"
+                value={settings.dateOrder}
+                onChange={(e) => setSettings((s) => ({ ...s, dateOrder: e.target.value as 'MDY' | 'DMY' }))}
+              >
                 <option value="MDY">March 4 (month first)</option>
                 <option value="DMY">3 April (day first)</option>
               </SelectField>
@@ -227,7 +347,10 @@ function MappingEditor({ fileId, fileName, data }: { fileId: string; fileName: s
                 value={settings.defaultCountry}
                 onChange={(e) => setSettings((s) => ({ ...s, defaultCountry: e.target.value }))}
               >
-                {(COUNTRIES.includes(settings.defaultCountry) ? COUNTRIES : [settings.defaultCountry, ...COUNTRIES]).map((c) => (
+                {(COUNTRIES.includes(settings.defaultCountry)
+                  ? COUNTRIES
+                  : [settings.defaultCountry, ...COUNTRIES]
+                ).map((c) => (
                   <option key={c} value={c}>
                     {countryName.of(c)} ({c})
                   </option>
@@ -239,7 +362,12 @@ function MappingEditor({ fileId, fileName, data }: { fileId: string; fileName: s
       </div>
 
       <div className="sticky bottom-0 z-10 -mx-4 flex flex-wrap items-center justify-between gap-3 border-t border-slate-200 bg-white/95 px-4 py-3 backdrop-blur">
-        <p ref={footerStatus} tabIndex={-1} role="status" className={`text-sm ${problem ? 'text-amber-700' : 'text-emerald-700'}`}>
+        <p
+          ref={footerStatus}
+          tabIndex={-1}
+          role="status"
+          className={`text-sm ${problem ? 'text-amber-700' : 'text-emerald-700'}`}
+        >
           {problemText ?? 'All set: every mapped field has a source.'}
         </p>
         <Button ref={continueButton} onClick={continueToValidation} disabled={!!problem || busy}>
@@ -273,14 +401,31 @@ export function MappedFieldRow({
         <label htmlFor={id} className="font-medium text-slate-900">
           {row.field}
         </label>
-        {required && <span className="rounded-full bg-red-50 px-2 py-0.5 text-xs font-semibold text-red-700 ring-1 ring-inset ring-red-200">Required</span>}
-        {row.auto && <span className="rounded-full bg-brand-50 px-2 py-0.5 text-xs font-semibold text-brand-700 ring-1 ring-inset ring-brand-100">Auto-Mapped</span>}
+        {required && (
+          <span className="rounded-full bg-red-50 px-2 py-0.5 text-xs font-semibold text-red-700 ring-1 ring-inset ring-red-200">
+            Required
+          </span>
+        )}
+        {row.auto && (
+          <span className="rounded-full bg-brand-50 px-2 py-0.5 text-xs font-semibold text-brand-700 ring-1 ring-inset ring-brand-100">
+            Auto-Mapped
+          </span>
+        )}
         <span className="ml-auto flex gap-1">
-          <Button variant="ghost" className="px-2 py-1 text-xs" onClick={() => onChange((r) => toggleMode(r, row.field))}>
+          <Button
+            variant="ghost"
+            className="px-2 py-1 text-xs"
+            onClick={() => onChange((r) => toggleMode(r, row.field))}
+          >
             {row.mode === 'column' ? 'Use hardcoded value instead' : 'Select CSV column instead'}
           </Button>
           {!required && (
-            <Button variant="ghost" className="px-2 py-1 text-xs text-red-700" onClick={() => onChange((r) => removeField(r, row.field))} aria-label={`Remove ${row.field}`}>
+            <Button
+              variant="ghost"
+              className="px-2 py-1 text-xs text-red-700"
+              onClick={() => onChange((r) => removeField(r, row.field))}
+              aria-label={`Remove ${row.field}`}
+            >
               Remove
             </Button>
           )}

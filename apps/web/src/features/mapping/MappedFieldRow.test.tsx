@@ -9,13 +9,24 @@ describe('MappedFieldRow column choices', () => {
         <MappedFieldRow
           row={{ field: 'email', mode: 'column', column: '', value: '', auto: false }}
           headers={['Email', 'Notes', 'Empty']}
-          samples={{ Email: ['ann@example.com'], Notes: ['a very long free-text note that goes on and on'], Empty: [] }}
+          samples={{
+            Email: ['ann@example.com'],
+            Notes: ['a very long free-text note that goes on and on'],
+            Empty: [],
+          }}
           used={new Map([['Notes', 'lead_id']])}
           onChange={() => {}}
         />
       </ul>,
     );
-    const options = [...(screen.getByLabelText('email') as HTMLSelectElement).options].map((o) => o.textContent);
-    expect(options).toEqual(['Select a CSV column', 'Email — e.g. ann@example.com', 'Notes — e.g. a very long free-text n… (in use)', 'Empty']);
+    const options = [...(screen.getByLabelText('email') as HTMLSelectElement).options].map(
+      (o) => o.textContent,
+    );
+    expect(options).toEqual([
+      'Select a CSV column',
+      'Email — e.g. ann@example.com',
+      'Notes — e.g. a very long free-text n… (in use)',
+      'Empty',
+    ]);
   });
 });

@@ -4,10 +4,19 @@ import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type * as WorkflowApi from '../workflow/workflow-api.ts';
 
-const api = vi.hoisted(() => ({ templates: vi.fn(), template: vi.fn(), createTemplate: vi.fn(), updateTemplate: vi.fn(), deleteTemplate: vi.fn() }));
+const api = vi.hoisted(() => ({
+  templates: vi.fn(),
+  template: vi.fn(),
+  createTemplate: vi.fn(),
+  updateTemplate: vi.fn(),
+  deleteTemplate: vi.fn(),
+}));
 const toast = vi.hoisted(() => ({ error: vi.fn(), success: vi.fn(), warn: vi.fn(), info: vi.fn() }));
 vi.mock('react-toastify', () => ({ toast }));
-vi.mock('../workflow/workflow-api.ts', async (orig) => ({ ...(await orig<typeof WorkflowApi>()), workflowApi: api }));
+vi.mock('../workflow/workflow-api.ts', async (orig) => ({
+  ...(await orig<typeof WorkflowApi>()),
+  workflowApi: api,
+}));
 
 const { MappingActions } = await import('./MappingActions.tsx');
 
@@ -16,7 +25,13 @@ function renderMenu() {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(
     <QueryClientProvider client={client}>
-      <MappingActions rows={[]} onApplySuggestions={noop} onClearSuggestions={noop} onClearAll={noop} onApplyTemplate={noop} />
+      <MappingActions
+        rows={[]}
+        onApplySuggestions={noop}
+        onClearSuggestions={noop}
+        onClearAll={noop}
+        onApplyTemplate={noop}
+      />
       <p>outside</p>
     </QueryClientProvider>,
   );
@@ -90,7 +105,13 @@ describe('MappingActions', () => {
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
     render(
       <QueryClientProvider client={client}>
-        <MappingActions rows={[]} onApplySuggestions={noop} onClearSuggestions={noop} onClearAll={onClearAll} onApplyTemplate={noop} />
+        <MappingActions
+          rows={[]}
+          onApplySuggestions={noop}
+          onClearSuggestions={noop}
+          onClearAll={onClearAll}
+          onApplyTemplate={noop}
+        />
       </QueryClientProvider>,
     );
     await userEvent.click(screen.getByRole('button', { name: 'Mapping Actions' }));

@@ -101,7 +101,12 @@ export function MappingActions(props: {
         Mapping Actions <span aria-hidden>▾</span>
       </button>
       {open && (
-        <div id={panelId} role="group" aria-label="Mapping actions" className="absolute left-0 z-30 mt-2 w-[min(20rem,calc(100vw-2rem))] space-y-3 sm:left-auto sm:right-0 rounded-xl border border-slate-200 bg-white p-4 shadow-xl">
+        <div
+          id={panelId}
+          role="group"
+          aria-label="Mapping actions"
+          className="absolute left-0 z-30 mt-2 w-[min(20rem,calc(100vw-2rem))] space-y-3 sm:left-auto sm:right-0 rounded-xl border border-slate-200 bg-white p-4 shadow-xl"
+        >
           <div className="grid gap-1">
             <Button variant="ghost" className="justify-start" onClick={act(props.onApplySuggestions)}>
               Apply Suggestions
@@ -109,17 +114,28 @@ export function MappingActions(props: {
             <Button variant="ghost" className="justify-start" onClick={act(props.onClearSuggestions)}>
               Clear Suggestions
             </Button>
-            <Button variant="ghost" className="justify-start text-red-700" onClick={() => setConfirmClear(true)}>
+            <Button
+              variant="ghost"
+              className="justify-start text-red-700"
+              onClick={() => setConfirmClear(true)}
+            >
               Clear All Mappings
             </Button>
             {confirmClear && (
-              <div role="alert" className="rounded-lg bg-red-50 p-2 text-xs text-red-800 ring-1 ring-inset ring-red-200">
+              <div
+                role="alert"
+                className="rounded-lg bg-red-50 p-2 text-xs text-red-800 ring-1 ring-inset ring-red-200"
+              >
                 <p>This removes every mapped column and hardcoded value. Saved templates stay.</p>
                 <div className="mt-2 flex gap-1">
                   <Button variant="danger" className="px-2 py-1 text-xs" onClick={act(props.onClearAll)}>
                     Yes, clear everything
                   </Button>
-                  <Button variant="secondary" className="px-2 py-1 text-xs" onClick={() => setConfirmClear(false)}>
+                  <Button
+                    variant="secondary"
+                    className="px-2 py-1 text-xs"
+                    onClick={() => setConfirmClear(false)}
+                  >
                     Cancel
                   </Button>
                 </div>
@@ -127,15 +143,25 @@ export function MappingActions(props: {
             )}
           </div>
           <div className="border-t border-slate-200 pt-3">
-            <label htmlFor="template-select" className="text-xs font-semibold uppercase tracking-wide text-slate-500">
+            <label
+              htmlFor="template-select"
+              className="text-xs font-semibold uppercase tracking-wide text-slate-500"
+            >
               Saved templates
             </label>
             {templates.isError && <p className="mt-1 text-xs text-red-700">Failed to load saved templates</p>}
-            <select id="template-select" value={selected} onChange={(e) => {
+            <select
+              id="template-select"
+              value={selected}
+              onChange={(e) => {
                 setSelected(e.target.value);
                 setConfirmDelete(false);
-              }} className="mt-1 block w-full rounded-lg border border-slate-300 px-2 py-1.5 text-sm">
-              <option value="">{templates.data?.length ? 'Choose a template' : 'No saved templates yet'}</option>
+              }}
+              className="mt-1 block w-full rounded-lg border border-slate-300 px-2 py-1.5 text-sm"
+            >
+              <option value="">
+                {templates.data?.length ? 'Choose a template' : 'No saved templates yet'}
+              </option>
               {templates.data?.map((t: { id: string; name: string }) => (
                 <option key={t.id} value={t.id}>
                   {t.name}
@@ -154,7 +180,9 @@ export function MappingActions(props: {
                     toast.success('Template applied!');
                     close();
                   } catch (err) {
-                    toast.error(`Failed to apply template: ${errorMessage(err, err instanceof Error ? err.message : 'unknown error')}`);
+                    toast.error(
+                      `Failed to apply template: ${errorMessage(err, err instanceof Error ? err.message : 'unknown error')}`,
+                    );
                   }
                 }}
               >
@@ -164,7 +192,17 @@ export function MappingActions(props: {
                 variant="secondary"
                 className="px-2 py-1 text-xs"
                 disabled={!selected}
-                onClick={() => run(() => workflowApi.updateTemplate(selected, { mappings: payload.mappings, hardcoded: payload.hardcodedValues }), 'Template updated!', () => 'Failed to update template')}
+                onClick={() =>
+                  run(
+                    () =>
+                      workflowApi.updateTemplate(selected, {
+                        mappings: payload.mappings,
+                        hardcoded: payload.hardcodedValues,
+                      }),
+                    'Template updated!',
+                    () => 'Failed to update template',
+                  )
+                }
               >
                 Update with current
               </Button>
@@ -172,18 +210,34 @@ export function MappingActions(props: {
                 variant="secondary"
                 className="px-2 py-1 text-xs"
                 disabled={!selected || !nameOk}
-                onClick={() => run(() => workflowApi.updateTemplate(selected, { name: name.trim() }), 'Mapping renamed!', () => 'Failed to rename template')}
+                onClick={() =>
+                  run(
+                    () => workflowApi.updateTemplate(selected, { name: name.trim() }),
+                    'Mapping renamed!',
+                    () => 'Failed to rename template',
+                  )
+                }
               >
                 Rename to name below
               </Button>
-              <Button variant="danger-outline" className="px-2 py-1 text-xs" disabled={!selected} onClick={() => setConfirmDelete(true)}>
+              <Button
+                variant="danger-outline"
+                className="px-2 py-1 text-xs"
+                disabled={!selected}
+                onClick={() => setConfirmDelete(true)}
+              >
                 Delete
               </Button>
             </div>
             {confirmDelete && selected && (
-              <div role="alert" className="mt-2 rounded-lg bg-red-50 p-2 text-xs text-red-800 ring-1 ring-inset ring-red-200">
+              <div
+                role="alert"
+                className="mt-2 rounded-lg bg-red-50 p-2 text-xs text-red-800 ring-1 ring-inset ring-red-200"
+              >
                 <p>
-                  Delete the template <strong>{templates.data?.find((t: { id: string }) => t.id === selected)?.name}</strong> for good?
+                  Delete the template{' '}
+                  <strong>{templates.data?.find((t: { id: string }) => t.id === selected)?.name}</strong> for
+                  good?
                 </p>
                 <div className="mt-2 flex gap-1">
                   <Button
@@ -202,7 +256,11 @@ export function MappingActions(props: {
                   >
                     Delete template
                   </Button>
-                  <Button variant="secondary" className="px-2 py-1 text-xs" onClick={() => setConfirmDelete(false)}>
+                  <Button
+                    variant="secondary"
+                    className="px-2 py-1 text-xs"
+                    onClick={() => setConfirmDelete(false)}
+                  >
                     Cancel
                   </Button>
                 </div>
@@ -210,7 +268,10 @@ export function MappingActions(props: {
             )}
           </div>
           <div className="border-t border-slate-200 pt-3">
-            <label htmlFor="template-name" className="text-xs font-semibold uppercase tracking-wide text-slate-500">
+            <label
+              htmlFor="template-name"
+              className="text-xs font-semibold uppercase tracking-wide text-slate-500"
+            >
               Template name (max 20 characters)
             </label>
             <div className="mt-1 flex gap-2">
@@ -227,7 +288,12 @@ export function MappingActions(props: {
                 disabled={!nameOk}
                 onClick={() =>
                   run(
-                    () => workflowApi.createTemplate({ name: name.trim(), mappings: payload.mappings, hardcoded: payload.hardcodedValues }),
+                    () =>
+                      workflowApi.createTemplate({
+                        name: name.trim(),
+                        mappings: payload.mappings,
+                        hardcoded: payload.hardcodedValues,
+                      }),
                     'Mapping saved as new!',
                     (err) => errorMessage(err, 'Failed to save new mapping'),
                   )

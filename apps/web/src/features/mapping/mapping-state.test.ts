@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { addField, applySuggestions, clearAll, clearSuggestions, fromSaved, removeField, toggleMode, toPayload, updateRow } from './mapping-state.ts';
+import {
+  addField,
+  applySuggestions,
+  clearAll,
+  clearSuggestions,
+  fromSaved,
+  removeField,
+  toggleMode,
+  toPayload,
+  updateRow,
+} from './mapping-state.ts';
 
 const headers = ['Email', 'Phone', 'Event', 'notes'];
 
@@ -42,7 +52,10 @@ describe('mapping state', () => {
   it('rebuilds the list from a saved mapping', () => {
     const rows = fromSaved({ Email: 'email' }, { action_source: 'website' });
     expect(rows.map((r) => [r.field, r.mode])).toEqual([
-      ['event_name', 'column'], ['event_time', 'column'], ['action_source', 'hardcoded'], ['email', 'column'],
+      ['event_name', 'column'],
+      ['event_time', 'column'],
+      ['action_source', 'hardcoded'],
+      ['email', 'column'],
     ]);
   });
 });

@@ -1,4 +1,9 @@
-import { REQUIRED_FIELDS, suggestMappings, type HardcodedValues, type Mappings } from '@backsignal/core/browser';
+import {
+  REQUIRED_FIELDS,
+  suggestMappings,
+  type HardcodedValues,
+  type Mappings,
+} from '@backsignal/core/browser';
 
 export interface MappedRow {
   field: string;
@@ -8,7 +13,13 @@ export interface MappedRow {
   auto: boolean;
 }
 
-const blank = (field: string, auto = false): MappedRow => ({ field, mode: 'column', column: '', value: '', auto });
+const blank = (field: string, auto = false): MappedRow => ({
+  field,
+  mode: 'column',
+  column: '',
+  value: '',
+  auto,
+});
 const withRequired = (rows: MappedRow[]) => [
   ...REQUIRED_FIELDS.filter((f) => !rows.some((r) => r.field === f)).map((f) => blank(f)),
   ...rows,
@@ -16,14 +27,24 @@ const withRequired = (rows: MappedRow[]) => [
 /** Required fields first, in their spec order; the rest as the user added them. */
 const ordered = (rows: MappedRow[]) => {
   const req = REQUIRED_FIELDS as readonly string[];
-  return [...rows.filter((r) => req.includes(r.field)).sort((a, b) => req.indexOf(a.field) - req.indexOf(b.field)), ...rows.filter((r) => !req.includes(r.field))];
+  return [
+    ...rows.filter((r) => req.includes(r.field)).sort((a, b) => req.indexOf(a.field) - req.indexOf(b.field)),
+    ...rows.filter((r) => !req.includes(r.field)),
+  ];
 };
 
 /** Mapped Fields from a saved mapping (spec §3: column → field, plus hardcoded values by field). */
 export function fromSaved(mappings: Mappings, hardcoded: HardcodedValues): MappedRow[] {
-  const rows: MappedRow[] = Object.entries(mappings).map(([column, field]) => ({ field, mode: 'column', column, value: '', auto: false }));
+  const rows: MappedRow[] = Object.entries(mappings).map(([column, field]) => ({
+    field,
+    mode: 'column',
+    column,
+    value: '',
+    auto: false,
+  }));
   for (const [field, value] of Object.entries(hardcoded)) {
-    if (!rows.some((r) => r.field === field)) rows.push({ field, mode: 'hardcoded', column: '', value, auto: false });
+    if (!rows.some((r) => r.field === field))
+      rows.push({ field, mode: 'hardcoded', column: '', value, auto: false });
   }
   return ordered(withRequired(rows));
 }
@@ -47,7 +68,17 @@ export function applySuggestions(rows: MappedRow[], headers: readonly string[]):
 
 /** Removes only auto-mapped entries; required fields stay, emptied. */
 export const clearSuggestions = (rows: MappedRow[]) =>
-  ordered(withRequired(rows.filter((r) => !r.auto).concat(rows.filter((r) => r.auto && (REQUIRED_FIELDS as readonly string[]).includes(r.field)).map((r) => blank(r.field)))));
+  ordered(
+    withRequired(
+      rows
+        .filter((r) => !r.auto)
+        .concat(
+          rows
+            .filter((r) => r.auto && (REQUIRED_FIELDS as readonly string[]).includes(r.field))
+            .map((r) => blank(r.field)),
+        ),
+    ),
+  );
 
 export const clearAll = (): MappedRow[] => ordered(withRequired([]));
 
@@ -61,14 +92,29 @@ export function toPayload(rows: MappedRow[]): { mappings: Mappings; hardcodedVal
   return { mappings, hardcodedValues };
 }
 
-export const addField = (rows: MappedRow[], field: string) => (rows.some((r) => r.field === field) ? rows : [...rows, blank(field)]);
+export const addField = (rows: MappedRow[], field: string) =>
+  rows.some((r) => r.field === field) ? rows : [...rows, blank(field)];
 export const removeField = (rows: MappedRow[], field: string) =>
   (REQUIRED_FIELDS as readonly string[]).includes(field) ? rows : rows.filter((r) => r.field !== field);
 export const updateRow = (rows: MappedRow[], field: string, patch: Partial<MappedRow>) =>
-  rows.map((r) => (r.field === field ? { ...r, ...patch, auto: patch.column !== undefined || patch.value !== undefined ? false : r.auto } : r));
+  rows.map((r) =>
+    r.field === field
+      ? { ...r, ...patch, auto: patch.column !== undefined || patch.value !== undefined ? false : r.auto }
+      : r,
+  );
 /** Switching mode clears the other mode's value (spec §3). */
 export const toggleMode = (rows: MappedRow[], field: string) =>
-  rows.map((r) => (r.field === field ? { ...r, mode: r.mode === 'column' ? ('hardcoded' as const) : ('column' as const), column: '', value: '', auto: false } : r));
+  rows.map((r) =>
+    r.field === field
+      ? {
+          ...r,
+          mode: r.mode === 'column' ? ('hardcoded' as const) : ('column' as const),
+          column: '',
+          value: '',
+          auto: false,
+        }
+      : r,
+  );
 
 const SAMPLE_CHARS = 24;
 

@@ -6,14 +6,30 @@ import type { PixelAccount } from '@backsignal/contracts';
 import { ApiError } from '../../lib/api.ts';
 import type * as WorkflowApi from '../workflow/workflow-api.ts';
 
-const api = vi.hoisted(() => ({ accounts: vi.fn(), createAccount: vi.fn(), updateAccount: vi.fn(), deleteAccount: vi.fn(), revealToken: vi.fn(), testAccount: vi.fn() }));
+const api = vi.hoisted(() => ({
+  accounts: vi.fn(),
+  createAccount: vi.fn(),
+  updateAccount: vi.fn(),
+  deleteAccount: vi.fn(),
+  revealToken: vi.fn(),
+  testAccount: vi.fn(),
+}));
 const toast = vi.hoisted(() => ({ error: vi.fn(), success: vi.fn(), warn: vi.fn(), info: vi.fn() }));
 vi.mock('react-toastify', () => ({ toast }));
-vi.mock('../workflow/workflow-api.ts', async (orig) => ({ ...(await orig<typeof WorkflowApi>()), workflowApi: api }));
+vi.mock('../workflow/workflow-api.ts', async (orig) => ({
+  ...(await orig<typeof WorkflowApi>()),
+  workflowApi: api,
+}));
 
 const { PixelAccountsPage } = await import('./PixelAccountsPage.tsx');
 
-const ACCOUNT: PixelAccount = { id: 'a1', name: 'Main', pixelId: '123456789', accessToken: '••••••••1234', status: 'active' };
+const ACCOUNT: PixelAccount = {
+  id: 'a1',
+  name: 'Main',
+  pixelId: '123456789',
+  accessToken: '••••••••1234',
+  status: 'active',
+};
 
 function renderPage() {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
@@ -39,23 +55,37 @@ describe('PixelAccountsPage', () => {
     await userEvent.type(replace, 'EAAB-new-9999');
     expect((testButton as HTMLButtonElement).disabled).toBe(true);
     await userEvent.click(screen.getByRole('button', { name: /^Save$/ }));
-    await waitFor(() => expect(api.updateAccount).toHaveBeenCalledWith('a1', { name: 'Main', pixelId: '123456789', accessToken: 'EAAB-new-9999' }));
+    await waitFor(() =>
+      expect(api.updateAccount).toHaveBeenCalledWith('a1', {
+        name: 'Main',
+        pixelId: '123456789',
+        accessToken: 'EAAB-new-9999',
+      }),
+    );
     expect(api.revealToken).not.toHaveBeenCalled();
-    await waitFor(() => expect((screen.getByRole('button', { name: 'Test connection' }) as HTMLButtonElement).disabled).toBe(false));
+    await waitFor(() =>
+      expect((screen.getByRole('button', { name: 'Test connection' }) as HTMLButtonElement).disabled).toBe(
+        false,
+      ),
+    );
   });
 
   it('disables Test while a label or pixel id edit is unsaved', async () => {
     renderPage();
     const label = await screen.findByLabelText('Label');
     await userEvent.type(label, 'x');
-    expect((screen.getByRole('button', { name: 'Test connection' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByRole('button', { name: 'Test connection' }) as HTMLButtonElement).disabled).toBe(
+      true,
+    );
   });
 
   it('gives a failed reveal its own message', async () => {
     api.revealToken.mockRejectedValue(new ApiError(500, 'INTERNAL', ''));
     renderPage();
     await userEvent.click(await screen.findByRole('button', { name: 'Show access token' }));
-    await waitFor(() => expect(toast.error).toHaveBeenCalledWith('Could not show the access token. Please try again.'));
+    await waitFor(() =>
+      expect(toast.error).toHaveBeenCalledWith('Could not show the access token. Please try again.'),
+    );
   });
 
   it("shows 'Testing...' in a neutral colour, then the result", async () => {
@@ -67,6 +97,8 @@ describe('PixelAccountsPage', () => {
     expect(pending.className).toContain('text-slate-600');
     expect(pending.className).not.toContain('emerald');
     finish({ ok: false, message: 'The access token is invalid or has expired.' });
-    expect((await screen.findByText('The access token is invalid or has expired.')).className).toContain('text-red-700');
+    expect((await screen.findByText('The access token is invalid or has expired.')).className).toContain(
+      'text-red-700',
+    );
   });
 });

@@ -31,7 +31,8 @@ export function PixelAccountsPage() {
       <div>
         <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Pixel accounts</h1>
         <p className="mt-1 text-sm text-slate-600">
-          A pixel (dataset) ID and a Conversions API access token from Events Manager → Settings. Tokens are encrypted at rest and never shown unless you ask.
+          A pixel (dataset) ID and a Conversions API access token from Events Manager → Settings. Tokens are
+          encrypted at rest and never shown unless you ask.
         </p>
       </div>
       <Card>
@@ -40,13 +41,30 @@ export function PixelAccountsPage() {
           className="mt-4 grid grid-cols-1 gap-4 md:grid-cols-3"
           onSubmit={(e) => {
             e.preventDefault();
-            if (!draft.pixelId.trim() || !draft.accessToken.trim()) return void toast.error('Pixel ID and Access Token are required.');
+            if (!draft.pixelId.trim() || !draft.accessToken.trim())
+              return void toast.error('Pixel ID and Access Token are required.');
             create.mutate();
           }}
         >
-          <TextField label="Label (optional)" value={draft.name} onChange={(e) => setDraft((d) => ({ ...d, name: e.target.value }))} placeholder="Main store" />
-          <TextField label="Pixel ID" inputMode="numeric" value={draft.pixelId} onChange={(e) => setDraft((d) => ({ ...d, pixelId: e.target.value }))} />
-          <TextField label="API access token" type="password" autoComplete="off" value={draft.accessToken} onChange={(e) => setDraft((d) => ({ ...d, accessToken: e.target.value }))} />
+          <TextField
+            label="Label (optional)"
+            value={draft.name}
+            onChange={(e) => setDraft((d) => ({ ...d, name: e.target.value }))}
+            placeholder="Main store"
+          />
+          <TextField
+            label="Pixel ID"
+            inputMode="numeric"
+            value={draft.pixelId}
+            onChange={(e) => setDraft((d) => ({ ...d, pixelId: e.target.value }))}
+          />
+          <TextField
+            label="API access token"
+            type="password"
+            autoComplete="off"
+            value={draft.accessToken}
+            onChange={(e) => setDraft((d) => ({ ...d, accessToken: e.target.value }))}
+          />
           <div className="md:col-span-3">
             <Button type="submit" disabled={create.isPending}>
               {create.isPending ? 'Saving...' : 'Save account'}
@@ -100,7 +118,11 @@ function AccountCard({ account }: { account: PixelAccount }) {
   const save = async () => {
     setSaving(true);
     try {
-      await workflowApi.updateAccount(account.id, { name, pixelId, ...(replacement.trim() ? { accessToken: replacement.trim() } : {}) });
+      await workflowApi.updateAccount(account.id, {
+        name,
+        pixelId,
+        ...(replacement.trim() ? { accessToken: replacement.trim() } : {}),
+      });
       toast.success('Account saved');
       setReplacement('');
       setToken(null);
@@ -137,13 +159,20 @@ function AccountCard({ account }: { account: PixelAccount }) {
     <li>
       <Card className="space-y-4">
         {account.status === 'reconnect_needed' && (
-          <p className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-800 ring-1 ring-inset ring-amber-200">Reconnect needed: Meta refused this token. Paste a new one under Replace token and save.</p>
+          <p className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-800 ring-1 ring-inset ring-amber-200">
+            Reconnect needed: Meta refused this token. Paste a new one under Replace token and save.
+          </p>
         )}
         <div className="grid grid-cols-1 gap-4 md:grid-cols-2 xl:grid-cols-4">
           <TextField label="Label" value={name} onChange={(e) => setName(e.target.value)} />
           <TextField label="Pixel ID" value={pixelId} onChange={(e) => setPixelId(e.target.value)} />
           <div className="relative">
-            <TextField label="Access token" value={token ?? account.accessToken} readOnly className="pr-16 font-mono" />
+            <TextField
+              label="Access token"
+              value={token ?? account.accessToken}
+              readOnly
+              className="pr-16 font-mono"
+            />
             <button
               type="button"
               onClick={toggleToken}
@@ -167,13 +196,20 @@ function AccountCard({ account }: { account: PixelAccount }) {
           <Button onClick={save} disabled={saving || !dirty}>
             {saving ? 'Saving...' : 'Save'}
           </Button>
-          <Button variant="secondary" onClick={runTest} disabled={dirty || test?.state === 'pending'} title={dirty ? 'Save your changes before testing.' : undefined}>
+          <Button
+            variant="secondary"
+            onClick={runTest}
+            disabled={dirty || test?.state === 'pending'}
+            title={dirty ? 'Save your changes before testing.' : undefined}
+          >
             Test connection
           </Button>
           <Button variant="danger-outline" onClick={() => setConfirm(true)}>
             Delete
           </Button>
-          {dirty && <p className="text-sm text-slate-500">Save your changes before testing the connection.</p>}
+          {dirty && (
+            <p className="text-sm text-slate-500">Save your changes before testing the connection.</p>
+          )}
           {test && !dirty && (
             <p role="status" className={`text-sm ${testColour[test.state]}`}>
               {test.message}

@@ -5,8 +5,20 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import type * as WorkflowApi from '../workflow/workflow-api.ts';
 
-const api = vi.hoisted(() => ({ file: vi.fn(), prepare: vi.fn(), preview: vi.fn(), accounts: vi.fn(), createAccount: vi.fn() }));
-const toast = vi.hoisted(() => ({ error: vi.fn(), success: vi.fn(), warn: vi.fn(), info: vi.fn(), dismiss: vi.fn() }));
+const api = vi.hoisted(() => ({
+  file: vi.fn(),
+  prepare: vi.fn(),
+  preview: vi.fn(),
+  accounts: vi.fn(),
+  createAccount: vi.fn(),
+}));
+const toast = vi.hoisted(() => ({
+  error: vi.fn(),
+  success: vi.fn(),
+  warn: vi.fn(),
+  info: vi.fn(),
+  dismiss: vi.fn(),
+}));
 vi.mock('react-toastify', () => ({ toast }));
 vi.mock('../workflow/workflow-api.ts', async (orig) => ({
   ...(await orig<typeof WorkflowApi>()),
@@ -31,7 +43,14 @@ function renderPage() {
 
 beforeEach(() => {
   vi.clearAllMocks();
-  api.file.mockResolvedValue({ id: 'f1', fileName: 'a.csv', status: 'validated', rowCount: 25, sizeBytes: 10, createdAt: '' });
+  api.file.mockResolvedValue({
+    id: 'f1',
+    fileName: 'a.csv',
+    status: 'validated',
+    rowCount: 25,
+    sizeBytes: 10,
+    createdAt: '',
+  });
   api.prepare.mockResolvedValue({ totalCount: 25 });
   api.accounts.mockResolvedValue([]);
 });
@@ -63,17 +82,26 @@ describe('SubmitPage', () => {
 
   it('names an unlabelled account the way the summary does', async () => {
     api.preview.mockResolvedValue({ previewRows: [], totalCount: 25 });
-    api.accounts.mockResolvedValue([{ id: 'a1', name: '', pixelId: '123456789012', accessToken: '••••1234' }]);
+    api.accounts.mockResolvedValue([
+      { id: 'a1', name: '', pixelId: '123456789012', accessToken: '••••1234' },
+    ]);
     renderPage();
     expect(await screen.findByRole('option', { name: 'Unnamed account · 123456789012' })).toBeTruthy();
   });
 
   it('takes back the "select or save an account" error once an account is saved', async () => {
     api.preview.mockResolvedValue({ previewRows: [], totalCount: 25 });
-    api.createAccount.mockResolvedValue({ id: 'a1', name: '', pixelId: '123456789012', accessToken: '••••1234' });
+    api.createAccount.mockResolvedValue({
+      id: 'a1',
+      name: '',
+      pixelId: '123456789012',
+      accessToken: '••••1234',
+    });
     renderPage();
     await userEvent.click(await screen.findByRole('button', { name: /Send 25 events to Meta/ }));
-    expect(toast.error).toHaveBeenCalledWith('Please select or save an account first', { toastId: 'no-account' });
+    expect(toast.error).toHaveBeenCalledWith('Please select or save an account first', {
+      toastId: 'no-account',
+    });
     await userEvent.type(screen.getByLabelText('Pixel ID'), '123456789012');
     await userEvent.type(screen.getByLabelText('API access token'), 'EAAB-1234');
     await userEvent.click(screen.getByRole('button', { name: 'Save account' }));

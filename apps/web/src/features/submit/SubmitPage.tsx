@@ -39,19 +39,27 @@ export function SubmitPage() {
       } catch (err) {
         throw Object.assign(new Error('Unable to check file status.'), { cause: err, goto: '/dashboard' });
       }
-      if (file.status !== 'validated' && file.status !== 'prepared') throw Object.assign(new Error('File is not ready to be submitted.'), { goto: '/dashboard' });
+      if (file.status !== 'validated' && file.status !== 'prepared')
+        throw Object.assign(new Error('File is not ready to be submitted.'), { goto: '/dashboard' });
       try {
         const { totalCount } = await atLeast(1000, workflowApi.prepare(fileId));
         return { file, totalCount };
       } catch (err) {
-        throw Object.assign(new Error(errorMessage(err, 'Failed to prepare data')), { goto: `/verify-data?fileId=${fileId}` });
+        throw Object.assign(new Error(errorMessage(err, 'Failed to prepare data')), {
+          goto: `/verify-data?fileId=${fileId}`,
+        });
       }
     },
     enabled: !!fileId,
     retry: false,
     gcTime: 0,
   });
-  const preview = useQuery({ queryKey: ['preview', fileId], queryFn: () => workflowApi.preview(fileId), enabled: prepared.isSuccess, retry: false });
+  const preview = useQuery({
+    queryKey: ['preview', fileId],
+    queryFn: () => workflowApi.preview(fileId),
+    enabled: prepared.isSuccess,
+    retry: false,
+  });
   const accounts = useQuery({ queryKey: ['accounts'], queryFn: workflowApi.accounts });
 
   useEffect(() => {
@@ -71,7 +79,8 @@ export function SubmitPage() {
   }, [accounts.data, accountId]);
 
   const saveAccount = async () => {
-    if (!draft.pixelId.trim() || !draft.accessToken.trim()) return toast.error('Pixel ID and Access Token are required.');
+    if (!draft.pixelId.trim() || !draft.accessToken.trim())
+      return toast.error('Pixel ID and Access Token are required.');
     setSaving(true);
     try {
       const account = await workflowApi.createAccount(draft);
@@ -89,10 +98,13 @@ export function SubmitPage() {
   };
 
   const send = () => {
-    if (!accountId || accountId === NEW) return toast.error('Please select or save an account first', { toastId: NO_ACCOUNT_TOAST });
+    if (!accountId || accountId === NEW)
+      return toast.error('Please select or save an account first', { toastId: NO_ACCOUNT_TOAST });
     toast.dismiss(NO_ACCOUNT_TOAST);
     track('submission_started', { events: prepared.data?.totalCount ?? 0, test: !!testEventCode.trim() });
-    navigate(`/summary?fileId=${fileId}`, { state: { selectedAccountId: accountId, testEventCode: testEventCode.trim(), skipDelivered } });
+    navigate(`/summary?fileId=${fileId}`, {
+      state: { selectedAccountId: accountId, testEventCode: testEventCode.trim(), skipDelivered },
+    });
   };
 
   if (!prepared.data) {
@@ -121,7 +133,10 @@ export function SubmitPage() {
           <p className="mt-1 text-3xl font-semibold text-emerald-700">{total.toLocaleString()} events</p>
           <ul className="mt-3 flex flex-wrap gap-2 text-sm">
             {['Normalized', 'Hashed (SHA-256)', 'Formatted for the Conversions API'].map((n) => (
-              <li key={n} className="rounded-full bg-white px-3 py-1 font-medium text-emerald-800 ring-1 ring-inset ring-emerald-200">
+              <li
+                key={n}
+                className="rounded-full bg-white px-3 py-1 font-medium text-emerald-800 ring-1 ring-inset ring-emerald-200"
+              >
                 ✓ {n}
               </li>
             ))}
@@ -144,26 +159,58 @@ export function SubmitPage() {
               <option value={NEW}>+ Save a new account</option>
             </SelectField>
             {account?.status === 'reconnect_needed' && (
-              <p className="text-sm text-amber-700">Meta refused this account's token last time. Update the token on the Pixel Accounts page before sending.</p>
+              <p className="text-sm text-amber-700">
+                Meta refused this account's token last time. Update the token on the Pixel Accounts page
+                before sending.
+              </p>
             )}
             {(accountId === NEW || (accounts.isSuccess && !accounts.data.length)) && (
               <div className="space-y-3 rounded-xl bg-slate-50 p-4">
-                <TextField label="Label (optional)" value={draft.name} onChange={(e) => setDraft((d) => ({ ...d, name: e.target.value }))} />
-                <TextField label="Pixel ID" inputMode="numeric" value={draft.pixelId} onChange={(e) => setDraft((d) => ({ ...d, pixelId: e.target.value }))} />
-                <TextField label="API access token" type="password" autoComplete="off" value={draft.accessToken} onChange={(e) => setDraft((d) => ({ ...d, accessToken: e.target.value }))} />
+                <TextField
+                  label="Label (optional)"
+                  value={draft.name}
+                  onChange={(e) => setDraft((d) => ({ ...d, name: e.target.value }))}
+                />
+                <TextField
+                  label="Pixel ID"
+                  inputMode="numeric"
+                  value={draft.pixelId}
+                  onChange={(e) => setDraft((d) => ({ ...d, pixelId: e.target.value }))}
+                />
+                <TextField
+                  label="API access token"
+                  type="password"
+                  autoComplete="off"
+                  value={draft.accessToken}
+                  onChange={(e) => setDraft((d) => ({ ...d, accessToken: e.target.value }))}
+                />
                 <Button onClick={saveAccount} disabled={saving}>
                   {saving ? 'Saving...' : 'Save account'}
                 </Button>
               </div>
             )}
-            {account && <DeliveredBefore fileId={fileId} accountId={account.id} skip={skipDelivered} onSkipChange={setSkipDelivered} />}
+            {account && (
+              <DeliveredBefore
+                fileId={fileId}
+                accountId={account.id}
+                skip={skipDelivered}
+                onSkipChange={setSkipDelivered}
+              />
+            )}
           </Card>
 
           <Card className="space-y-3">
             <h2 className="text-base font-semibold text-slate-900">Test event code (optional)</h2>
-            <TextField label="Test event code" placeholder="TEST12345" value={testEventCode} onChange={(e) => setTestEventCode(e.target.value)} hint="From Events Manager → Test events. Leave empty to send live events." />
+            <TextField
+              label="Test event code"
+              placeholder="TEST12345"
+              value={testEventCode}
+              onChange={(e) => setTestEventCode(e.target.value)}
+              hint="From Events Manager → Test events. Leave empty to send live events."
+            />
             <p className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-800 ring-1 ring-inset ring-amber-200">
-              Heads up: Meta processes test events for real. They show in Test Events, but they also count towards your pixel's data. Use a separate test pixel if you only want to try things out.
+              Heads up: Meta processes test events for real. They show in Test Events, but they also count
+              towards your pixel's data. Use a separate test pixel if you only want to try things out.
             </p>
           </Card>
         </div>
@@ -184,12 +231,22 @@ export function SubmitPage() {
               </div>
             ) : (
               <>
-                <pre className="max-h-[480px] overflow-auto rounded-lg bg-slate-900 p-4 text-xs text-slate-100">{JSON.stringify(shown, null, 2)}</pre>
-                {total > shown.length && <p className="mt-2 text-sm text-slate-600">…and {(total - shown.length).toLocaleString()} more events</p>}
+                <pre className="max-h-[480px] overflow-auto rounded-lg bg-slate-900 p-4 text-xs text-slate-100">
+                  {JSON.stringify(shown, null, 2)}
+                </pre>
+                {total > shown.length && (
+                  <p className="mt-2 text-sm text-slate-600">
+                    …and {(total - shown.length).toLocaleString()} more events
+                  </p>
+                )}
                 <Button
                   variant="secondary"
                   className="mt-3"
-                  onClick={() => download(`/api/uploads/${fileId}/preview/full`, `prepared-${fileId}.json`).catch(() => toast.error('Failed to download full preview'))}
+                  onClick={() =>
+                    download(`/api/uploads/${fileId}/preview/full`, `prepared-${fileId}.json`).catch(() =>
+                      toast.error('Failed to download full preview'),
+                    )
+                  }
                 >
                   Download Full Preview
                 </Button>

@@ -6,7 +6,10 @@ import { BatchList } from './BatchList.tsx';
 import { summaryApi } from './summary-api.ts';
 
 vi.mock('react-toastify', () => ({ toast: { error: vi.fn(), success: vi.fn() } }));
-vi.mock('./summary-api.ts', () => ({ POLL_MS: 1500, summaryApi: { summary: vi.fn(), downloadFailed: vi.fn() } }));
+vi.mock('./summary-api.ts', () => ({
+  POLL_MS: 1500,
+  summaryApi: { summary: vi.fn(), downloadFailed: vi.fn() },
+}));
 
 const batch = (index: number, status: 'sent' | 'failed'): BatchSummary => ({
   batchId: `b${index}`,
@@ -18,7 +21,16 @@ const batch = (index: number, status: 'sent' | 'failed'): BatchSummary => ({
   attempts: 1,
   fbtraceId: null,
   errorMessage: status === 'failed' ? '{}' : null,
-  explanation: status === 'failed' ? { title: 'Event too old', explanation: 'x', fix: 'y', metaTitle: null, metaMessage: 'Unknown error format' } : null,
+  explanation:
+    status === 'failed'
+      ? {
+          title: 'Event too old',
+          explanation: 'x',
+          fix: 'y',
+          metaTitle: null,
+          metaMessage: 'Unknown error format',
+        }
+      : null,
 });
 
 const summary = (batches: BatchSummary[], nextBatchOffset: number | null): DeliverySummary => ({
@@ -32,7 +44,16 @@ const summary = (batches: BatchSummary[], nextBatchOffset: number | null): Deliv
   batches,
   batchesListed: 'all',
   nextBatchOffset,
-  progress: { totalEvents: 3, batchesSent: 2, batchesFailed: 1, batchesRemaining: 0, eventsSent: 2, eventsFailed: 1, eventsRemaining: 0, eventsSkipped: 0 },
+  progress: {
+    totalEvents: 3,
+    batchesSent: 2,
+    batchesFailed: 1,
+    batchesRemaining: 0,
+    eventsSent: 2,
+    eventsFailed: 1,
+    eventsRemaining: 0,
+    eventsSkipped: 0,
+  },
   stopReason: null,
   stopExplanation: null,
   startedAt: null,

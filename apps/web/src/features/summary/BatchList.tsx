@@ -5,7 +5,8 @@ import { Button } from '../../components/ui/Button.tsx';
 import { Card } from '../../components/ui/Card.tsx';
 import { summaryApi } from './summary-api.ts';
 
-const rows = (b: BatchSummary) => (b.firstRow === b.lastRow ? `Row ${b.firstRow}` : `Rows ${b.firstRow}–${b.lastRow}`);
+const rows = (b: BatchSummary) =>
+  b.firstRow === b.lastRow ? `Row ${b.firstRow}` : `Rows ${b.firstRow}–${b.lastRow}`;
 
 /**
  * Batch details (spec §3, §9): failed batches first, each with our explanation, the fix and Meta's words. The
@@ -35,9 +36,10 @@ export function BatchList({ summary, fileId }: { summary: DeliverySummary; fileI
     <Card className="mt-6">
       <h2 className="text-lg font-semibold text-slate-900">Batch details</h2>
       <p className="mt-1 text-sm text-slate-600">
-        {summary.totalBatches.toLocaleString()} {summary.totalBatches === 1 ? 'batch' : 'batches'}: {p.batchesSent.toLocaleString()} sent,{' '}
-        {p.batchesFailed.toLocaleString()} failed
-        {p.batchesRemaining ? `, ${p.batchesRemaining.toLocaleString()} not sent` : ''}. Row numbers count the header as row 1.
+        {summary.totalBatches.toLocaleString()} {summary.totalBatches === 1 ? 'batch' : 'batches'}:{' '}
+        {p.batchesSent.toLocaleString()} sent, {p.batchesFailed.toLocaleString()} failed
+        {p.batchesRemaining ? `, ${p.batchesRemaining.toLocaleString()} not sent` : ''}. Row numbers count the
+        header as row 1.
       </p>
       {failed.length > 0 && (
         <ul className="mt-4 space-y-3">
@@ -48,14 +50,18 @@ export function BatchList({ summary, fileId }: { summary: DeliverySummary; fileI
       )}
       {sent.length > 0 && (
         <details className="mt-4 rounded-xl ring-1 ring-inset ring-slate-200">
-          <summary className="cursor-pointer px-4 py-3 text-sm font-medium text-slate-800">Sent batches ({p.batchesSent.toLocaleString()})</summary>
+          <summary className="cursor-pointer px-4 py-3 text-sm font-medium text-slate-800">
+            Sent batches ({p.batchesSent.toLocaleString()})
+          </summary>
           <ul className="max-h-72 divide-y divide-slate-100 overflow-y-auto border-t border-slate-200 text-sm">
             {sent.map((b) => (
               <li key={b.batchId} className="flex flex-wrap items-center justify-between gap-2 px-4 py-2">
                 <span className="font-medium text-slate-800">Batch {b.index + 1}</span>
                 <span className="text-slate-600">{rows(b)}</span>
                 <span className="text-slate-600">{b.count} events</span>
-                <span className="rounded-full bg-green-100 px-2 py-0.5 text-xs font-semibold text-green-800">Sent</span>
+                <span className="rounded-full bg-green-100 px-2 py-0.5 text-xs font-semibold text-green-800">
+                  Sent
+                </span>
               </li>
             ))}
           </ul>
@@ -94,7 +100,12 @@ function FailedBatch({ batch, fileId }: { batch: BatchSummary; fileId: string })
         <p className="font-semibold text-red-900">
           Batch {batch.index + 1} · {rows(batch)} · {batch.count} {batch.count === 1 ? 'event' : 'events'}
         </p>
-        <Button variant="secondary" onClick={onDownload} disabled={busy} aria-label={`Download failed rows of batch ${batch.index + 1}`}>
+        <Button
+          variant="secondary"
+          onClick={onDownload}
+          disabled={busy}
+          aria-label={`Download failed rows of batch ${batch.index + 1}`}
+        >
           {busy ? 'Downloading…' : 'Download failed rows'}
         </Button>
       </div>

@@ -5,18 +5,43 @@ import { Progress } from './Progress.tsx';
 
 const summary = (progress: Partial<DeliverySummary['progress']>) =>
   ({
-    progress: { totalEvents: 150, batchesSent: 2, batchesFailed: 1, batchesRemaining: 0, eventsSent: 149, eventsFailed: 1, eventsRemaining: 0, eventsSkipped: 0, ...progress },
+    progress: {
+      totalEvents: 150,
+      batchesSent: 2,
+      batchesFailed: 1,
+      batchesRemaining: 0,
+      eventsSent: 149,
+      eventsFailed: 1,
+      eventsRemaining: 0,
+      eventsSkipped: 0,
+      ...progress,
+    },
   }) as DeliverySummary;
 
 describe('Progress', () => {
   it('says "1 event", not "1 events"', () => {
     const { container } = render(<Progress summary={summary({})} />);
-    const cells = [...container.querySelectorAll('dl > div')].map((d) => d.textContent?.replace(/\s+/g, ' ').trim());
+    const cells = [...container.querySelectorAll('dl > div')].map((d) =>
+      d.textContent?.replace(/\s+/g, ' ').trim(),
+    );
     expect(cells).toEqual(['Sent149 events2 batches', 'Failed1 event1 batch', 'Remaining0 events0 batches']);
   });
 
   it('does not claim 0 batches remain while events are still waiting to be planned', () => {
-    const { container } = render(<Progress summary={summary({ batchesSent: 0, batchesFailed: 0, batchesRemaining: 0, eventsSent: 0, eventsFailed: 0, eventsRemaining: 27 })} />);
-    expect(container.querySelectorAll('dl > div')[2]?.textContent?.replace(/\s+/g, ' ').trim()).toBe('Remaining27 eventsplanning batches…');
+    const { container } = render(
+      <Progress
+        summary={summary({
+          batchesSent: 0,
+          batchesFailed: 0,
+          batchesRemaining: 0,
+          eventsSent: 0,
+          eventsFailed: 0,
+          eventsRemaining: 27,
+        })}
+      />,
+    );
+    expect(container.querySelectorAll('dl > div')[2]?.textContent?.replace(/\s+/g, ' ').trim()).toBe(
+      'Remaining27 eventsplanning batches…',
+    );
   });
 });

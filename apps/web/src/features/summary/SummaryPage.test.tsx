@@ -62,7 +62,9 @@ describe('SummaryPage when the file is not in the right state (spec §8)', () =>
 
   it('keeps the Error page with the server message for other send failures', async () => {
     vi.mocked(summaryApi.file).mockResolvedValue({ status: 'prepared' } as never);
-    vi.mocked(summaryApi.send).mockRejectedValue(new ApiError(500, 'INTERNAL', 'Submission failed: queue down'));
+    vi.mocked(summaryApi.send).mockRejectedValue(
+      new ApiError(500, 'INTERNAL', 'Submission failed: queue down'),
+    );
     renderSummary({ selectedAccountId: 'a1' });
     expect(await screen.findByText('Submission failed: queue down')).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Error' })).toBeTruthy();

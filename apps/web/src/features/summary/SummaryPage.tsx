@@ -40,7 +40,13 @@ export function SummaryPage() {
   const sending = useRef(false);
   const wasRunning = useRef(false);
 
-  const file = useQuery({ queryKey: ['summary-file', fileId], queryFn: () => summaryApi.file(fileId), enabled: !!fileId, retry: false, gcTime: 0 });
+  const file = useQuery({
+    queryKey: ['summary-file', fileId],
+    queryFn: () => summaryApi.file(fileId),
+    enabled: !!fileId,
+    retry: false,
+    gcTime: 0,
+  });
 
   useEffect(() => {
     if (!fileId) {
@@ -67,7 +73,11 @@ export function SummaryPage() {
     // A ref, not state: React may run this effect twice, and a second POST must never go out.
     sending.current = true;
     summaryApi
-      .send(fileId, { selectedAccountId: state.selectedAccountId, testEventCode: state.testEventCode || null, skipDelivered: state.skipDelivered ?? true })
+      .send(fileId, {
+        selectedAccountId: state.selectedAccountId,
+        testEventCode: state.testEventCode || null,
+        skipDelivered: state.skipDelivered ?? true,
+      })
       .then(() => {
         // Drop the send choices from history: reloading this page must not try to send again.
         navigate(`/summary?fileId=${fileId}`, { replace: true, state: null });
@@ -90,7 +100,8 @@ export function SummaryPage() {
     queryKey: ['summary', fileId],
     queryFn: () => summaryApi.summary(fileId),
     enabled: ready,
-    refetchInterval: (q) => (q.state.data?.status === 'running' || (q.state.error && !notReady(q.state.error)) ? POLL_MS : false),
+    refetchInterval: (q) =>
+      q.state.data?.status === 'running' || (q.state.error && !notReady(q.state.error)) ? POLL_MS : false,
     retry: (n, err) => !notReady(err) && n < 2,
   });
 
@@ -113,7 +124,8 @@ export function SummaryPage() {
   }, [status]);
 
   if (failure) return <ErrorPage message={failure} />;
-  if (summary.isError && !summary.data && !summaryNotReady) return <ErrorPage message={errorMessage(summary.error, 'Submission failed')} />;
+  if (summary.isError && !summary.data && !summaryNotReady)
+    return <ErrorPage message={errorMessage(summary.error, 'Submission failed')} />;
 
   return (
     <div className="mx-auto max-w-4xl px-4 pb-16 sm:px-6">
@@ -135,11 +147,15 @@ function Running({ summary }: { summary: DeliverySummary }) {
   return (
     <Card className="mt-8" aria-live="polite">
       <div className="flex items-center gap-3">
-        <span className="h-5 w-5 animate-spin rounded-full border-2 border-slate-300 border-t-brand-600" aria-hidden />
+        <span
+          className="h-5 w-5 animate-spin rounded-full border-2 border-slate-300 border-t-brand-600"
+          aria-hidden
+        />
         <h1 className="text-xl font-semibold text-slate-900">Sending…</h1>
       </div>
       <p className="mt-2 text-sm text-slate-600">
-        This may take a minute. You can close this window: the send continues on our servers, and this page shows the result when you come back.
+        This may take a minute. You can close this window: the send continues on our servers, and this page
+        shows the result when you come back.
       </p>
       <Progress summary={summary} />
       <AccountLine summary={summary} />
@@ -160,11 +176,16 @@ function Result({ summary, fileId }: { summary: DeliverySummary; fileId: string 
             {ok ? '✓' : '!'}
           </span>
           <div className="min-w-0">
-            <h1 className="text-xl font-semibold text-slate-900">{ok ? 'Submission Successful' : 'Completed with Errors'}</h1>
+            <h1 className="text-xl font-semibold text-slate-900">
+              {ok ? 'Submission Successful' : 'Completed with Errors'}
+            </h1>
             <p className="mt-1 text-sm text-slate-600">
               {summary.totalSent.toLocaleString()} events sent
               {summary.totalFailed ? `, ${summary.totalFailed.toLocaleString()} failed` : ''}
-              {summary.progress.eventsSkipped ? `, ${summary.progress.eventsSkipped.toLocaleString()} skipped (already delivered to this pixel)` : ''}.
+              {summary.progress.eventsSkipped
+                ? `, ${summary.progress.eventsSkipped.toLocaleString()} skipped (already delivered to this pixel)`
+                : ''}
+              .
             </p>
           </div>
         </div>
@@ -176,7 +197,9 @@ function Result({ summary, fileId }: { summary: DeliverySummary; fileId: string 
               <span className="font-medium">How to fix it:</span> {summary.stopExplanation.fix}
             </p>
             {summary.progress.eventsRemaining ? (
-              <p className="mt-1 text-red-800">{summary.progress.eventsRemaining.toLocaleString()} events were not sent.</p>
+              <p className="mt-1 text-red-800">
+                {summary.progress.eventsRemaining.toLocaleString()} events were not sent.
+              </p>
             ) : null}
           </div>
         )}
@@ -199,7 +222,8 @@ function AccountLine({ summary }: { summary: DeliverySummary }) {
       <div>
         <dt className="text-slate-500">Pixel account</dt>
         <dd className="font-medium text-slate-900">
-          {summary.pixelAccount.name || 'Unnamed account'} <span className="font-normal text-slate-500">({summary.pixelAccount.pixelId})</span>
+          {summary.pixelAccount.name || 'Unnamed account'}{' '}
+          <span className="font-normal text-slate-500">({summary.pixelAccount.pixelId})</span>
         </dd>
       </div>
       <div>

@@ -16,8 +16,15 @@ const progress = (p: Partial<DeliveryProgress>): DeliveryProgress => ({
 
 describe('progressPercent', () => {
   it('measures against the expected total while sending, never showing 100% before the end', () => {
-    expect(progressPercent({ status: 'running', progress: progress({ totalEvents: 1000, eventsSent: 200, eventsFailed: 50 }) })).toBe(25);
-    expect(progressPercent({ status: 'running', progress: progress({ totalEvents: 1000, eventsSent: 1000 }) })).toBe(99);
+    expect(
+      progressPercent({
+        status: 'running',
+        progress: progress({ totalEvents: 1000, eventsSent: 200, eventsFailed: 50 }),
+      }),
+    ).toBe(25);
+    expect(
+      progressPercent({ status: 'running', progress: progress({ totalEvents: 1000, eventsSent: 1000 }) }),
+    ).toBe(99);
   });
 
   it('stays empty while the total is unknown instead of treating what is done as the total', () => {
@@ -26,7 +33,14 @@ describe('progressPercent', () => {
 
   it('is full once the run completed, and shows how far a stopped run got', () => {
     expect(progressPercent({ status: 'completed', progress: progress({ totalEvents: 0 }) })).toBe(100);
-    expect(progressPercent({ status: 'completed_with_errors', progress: progress({ totalEvents: 10, eventsSent: 9, eventsFailed: 1 }) })).toBe(100);
-    expect(progressPercent({ status: 'stopped', progress: progress({ totalEvents: 1000, eventsSent: 100 }) })).toBe(10);
+    expect(
+      progressPercent({
+        status: 'completed_with_errors',
+        progress: progress({ totalEvents: 10, eventsSent: 9, eventsFailed: 1 }),
+      }),
+    ).toBe(100);
+    expect(
+      progressPercent({ status: 'stopped', progress: progress({ totalEvents: 1000, eventsSent: 100 }) }),
+    ).toBe(10);
   });
 });

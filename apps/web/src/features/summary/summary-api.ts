@@ -3,8 +3,10 @@ import { api, download } from '../../lib/api.ts';
 
 export const summaryApi = {
   file: (id: string) => api<UploadSummary>(`/api/uploads/${id}`),
-  send: (id: string, body: SendRequest) => api<SendResponse>(`/api/uploads/${id}/send`, { method: 'POST', body }),
-  summary: (id: string, batchOffset = 0) => api<DeliverySummary>(`/api/uploads/${id}/summary${batchOffset ? `?batchOffset=${batchOffset}` : ''}`),
+  send: (id: string, body: SendRequest) =>
+    api<SendResponse>(`/api/uploads/${id}/send`, { method: 'POST', body }),
+  summary: (id: string, batchOffset = 0) =>
+    api<DeliverySummary>(`/api/uploads/${id}/summary${batchOffset ? `?batchOffset=${batchOffset}` : ''}`),
   /** Saved under the number the summary shows: 'Batch 3' (index 2) downloads failed-rows-batch-3.csv. */
   downloadFailed: (id: string, batchId: string, index: number) =>
     download(`/api/uploads/${id}/batches/${batchId}/download-original`, `failed-rows-batch-${index + 1}.csv`),

@@ -5,7 +5,12 @@ import { MemoryRouter, Route, Routes } from 'react-router';
 import type { ValidationResponse, ValidationRow } from '@backsignal/contracts';
 import type * as WorkflowApi from '../workflow/workflow-api.ts';
 
-const api = vi.hoisted(() => ({ file: vi.fn(), validate: vi.fn(), uploadFixed: vi.fn(), setStatus: vi.fn() }));
+const api = vi.hoisted(() => ({
+  file: vi.fn(),
+  validate: vi.fn(),
+  uploadFixed: vi.fn(),
+  setStatus: vi.fn(),
+}));
 const toast = vi.hoisted(() => ({ error: vi.fn(), success: vi.fn(), warn: vi.fn(), info: vi.fn() }));
 vi.mock('react-toastify', () => ({ toast }));
 vi.mock('../workflow/workflow-api.ts', async (orig) => ({
@@ -17,10 +22,24 @@ vi.mock('../workflow/workflow-api.ts', async (orig) => ({
 const { VerifyDataPage } = await import('./VerifyDataPage.tsx');
 
 const row = (n: number, over: Partial<ValidationRow> = {}): ValidationRow => ({
-  rowNumber: n, hasErrors: false, hasCorrections: false, errors: [], corrections: [], warnings: [], effectiveRow: { email: 'a@b.co' }, ...over,
+  rowNumber: n,
+  hasErrors: false,
+  hasCorrections: false,
+  errors: [],
+  corrections: [],
+  warnings: [],
+  effectiveRow: { email: 'a@b.co' },
+  ...over,
 });
 const result = (over: Partial<ValidationResponse> = {}): ValidationResponse => ({
-  rows: [], rowsChecked: 3, rowsWithErrors: 0, rowsCorrected: 0, rowsWithWarnings: 0, fileIssues: [], quality: null, ...over,
+  rows: [],
+  rowsChecked: 3,
+  rowsWithErrors: 0,
+  rowsCorrected: 0,
+  rowsWithWarnings: 0,
+  fileIssues: [],
+  quality: null,
+  ...over,
 });
 
 const text = (el: HTMLElement) => el.textContent?.replace(/\s+/g, ' ').trim();
@@ -39,7 +58,14 @@ function renderPage() {
 
 beforeEach(() => {
   vi.clearAllMocks();
-  api.file.mockResolvedValue({ id: 'f1', fileName: 'a.csv', status: 'mapped', rowCount: 3, sizeBytes: 10, createdAt: '' });
+  api.file.mockResolvedValue({
+    id: 'f1',
+    fileName: 'a.csv',
+    status: 'mapped',
+    rowCount: 3,
+    sizeBytes: 10,
+    createdAt: '',
+  });
 });
 
 describe('VerifyDataPage', () => {
@@ -49,7 +75,10 @@ describe('VerifyDataPage', () => {
         rowsWithErrors: 1,
         rows: [
           row(2, { hasErrors: true, errors: [{ field: 'email', message: 'bad' }] }),
-          row(3, { hasCorrections: true, corrections: [{ field: 'currency', message: 'upper-cased', original: 'usd', corrected: 'USD' }] }),
+          row(3, {
+            hasCorrections: true,
+            corrections: [{ field: 'currency', message: 'upper-cased', original: 'usd', corrected: 'USD' }],
+          }),
           row(4, { warnings: [{ field: 'event_time', message: 'Send it today.' }] }),
         ],
       }),
@@ -62,10 +91,17 @@ describe('VerifyDataPage', () => {
   });
 
   it('says beside the disabled Continue why it is disabled and how to fix it', async () => {
-    api.validate.mockResolvedValue(result({ rowsWithErrors: 2, rows: [row(2, { hasErrors: true, errors: [{ field: 'email', message: 'bad' }] })] }));
+    api.validate.mockResolvedValue(
+      result({
+        rowsWithErrors: 2,
+        rows: [row(2, { hasErrors: true, errors: [{ field: 'email', message: 'bad' }] })],
+      }),
+    );
     renderPage();
     const reason = await screen.findByText(/You must fix all errors before continuing\./);
-    expect(text(reason)).toContain('Correct the 2 rows with errors in your file (Download Report lists them) and upload the corrected CSV.');
+    expect(text(reason)).toContain(
+      'Correct the 2 rows with errors in your file (Download Report lists them) and upload the corrected CSV.',
+    );
     const button = screen.getByRole('button', { name: 'Continue to Submission' }) as HTMLButtonElement;
     expect(button.disabled).toBe(true);
     expect(button.getAttribute('aria-describedby')).toBe(reason.id);
@@ -80,7 +116,15 @@ describe('VerifyDataPage', () => {
 
   it('shows the problems met while reading the CSV', async () => {
     api.validate.mockResolvedValue(
-      result({ fileIssues: [{ rowNumber: 1, code: 'DUPLICATE_HEADER', message: 'Column "Email" appears more than once; the copy in column 3 is called "Email_2".' }] }),
+      result({
+        fileIssues: [
+          {
+            rowNumber: 1,
+            code: 'DUPLICATE_HEADER',
+            message: 'Column "Email" appears more than once; the copy in column 3 is called "Email_2".',
+          },
+        ],
+      }),
     );
     renderPage();
     expect(await screen.findByText('Problems reading your file (1)')).toBeTruthy();
@@ -89,16 +133,28 @@ describe('VerifyDataPage', () => {
 
   it('shows read problems beside the whole-file Validation Error too', async () => {
     api.validate.mockResolvedValue(
-      result({ error: "Your file headers don't match your mappings. x", fileIssues: [{ rowNumber: 7, code: 'RAGGED_ROW', message: 'Row 7 has 3 cells.' }] }),
+      result({
+        error: "Your file headers don't match your mappings. x",
+        fileIssues: [{ rowNumber: 7, code: 'RAGGED_ROW', message: 'Row 7 has 3 cells.' }],
+      }),
     );
     renderPage();
     expect(await screen.findByText('Validation Error')).toBeTruthy();
     expect(screen.getByText('Row 7 has 3 cells.')).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'Return to Mapping' }).getAttribute('href')).toBe('/map-columns?fileId=f1');
+    expect(screen.getByRole('link', { name: 'Return to Mapping' }).getAttribute('href')).toBe(
+      '/map-columns?fileId=f1',
+    );
   });
 
   it('sends a file that is only uploaded back to mapping instead of validating it', async () => {
-    api.file.mockResolvedValue({ id: 'f1', fileName: 'a.csv', status: 'uploaded', rowCount: 3, sizeBytes: 10, createdAt: '' });
+    api.file.mockResolvedValue({
+      id: 'f1',
+      fileName: 'a.csv',
+      status: 'uploaded',
+      rowCount: 3,
+      sizeBytes: 10,
+      createdAt: '',
+    });
     renderPage();
     expect(await screen.findByText('map columns page')).toBeTruthy();
     expect(toast.error).toHaveBeenCalledWith('Please finish mapping this file before validating it.');
@@ -114,14 +170,25 @@ describe('VerifyDataPage', () => {
   });
 
   it('disables the corrected-file drop zone while the file uploads', async () => {
-    api.validate.mockResolvedValue(result({ rowsWithErrors: 1, rows: [row(2, { hasErrors: true, errors: [{ field: 'email', message: 'bad' }] })] }));
+    api.validate.mockResolvedValue(
+      result({
+        rowsWithErrors: 1,
+        rows: [row(2, { hasErrors: true, errors: [{ field: 'email', message: 'bad' }] })],
+      }),
+    );
     api.uploadFixed.mockReturnValue(new Promise(() => {}));
     renderPage();
     await screen.findByText('Upload a corrected CSV');
-    await userEvent.upload(screen.getByTestId('file-input'), new File(['a\n1\n'], 'fixed.csv', { type: 'text/csv' }));
+    await userEvent.upload(
+      screen.getByTestId('file-input'),
+      new File(['a\n1\n'], 'fixed.csv', { type: 'text/csv' }),
+    );
     const zone = (await screen.findByText('Uploading...')).closest('[role="button"]')!;
     expect(zone.getAttribute('aria-disabled')).toBe('true');
-    await userEvent.upload(screen.getByTestId('file-input'), new File(['a\n1\n'], 'again.csv', { type: 'text/csv' }));
+    await userEvent.upload(
+      screen.getByTestId('file-input'),
+      new File(['a\n1\n'], 'again.csv', { type: 'text/csv' }),
+    );
     expect(api.uploadFixed).toHaveBeenCalledTimes(1);
   });
 });

@@ -16,7 +16,8 @@ import { atLeast, workflowApi } from '../workflow/workflow-api.ts';
 
 /** The server previews at most this many rows (spec §9). */
 const PREVIEW_LIMIT = 10;
-const HEADER_MISMATCH = "Your file headers don't match your mappings. Please reupload a CSV file with the correct headers or return to the mappings page to fix the mappings.";
+const HEADER_MISMATCH =
+  "Your file headers don't match your mappings. Please reupload a CSV file with the correct headers or return to the mappings page to fix the mappings.";
 
 export function VerifyDataPage() {
   usePageMeta({ title: 'Validate data | Backsignal' });
@@ -64,7 +65,8 @@ export function VerifyDataPage() {
   const [uploading, setUploading] = useState(false);
   const uploadFixed = async (file: File | undefined) => {
     if (uploading) return;
-    if (!file || !file.name.toLowerCase().endsWith('.csv')) return toast.error('Please upload a valid .csv file.');
+    if (!file || !file.name.toLowerCase().endsWith('.csv'))
+      return toast.error('Please upload a valid .csv file.');
     setUploading(true);
     try {
       const res = await workflowApi.uploadFixed(fileId, file);
@@ -79,7 +81,8 @@ export function VerifyDataPage() {
   };
 
   const proceed = async () => {
-    if (!result || result.rowsWithErrors > 0) return toast.error('You must fix all errors before continuing.');
+    if (!result || result.rowsWithErrors > 0)
+      return toast.error('You must fix all errors before continuing.');
     setBusy(true);
     try {
       await workflowApi.setStatus(fileId, { status: 'validated' });
@@ -104,7 +107,9 @@ export function VerifyDataPage() {
       <section className="mt-6 space-y-6">
         <div>
           <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Validate your data</h1>
-          <p className="mt-1 text-sm text-slate-600">We check every row against Meta's rules and fix what can be fixed safely.</p>
+          <p className="mt-1 text-sm text-slate-600">
+            We check every row against Meta's rules and fix what can be fixed safely.
+          </p>
         </div>
 
         {loading ? (
@@ -114,7 +119,9 @@ export function VerifyDataPage() {
         ) : wholeFileError ? (
           <Card className="border-red-200">
             <h2 className="text-lg font-semibold text-red-800">Validation Error</h2>
-            <p className="mt-2 text-sm text-slate-700">{wholeFileError.startsWith("Your file headers don't match") ? HEADER_MISMATCH : wholeFileError}</p>
+            <p className="mt-2 text-sm text-slate-700">
+              {wholeFileError.startsWith("Your file headers don't match") ? HEADER_MISMATCH : wholeFileError}
+            </p>
             <div className="mt-4 flex flex-wrap gap-3">
               <Link to={`/map-columns?fileId=${fileId}`} className={buttonClass('secondary')}>
                 Return to Mapping
@@ -133,12 +140,19 @@ export function VerifyDataPage() {
           <>
             <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
               <Stat label="Rows checked" value={result.rowsChecked} />
-              <Stat label="Rows with errors" value={result.rowsWithErrors} tone={result.rowsWithErrors ? 'bad' : 'good'} />
+              <Stat
+                label="Rows with errors"
+                value={result.rowsWithErrors}
+                tone={result.rowsWithErrors ? 'bad' : 'good'}
+              />
               <Stat label="Rows auto-corrected" value={result.rowsCorrected} tone="info" />
             </div>
             <FileIssues issues={result.fileIssues} />
             {clean && (
-              <p role="status" className="rounded-xl bg-emerald-50 px-4 py-3 font-medium text-emerald-800 ring-1 ring-inset ring-emerald-200">
+              <p
+                role="status"
+                className="rounded-xl bg-emerald-50 px-4 py-3 font-medium text-emerald-800 ring-1 ring-inset ring-emerald-200"
+              >
                 Looks great! Your data is clean and ready to submit
               </p>
             )}
@@ -146,7 +160,11 @@ export function VerifyDataPage() {
             <div className="flex flex-wrap gap-3">
               <Button
                 variant="secondary"
-                onClick={() => download(`/api/uploads/${fileId}/validate/report.csv`, 'report.csv').catch(() => toast.error('Could not generate report.'))}
+                onClick={() =>
+                  download(`/api/uploads/${fileId}/validate/report.csv`, 'report.csv').catch(() =>
+                    toast.error('Could not generate report.'),
+                  )
+                }
               >
                 Download Report
               </Button>
@@ -170,11 +188,16 @@ export function VerifyDataPage() {
           <div className="flex flex-wrap items-center justify-end gap-3">
             {blocked > 0 && (
               <p id="continue-blocked" className="max-w-md text-sm text-red-700 sm:text-right">
-                You must fix all errors before continuing. Correct the {blocked.toLocaleString()} {blocked === 1 ? 'row' : 'rows'} with
-                errors in your file (Download Report lists them) and upload the corrected CSV.
+                You must fix all errors before continuing. Correct the {blocked.toLocaleString()}{' '}
+                {blocked === 1 ? 'row' : 'rows'} with errors in your file (Download Report lists them) and
+                upload the corrected CSV.
               </p>
             )}
-            <Button onClick={proceed} disabled={loading || busy || !clean} aria-describedby={blocked > 0 ? 'continue-blocked' : undefined}>
+            <Button
+              onClick={proceed}
+              disabled={loading || busy || !clean}
+              aria-describedby={blocked > 0 ? 'continue-blocked' : undefined}
+            >
               Continue to Submission
             </Button>
           </div>
@@ -184,8 +207,21 @@ export function VerifyDataPage() {
   );
 }
 
-function Stat({ label, value, tone = 'neutral' }: { label: string; value: number; tone?: 'good' | 'bad' | 'info' | 'neutral' }) {
-  const color = { good: 'text-emerald-700', bad: 'text-red-700', info: 'text-brand-700', neutral: 'text-slate-900' }[tone];
+function Stat({
+  label,
+  value,
+  tone = 'neutral',
+}: {
+  label: string;
+  value: number;
+  tone?: 'good' | 'bad' | 'info' | 'neutral';
+}) {
+  const color = {
+    good: 'text-emerald-700',
+    bad: 'text-red-700',
+    info: 'text-brand-700',
+    neutral: 'text-slate-900',
+  }[tone];
   return (
     <Card className="p-4">
       <p className="text-sm text-slate-600">{label}</p>
@@ -195,7 +231,8 @@ function Stat({ label, value, tone = 'neutral' }: { label: string; value: number
 }
 
 function QualityCard({ quality }: { quality: NonNullable<ValidationResponse['quality']> }) {
-  const pct = (k: string) => (quality.rows ? Math.round(((quality.identifiers[k] ?? 0) / quality.rows) * 100) : 0);
+  const pct = (k: string) =>
+    quality.rows ? Math.round(((quality.identifiers[k] ?? 0) / quality.rows) * 100) : 0;
   return (
     <Card>
       <div className="flex flex-wrap items-baseline justify-between gap-2">
@@ -229,7 +266,11 @@ function ProblemRows({ rows }: { rows: ValidationRow[] }) {
     <details open className="rounded-2xl border border-slate-200 bg-white shadow-sm">
       <summary className="cursor-pointer px-6 py-4 text-base font-semibold text-slate-900">
         Rows to review ({rows.length} shown)
-        {rows.length >= PREVIEW_LIMIT && <span className="block text-sm font-normal text-slate-500">Errors first. Download Report lists every row and what was changed.</span>}
+        {rows.length >= PREVIEW_LIMIT && (
+          <span className="block text-sm font-normal text-slate-500">
+            Errors first. Download Report lists every row and what was changed.
+          </span>
+        )}
       </summary>
       <ul className="divide-y divide-slate-100 border-t border-slate-200">
         {rows.map((r) => (
@@ -262,7 +303,9 @@ function ProblemRows({ rows }: { rows: ValidationRow[] }) {
                 </li>
               ))}
             </ul>
-            <pre className="mt-2 overflow-x-auto rounded-lg bg-slate-50 p-2 text-xs text-slate-700">{JSON.stringify(r.effectiveRow, null, 2)}</pre>
+            <pre className="mt-2 overflow-x-auto rounded-lg bg-slate-50 p-2 text-xs text-slate-700">
+              {JSON.stringify(r.effectiveRow, null, 2)}
+            </pre>
           </li>
         ))}
       </ul>
@@ -274,7 +317,9 @@ function CorrectedUpload({ onFile, busy }: { onFile: (f: File | undefined) => vo
   return (
     <FileDrop onFile={onFile} disabled={busy}>
       <p className="font-semibold text-slate-900">{busy ? 'Uploading...' : 'Upload a corrected CSV'}</p>
-      <p className="mt-1 text-sm text-slate-500">Click or drag and drop. Your mapping is kept and the file is checked again.</p>
+      <p className="mt-1 text-sm text-slate-500">
+        Click or drag and drop. Your mapping is kept and the file is checked again.
+      </p>
     </FileDrop>
   );
 }

@@ -15,17 +15,25 @@ export function issuesNotice(issues: readonly CsvIssue[]): string | null {
 export function FileIssues({ issues }: { issues: readonly CsvIssue[] }) {
   if (!issues.length) return null;
   return (
-    <section aria-labelledby="file-issues-title" className="rounded-2xl bg-amber-50 px-5 py-4 ring-1 ring-inset ring-amber-200">
+    <section
+      aria-labelledby="file-issues-title"
+      className="rounded-2xl bg-amber-50 px-5 py-4 ring-1 ring-inset ring-amber-200"
+    >
       <h2 id="file-issues-title" className="text-base font-semibold text-amber-900">
         Problems reading your file ({issues.length})
       </h2>
-      <p className="mt-1 text-sm text-amber-900">These parts of the file may not have been read the way you expect. Check them, or upload a corrected CSV.</p>
+      <p className="mt-1 text-sm text-amber-900">
+        These parts of the file may not have been read the way you expect. Check them, or upload a corrected
+        CSV.
+      </p>
       <ul className="mt-2 list-disc space-y-1 pl-5 text-sm break-words text-amber-900">
         {issues.slice(0, SHOWN).map((i, n) => (
           <li key={n}>{i.message}</li>
         ))}
       </ul>
-      {issues.length > SHOWN && <p className="mt-1 text-sm text-amber-900">…and {issues.length - SHOWN} more.</p>}
+      {issues.length > SHOWN && (
+        <p className="mt-1 text-sm text-amber-900">…and {issues.length - SHOWN} more.</p>
+      )}
     </section>
   );
 }

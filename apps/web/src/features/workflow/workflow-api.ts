@@ -24,19 +24,25 @@ export const workflowApi = {
   remove: (id: string) => api<{ message: string }>(`/api/uploads/${id}`, { method: 'DELETE' }),
   file: (id: string) => api<UploadSummary>(`/api/uploads/${id}`),
   headers: (id: string) => api<HeadersResponse>(`/api/uploads/${id}/headers`),
-  setStatus: (id: string, body: StatusUpdate) => api<UploadSummary & { message: string }>(`/api/uploads/${id}/status`, { method: 'PATCH', body }),
-  uploadFixed: (id: string, file: File) => api<UploadResponse>(`/api/uploads/${id}/fixed`, { method: 'POST', body: fileForm(file) }),
+  setStatus: (id: string, body: StatusUpdate) =>
+    api<UploadSummary & { message: string }>(`/api/uploads/${id}/status`, { method: 'PATCH', body }),
+  uploadFixed: (id: string, file: File) =>
+    api<UploadResponse>(`/api/uploads/${id}/fixed`, { method: 'POST', body: fileForm(file) }),
   validate: (id: string) => api<ValidationResponse>(`/api/uploads/${id}/validate`),
   prepare: (id: string) => api<{ totalCount: number }>(`/api/uploads/${id}/prepare`),
   preview: (id: string) => api<PreviewResponse>(`/api/uploads/${id}/preview`),
   templates: () => api<{ id: string; name: string }[]>('/api/mappings'),
   template: (id: string) => api<TemplateDetail>(`/api/mappings/${id}`),
-  createTemplate: (body: { name: string; mappings: object; hardcoded: object }) => api<{ id: string }>('/api/mappings', { method: 'POST', body }),
-  updateTemplate: (id: string, body: object) => api<{ message: string }>(`/api/mappings/${id}`, { method: 'PATCH', body }),
+  createTemplate: (body: { name: string; mappings: object; hardcoded: object }) =>
+    api<{ id: string }>('/api/mappings', { method: 'POST', body }),
+  updateTemplate: (id: string, body: object) =>
+    api<{ message: string }>(`/api/mappings/${id}`, { method: 'PATCH', body }),
   deleteTemplate: (id: string) => api<{ message: string }>(`/api/mappings/${id}`, { method: 'DELETE' }),
   accounts: () => api<PixelAccount[]>('/api/meta/accounts'),
-  createAccount: (body: { name: string; pixelId: string; accessToken: string }) => api<PixelAccount>('/api/meta/accounts', { method: 'POST', body }),
-  updateAccount: (id: string, body: object) => api<PixelAccount>(`/api/meta/accounts/${id}`, { method: 'PATCH', body }),
+  createAccount: (body: { name: string; pixelId: string; accessToken: string }) =>
+    api<PixelAccount>('/api/meta/accounts', { method: 'POST', body }),
+  updateAccount: (id: string, body: object) =>
+    api<PixelAccount>(`/api/meta/accounts/${id}`, { method: 'PATCH', body }),
   deleteAccount: (id: string) => api<{ message: string }>(`/api/meta/accounts/${id}`, { method: 'DELETE' }),
   revealToken: (id: string) => api<{ accessToken: string }>(`/api/meta/accounts/${id}/token`),
   testAccount: (id: string) => api<ConnectionTest>(`/api/meta/accounts/${id}/test`, { method: 'POST' }),

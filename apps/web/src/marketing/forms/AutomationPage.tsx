@@ -36,7 +36,10 @@ export function useAutomationVariant(): { h: number; s: number } | null {
   const [v, setV] = useState<{ h: number; s: number } | null>(null);
   useEffect(() => {
     try {
-      const saved = JSON.parse(localStorage.getItem(VARIANT_KEY) ?? 'null') as { h: number; s: number } | null;
+      const saved = JSON.parse(localStorage.getItem(VARIANT_KEY) ?? 'null') as {
+        h: number;
+        s: number;
+      } | null;
       if (saved && saved.h >= 0 && saved.h < 7 && saved.s >= 0 && saved.s < 7) return setV(saved);
     } catch {
       /* a broken value is replaced below */
@@ -81,7 +84,11 @@ export function AutomationPage() {
     track('automation_signup_attempted');
     setBusy(true);
     try {
-      const res = await api<{ message?: string }>('/api/automation-waitlist', { method: 'POST', body: { ...form, captchaToken: token, headlineVariant: v.h, subtextVariant: v.s }, credentials: false });
+      const res = await api<{ message?: string }>('/api/automation-waitlist', {
+        method: 'POST',
+        body: { ...form, captchaToken: token, headlineVariant: v.h, subtextVariant: v.s },
+        credentials: false,
+      });
       toast.success(res.message ?? "You've been added to the waitlist!");
       track('automation_signup_submitted', { headline: v.h, subtext: v.s });
       setForm(empty);
@@ -100,7 +107,10 @@ export function AutomationPage() {
   const screen = 'flex min-h-[calc(100vh-4rem)] flex-col items-center justify-center px-4 py-16 text-center';
   return (
     <div>
-      <section id="learn-more" className={`${screen} bg-gradient-to-b from-brand-900 to-slate-900 text-white`}>
+      <section
+        id="learn-more"
+        className={`${screen} bg-gradient-to-b from-brand-900 to-slate-900 text-white`}
+      >
         <h1 data-testid="headline" className="max-w-3xl text-4xl font-bold tracking-tight sm:text-6xl">
           {HEADLINES[v.h]}
         </h1>
@@ -110,7 +120,9 @@ export function AutomationPage() {
         <NextButton to={SECTIONS[1]!} />
       </section>
       <section id="product" className={`${screen} bg-white`}>
-        <h2 tabIndex={-1} className="text-3xl font-bold text-slate-900 focus:outline-none">Before and after</h2>
+        <h2 tabIndex={-1} className="text-3xl font-bold text-slate-900 focus:outline-none">
+          Before and after
+        </h2>
         <div className="mt-8 grid max-w-4xl gap-6 text-left md:grid-cols-2">
           <ul className="space-y-2 rounded-2xl bg-red-50 p-6 text-slate-700">
             <li className="font-semibold text-red-800">Before</li>
@@ -128,10 +140,22 @@ export function AutomationPage() {
         <NextButton to={SECTIONS[2]!} />
       </section>
       <section id="included" className={`${screen} bg-slate-50`}>
-        <h2 tabIndex={-1} className="text-3xl font-bold text-slate-900 focus:outline-none">What's included</h2>
+        <h2 tabIndex={-1} className="text-3xl font-bold text-slate-900 focus:outline-none">
+          What's included
+        </h2>
         <ul className="mt-8 grid max-w-4xl gap-4 text-left sm:grid-cols-2 lg:grid-cols-3">
-          {['Missed-call text back', 'Online booking and reminders', 'Quote and invoice automation', 'Review requests after every job', 'Lead follow-up sequences', 'Simple dashboards for your numbers'].map((t) => (
-            <li key={t} className="rounded-xl border border-slate-200 bg-white p-4 font-medium text-slate-800">
+          {[
+            'Missed-call text back',
+            'Online booking and reminders',
+            'Quote and invoice automation',
+            'Review requests after every job',
+            'Lead follow-up sequences',
+            'Simple dashboards for your numbers',
+          ].map((t) => (
+            <li
+              key={t}
+              className="rounded-xl border border-slate-200 bg-white p-4 font-medium text-slate-800"
+            >
               {t}
             </li>
           ))}
@@ -139,9 +163,15 @@ export function AutomationPage() {
         <NextButton to={SECTIONS[3]!} />
       </section>
       <section id="how-it-works" className={`${screen} bg-white`}>
-        <h2 tabIndex={-1} className="text-3xl font-bold text-slate-900 focus:outline-none">How it works</h2>
+        <h2 tabIndex={-1} className="text-3xl font-bold text-slate-900 focus:outline-none">
+          How it works
+        </h2>
         <ol className="mt-8 grid max-w-4xl gap-4 text-left md:grid-cols-3">
-          {['Join the waitlist', 'Get the first module free at launch', 'Build one automation a week with templates'].map((t, i) => (
+          {[
+            'Join the waitlist',
+            'Get the first module free at launch',
+            'Build one automation a week with templates',
+          ].map((t, i) => (
             <li key={t} className="rounded-xl border border-slate-200 p-5">
               <span className="font-bold text-brand-700">{i + 1}.</span> {t}
             </li>
@@ -150,11 +180,34 @@ export function AutomationPage() {
         <NextButton to={SECTIONS[4]!} />
       </section>
       <section id="join" className={`${screen} bg-brand-50`}>
-        <h2 tabIndex={-1} className="text-3xl font-bold text-slate-900 focus:outline-none">Join the Waitlist</h2>
-        <form onSubmit={submit} className="mt-8 w-full max-w-md space-y-4 rounded-2xl border border-slate-200 bg-white p-6 text-left shadow-sm">
-          <TextField label="Name" autoComplete="name" required value={form.name} onChange={(e) => setForm((f) => ({ ...f, name: e.target.value }))} />
-          <TextField label="Email" type="email" autoComplete="email" required value={form.email} onChange={(e) => setForm((f) => ({ ...f, email: e.target.value }))} />
-          <SelectField label="Business type" required value={form.businessType} onChange={(e) => setForm((f) => ({ ...f, businessType: e.target.value }))}>
+        <h2 tabIndex={-1} className="text-3xl font-bold text-slate-900 focus:outline-none">
+          Join the Waitlist
+        </h2>
+        <form
+          onSubmit={submit}
+          className="mt-8 w-full max-w-md space-y-4 rounded-2xl border border-slate-200 bg-white p-6 text-left shadow-sm"
+        >
+          <TextField
+            label="Name"
+            autoComplete="name"
+            required
+            value={form.name}
+            onChange={(e) => setForm((f) => ({ ...f, name: e.target.value }))}
+          />
+          <TextField
+            label="Email"
+            type="email"
+            autoComplete="email"
+            required
+            value={form.email}
+            onChange={(e) => setForm((f) => ({ ...f, email: e.target.value }))}
+          />
+          <SelectField
+            label="Business type"
+            required
+            value={form.businessType}
+            onChange={(e) => setForm((f) => ({ ...f, businessType: e.target.value }))}
+          >
             <option value="">Choose your business type</option>
             {AUTOMATION_BUSINESS_TYPES.map((b) => (
               <option key={b.value} value={b.value}>

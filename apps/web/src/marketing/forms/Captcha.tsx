@@ -4,7 +4,13 @@ import { usePublicConfig } from '../../lib/public-config.ts';
 
 declare global {
   interface Window {
-    turnstile?: { render(el: HTMLElement, opts: { sitekey: string; callback: (t: string) => void; 'expired-callback': () => void }): string; reset(id?: string): void };
+    turnstile?: {
+      render(
+        el: HTMLElement,
+        opts: { sitekey: string; callback: (t: string) => void; 'expired-callback': () => void },
+      ): string;
+      reset(id?: string): void;
+    };
   }
 }
 
@@ -28,7 +34,12 @@ export function Captcha({ onToken, resetKey }: { onToken: (token: string) => voi
       // A reset asks Turnstile for a new token in the same widget; the first run renders it.
       if (widget.current && window.turnstile) return window.turnstile.reset(widget.current);
       el.innerHTML = '';
-      widget.current = window.turnstile?.render(el, { sitekey: captchaSiteKey, callback: onToken, 'expired-callback': () => onToken('') }) ?? null;
+      widget.current =
+        window.turnstile?.render(el, {
+          sitekey: captchaSiteKey,
+          callback: onToken,
+          'expired-callback': () => onToken(''),
+        }) ?? null;
     };
     if (window.turnstile) render();
     else {

@@ -18,15 +18,22 @@ export function ContactPage() {
   const [token, setToken] = useState('');
   const [resetKey, setResetKey] = useState(0);
   const [busy, setBusy] = useState(false);
-  const set = (k: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: e.target.value }));
+  const set = (k: keyof typeof form) => (e: { target: { value: string } }) =>
+    setForm((f) => ({ ...f, [k]: e.target.value }));
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (!form.message.trim() || !form.reason || (!user && (!form.name.trim() || !form.email.trim()))) return void toast.error('Please fill in all required fields.');
+    if (!form.message.trim() || !form.reason || (!user && (!form.name.trim() || !form.email.trim())))
+      return void toast.error('Please fill in all required fields.');
     if (!token) return void toast.error('Please complete the captcha.');
     setBusy(true);
     try {
-      const body = { reason: form.reason, message: form.message, captchaToken: token, ...(user ? {} : { name: form.name, email: form.email }) };
+      const body = {
+        reason: form.reason,
+        message: form.message,
+        captchaToken: token,
+        ...(user ? {} : { name: form.name, email: form.email }),
+      };
       const res = await api<{ message?: string }>('/api/contact', { method: 'POST', body });
       toast.success(res.message ?? 'Request submitted successfully!');
       setForm(empty);
@@ -44,11 +51,30 @@ export function ContactPage() {
     <section className="mx-auto max-w-2xl px-4 py-16">
       <h1 className="text-3xl font-bold tracking-tight text-slate-900">Contact us</h1>
       <p className="mt-2 text-slate-600">We answer within one business day.</p>
-      <form onSubmit={submit} className="mt-8 space-y-4 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm" noValidate>
+      <form
+        onSubmit={submit}
+        className="mt-8 space-y-4 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm"
+        noValidate
+      >
         {!user && (
           <div className="grid gap-4 sm:grid-cols-2">
-            <TextField label="Name" name="name" autoComplete="name" required value={form.name} onChange={set('name')} />
-            <TextField label="Email" name="email" type="email" autoComplete="email" required value={form.email} onChange={set('email')} />
+            <TextField
+              label="Name"
+              name="name"
+              autoComplete="name"
+              required
+              value={form.name}
+              onChange={set('name')}
+            />
+            <TextField
+              label="Email"
+              name="email"
+              type="email"
+              autoComplete="email"
+              required
+              value={form.email}
+              onChange={set('email')}
+            />
           </div>
         )}
         <SelectField label="Reason" name="reason" required value={form.reason} onChange={set('reason')}>
@@ -59,7 +85,14 @@ export function ContactPage() {
             </option>
           ))}
         </SelectField>
-        <TextAreaField label="Message" name="message" rows={6} required value={form.message} onChange={set('message')} />
+        <TextAreaField
+          label="Message"
+          name="message"
+          rows={6}
+          required
+          value={form.message}
+          onChange={set('message')}
+        />
         <Captcha onToken={setToken} resetKey={resetKey} />
         <Button type="submit" disabled={busy}>
           {busy ? 'Submitting...' : 'Send message'}

@@ -21,13 +21,22 @@ export function LeadAiPage() {
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (!user && (!form.name.trim() || !form.email.trim())) return void toast.error('Please fill in all required fields.');
+    if (!user && (!form.name.trim() || !form.email.trim()))
+      return void toast.error('Please fill in all required fields.');
     if (!token) return void toast.error('Please complete the captcha.');
     track('lead_ai_waitlist_attempted');
     setBusy(true);
     try {
       const message = `Lead-AI waitlist${form.business ? ` — business: ${form.business}` : ''}`;
-      await api('/api/contact', { method: 'POST', body: { reason: 'lead-ai-waitlist', message, captchaToken: token, ...(user ? {} : { name: form.name, email: form.email }) } });
+      await api('/api/contact', {
+        method: 'POST',
+        body: {
+          reason: 'lead-ai-waitlist',
+          message,
+          captchaToken: token,
+          ...(user ? {} : { name: form.name, email: form.email }),
+        },
+      });
       track('lead_ai_waitlist_submitted');
       setForm({ name: '', email: '', business: '' });
       setResetKey((k) => k + 1);
@@ -47,9 +56,12 @@ export function LeadAiPage() {
     <section className="mx-auto grid max-w-6xl gap-10 px-4 py-16 md:grid-cols-2">
       <div>
         <p className="text-sm font-semibold uppercase tracking-wide text-brand-700">Coming soon</p>
-        <h1 className="mt-2 text-4xl font-bold tracking-tight text-slate-900">Reply to every lead in under 60 seconds</h1>
+        <h1 className="mt-2 text-4xl font-bold tracking-tight text-slate-900">
+          Reply to every lead in under 60 seconds
+        </h1>
         <p className="mt-4 text-lg text-slate-600">
-          The first business to answer usually wins the job. Our AI assistant texts and emails every new lead within a minute, answers their first questions and books the call, day or night.
+          The first business to answer usually wins the job. Our AI assistant texts and emails every new lead
+          within a minute, answers their first questions and books the call, day or night.
         </p>
         <ul className="mt-6 space-y-2 text-slate-700">
           <li>✓ $29 a month</li>
@@ -61,18 +73,37 @@ export function LeadAiPage() {
         {done ? (
           <div role="status" className="py-10 text-center">
             <h2 className="text-2xl font-bold text-slate-900">You're on the Waitlist!</h2>
-            <p className="mt-2 text-slate-600">We will email you when your spot opens, with your lifetime price locked in.</p>
+            <p className="mt-2 text-slate-600">
+              We will email you when your spot opens, with your lifetime price locked in.
+            </p>
           </div>
         ) : (
           <form onSubmit={submit} className="space-y-4" noValidate>
             <h2 className="text-lg font-semibold text-slate-900">Join the waitlist</h2>
             {!user && (
               <>
-                <TextField label="Name" autoComplete="name" required value={form.name} onChange={(e) => setForm((f) => ({ ...f, name: e.target.value }))} />
-                <TextField label="Email" type="email" autoComplete="email" required value={form.email} onChange={(e) => setForm((f) => ({ ...f, email: e.target.value }))} />
+                <TextField
+                  label="Name"
+                  autoComplete="name"
+                  required
+                  value={form.name}
+                  onChange={(e) => setForm((f) => ({ ...f, name: e.target.value }))}
+                />
+                <TextField
+                  label="Email"
+                  type="email"
+                  autoComplete="email"
+                  required
+                  value={form.email}
+                  onChange={(e) => setForm((f) => ({ ...f, email: e.target.value }))}
+                />
               </>
             )}
-            <TextField label="Business type (optional)" value={form.business} onChange={(e) => setForm((f) => ({ ...f, business: e.target.value }))} />
+            <TextField
+              label="Business type (optional)"
+              value={form.business}
+              onChange={(e) => setForm((f) => ({ ...f, business: e.target.value }))}
+            />
             <Captcha onToken={setToken} resetKey={resetKey} />
             <Button type="submit" disabled={busy} className="w-full">
               {busy ? 'Submitting...' : 'Join the waitlist'}

@@ -10,7 +10,8 @@ beforeEach(async () => {
   mod = await import('./marketing-pixel.ts');
 });
 
-const fbeventsScripts = () => [...document.querySelectorAll('script')].filter((s) => s.src.includes('connect.facebook.net'));
+const fbeventsScripts = () =>
+  [...document.querySelectorAll('script')].filter((s) => s.src.includes('connect.facebook.net'));
 
 describe('marketing pixel', () => {
   it('does nothing without a configured pixel id', () => {
@@ -28,8 +29,14 @@ describe('marketing pixel', () => {
     expect(fbq.version).toBe('2.0');
     expect(fbq.push).toBe(fbq);
     expect(window._fbq).toBe(fbq);
-    expect(fbq.queue).toEqual([['init', '123456'], ['track', 'Lead'], ['track', 'Lead']]);
-    expect(fbeventsScripts().map((s) => [s.src, s.async])).toEqual([['https://connect.facebook.net/en_US/fbevents.js', true]]);
+    expect(fbq.queue).toEqual([
+      ['init', '123456'],
+      ['track', 'Lead'],
+      ['track', 'Lead'],
+    ]);
+    expect(fbeventsScripts().map((s) => [s.src, s.async])).toEqual([
+      ['https://connect.facebook.net/en_US/fbevents.js', true],
+    ]);
   });
 
   it('hands calls to fbevents.js once it has loaded (callMethod)', () => {
