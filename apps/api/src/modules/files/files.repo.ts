@@ -52,6 +52,29 @@ function toRow(r: Record<string, unknown>): UploadRow {
   };
 }
 
+/** What reading a file tells about it: stored with the upload and replaced with a corrected file. */
+interface FileContent {
+  sizeBytes: number;
+  rowCount: number;
+  encoding: string;
+  delimiter: string;
+  headers: string[];
+  samples: object;
+  dateOrders: object;
+  decimalSeparators: object;
+}
+
+const contentParams = (f: FileContent) => [
+  f.sizeBytes,
+  f.rowCount,
+  f.encoding,
+  f.delimiter,
+  JSON.stringify(f.headers),
+  JSON.stringify(f.samples),
+  JSON.stringify(f.dateOrders),
+  JSON.stringify(f.decimalSeparators),
+];
+
 export const filesRepo = {
   async createPending(db: Queryable, f: { id: string; userId: string; fileName: string }) {
     await db.query('insert into uploads (id, user_id, file_name) values ($1, $2, $3)', [
@@ -82,68 +105,21 @@ export const filesRepo = {
     );
     return r.rows;
   },
-  async complete(
-    db: Queryable,
-    id: string,
-    f: {
-      sizeBytes: number;
-      rowCount: number;
-      encoding: string;
-      delimiter: string;
-      headers: string[];
-      samples: object;
-      dateOrders: object;
-      decimalSeparators: object;
-    },
-  ) {
+  async complete(db: Queryable, id: string, f: FileContent) {
     await db.query(
       `update uploads set complete = true, size_bytes = $2, row_count = $3, encoding = $4, delimiter = $5, headers = $6,
          samples = $7, date_orders = $8, decimal_separators = $9, updated_at = now() where id = $1`,
-      [
-        id,
-        f.sizeBytes,
-        f.rowCount,
-        f.encoding,
-        f.delimiter,
-        JSON.stringify(f.headers),
-        JSON.stringify(f.samples),
-        JSON.stringify(f.dateOrders),
-        JSON.stringify(f.decimalSeparators),
-      ],
+      [id, ...contentParams(f)],
     );
   },
   /** A corrected file replaces the bytes; mappings stay, validation state is reset. */
-  async replaceContent(
-    db: Queryable,
-    id: string,
-    f: {
-      fileName: string;
-      sizeBytes: number;
-      rowCount: number;
-      encoding: string;
-      delimiter: string;
-      headers: string[];
-      samples: object;
-      dateOrders: object;
-      decimalSeparators: object;
-    },
-  ) {
+  async replaceContent(db: Queryable, id: string, f: FileContent & { fileName: string }) {
     await db.query(
-      `update uploads set file_name = $2, size_bytes = $3, row_count = $4, encoding = $5, delimiter = $6, headers = $7, samples = $8,
-         date_orders = $9, decimal_separators = $10, status = case when status in ('validated', 'prepared') then 'mapped' else status end,
+      `update uploads set size_bytes = $2, row_count = $3, encoding = $4, delimiter = $5, headers = $6, samples = $7,
+         date_orders = $8, decimal_separators = $9, file_name = $10,
+         status = case when status in ('validated', 'prepared') then 'mapped' else status end,
          clean_fingerprint = null, file_version = file_version + 1, updated_at = now() where id = $1`,
-      [
-        id,
-        f.fileName,
-        f.sizeBytes,
-        f.rowCount,
-        f.encoding,
-        f.delimiter,
-        JSON.stringify(f.headers),
-        JSON.stringify(f.samples),
-        JSON.stringify(f.dateOrders),
-        JSON.stringify(f.decimalSeparators),
-      ],
+      [id, ...contentParams(f), f.fileName],
     );
   },
   async delete(db: Queryable, id: string) {
