@@ -17,6 +17,9 @@ const { render } = (await import(join(web, 'dist-ssr', 'entry-server.js'))) as {
   render: (p: string) => Promise<string>;
 };
 const shell = readFileSync(join(dist, 'index.html'), 'utf8');
+// The shell's title and description, however index.html is formatted: each page puts its own in their place.
+const SHELL_META = /<title>[\s\S]*?<\/title>\s*<meta\s+name="description"[^>]*>/;
+if (!SHELL_META.test(shell)) throw new Error('index.html has no <title> followed by <meta name="description">');
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 const origin = (process.env.PUBLIC_URL ?? process.env.APP_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
 if (!process.env.PUBLIC_URL && !process.env.APP_URL)
@@ -46,7 +49,7 @@ for (const [path, meta] of Object.entries(PUBLIC_PAGES)) {
     `<link rel="canonical" href="${esc(absolute(path))}" />`,
   ].join('\n    ');
   const html = shell
-    .replace(/<title>[\s\S]*?<\/title>\s*<meta name="description"[^>]*>/, head)
+    .replace(SHELL_META, head)
     .replace('<!--app-html-->', body);
   const dir = join(dist, 'prerendered', path);
   mkdirSync(dir, { recursive: true });
@@ -55,7 +58,7 @@ for (const [path, meta] of Object.entries(PUBLIC_PAGES)) {
 // Served with status 404 for paths that match no route; the router hydrates it as the same not-found page.
 const notFound = shell
   .replace(
-    /<title>[\s\S]*?<\/title>\s*<meta name="description"[^>]*>/,
+    SHELL_META,
     `<title>Page not found | Backsignal</title>\n    <meta name="robots" content="noindex" />`,
   )
   .replace('<!--app-html-->', await render('/__not-found__'));
