@@ -27,8 +27,12 @@ test('a new user signs up, verifies, logs out and in, changes password and profi
   await page.getByLabel('Password', { exact: true }).fill('Wrong-Password-1!');
   await page.getByRole('button', { name: 'Log in' }).click();
   // Spec §2: inline and as a toast.
-  await expect(page.locator('#main').getByRole('alert').filter({ hasText: 'Invalid email or password' })).toBeVisible();
-  await expect(page.getByRole('region', { name: /Notifications/ }).getByText('Invalid email or password')).toBeVisible();
+  await expect(
+    page.locator('#main').getByRole('alert').filter({ hasText: 'Invalid email or password' }),
+  ).toBeVisible();
+  await expect(
+    page.getByRole('region', { name: /Notifications/ }).getByText('Invalid email or password'),
+  ).toBeVisible();
   await shot(page, 'login-error');
   await page.getByLabel('Password', { exact: true }).fill(E2E_PASSWORD);
   await page.getByRole('button', { name: 'Log in' }).click();
@@ -61,8 +65,12 @@ test('a new user signs up, verifies, logs out and in, changes password and profi
   await page.getByLabel('Password', { exact: true }).fill('Another-Strong-2027!');
   await page.getByRole('button', { name: 'Log in' }).click();
   // Spec §2: inline and as a toast.
-  await expect(page.locator('#main').getByRole('alert').filter({ hasText: 'Invalid email or password' })).toBeVisible();
-  await expect(page.getByRole('region', { name: /Notifications/ }).getByText('Invalid email or password')).toBeVisible();
+  await expect(
+    page.locator('#main').getByRole('alert').filter({ hasText: 'Invalid email or password' }),
+  ).toBeVisible();
+  await expect(
+    page.getByRole('region', { name: /Notifications/ }).getByText('Invalid email or password'),
+  ).toBeVisible();
 });
 
 test('forgot and reset password through the mailed link', async ({ page }) => {

@@ -19,7 +19,8 @@ const { render } = (await import(join(web, 'dist-ssr', 'entry-server.js'))) as {
 const shell = readFileSync(join(dist, 'index.html'), 'utf8');
 // The shell's title and description, however index.html is formatted: each page puts its own in their place.
 const SHELL_META = /<title>[\s\S]*?<\/title>\s*<meta\s+name="description"[^>]*>/;
-if (!SHELL_META.test(shell)) throw new Error('index.html has no <title> followed by <meta name="description">');
+if (!SHELL_META.test(shell))
+  throw new Error('index.html has no <title> followed by <meta name="description">');
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 const origin = (process.env.PUBLIC_URL ?? process.env.APP_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
 if (!process.env.PUBLIC_URL && !process.env.APP_URL)
@@ -48,9 +49,7 @@ for (const [path, meta] of Object.entries(PUBLIC_PAGES)) {
     `<meta name="twitter:image" content="${esc(absolute('/og-image.png'))}" />`,
     `<link rel="canonical" href="${esc(absolute(path))}" />`,
   ].join('\n    ');
-  const html = shell
-    .replace(SHELL_META, head)
-    .replace('<!--app-html-->', body);
+  const html = shell.replace(SHELL_META, head).replace('<!--app-html-->', body);
   const dir = join(dist, 'prerendered', path);
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'index.html'), html);
