@@ -13,26 +13,11 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { generateCsv } from './generate.ts';
+import { GENERATED_MAPPINGS as MAPPINGS, generateCsv } from './generate.ts';
 
 const SIZES = (process.env.BENCH_API_ROWS ?? '100000,1000000').split(',').map(Number);
 const PORT = Number(process.env.BENCH_API_PORT ?? 3960);
 const base = `http://127.0.0.1:${PORT}`;
-const MAPPINGS = {
-  email: 'email',
-  phone: 'phone',
-  first_name: 'first_name',
-  last_name: 'last_name',
-  city: 'city',
-  state: 'state',
-  zip: 'zip',
-  country: 'country',
-  event_name: 'event_name',
-  event_time: 'event_time',
-  value: 'value',
-  currency: 'currency',
-  order_id: 'order_id',
-};
 
 const dataDir = mkdtempSync(join(tmpdir(), 'bs-bench-api-'));
 const serverUrl = process.env.BENCH_DATABASE_URL;

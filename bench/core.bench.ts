@@ -11,26 +11,11 @@ import { createReadStream, statSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import { buildEvent, createCsvReader, createRowValidator, DEFAULT_FILE_SETTINGS } from '@backsignal/core';
-import { generateCsv } from './generate.ts';
+import { GENERATED_MAPPINGS as MAPPINGS, generateCsv } from './generate.ts';
 import { spawnSync } from 'node:child_process';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const NOW = Number(process.env.BENCH_NOW ?? Math.floor(Date.now() / 1000));
-const MAPPINGS = {
-  email: 'email',
-  phone: 'phone',
-  first_name: 'first_name',
-  last_name: 'last_name',
-  city: 'city',
-  state: 'state',
-  zip: 'zip',
-  country: 'country',
-  event_name: 'event_name',
-  event_time: 'event_time',
-  value: 'value',
-  currency: 'currency',
-  order_id: 'order_id',
-};
 
 async function timeIt(fn: () => Promise<number>) {
   const t = performance.now();

@@ -19,6 +19,25 @@ const STATES = ['CA', 'California', 'ny', 'Texas', 'TX', 'Bayern', 'Île-de-Fran
 const COUNTRIES = ['US', 'United States', 'usa', 'DE', 'Germany', 'FR', 'France'];
 const EVENTS = ['Purchase', 'purchase', 'Lead', 'Schedule', 'BookedJob'];
 
+const COLUMNS = [
+  'email',
+  'phone',
+  'first_name',
+  'last_name',
+  'city',
+  'state',
+  'zip',
+  'country',
+  'event_name',
+  'event_time',
+  'value',
+  'currency',
+  'order_id',
+];
+
+/** The generated file's columns are named after the fields they map to. */
+export const GENERATED_MAPPINGS: Record<string, string> = Object.fromEntries(COLUMNS.map((c) => [c, c]));
+
 /**
  * A CRM-style export with realistic mess: phones in every format and without country codes, mixed-case
  * emails with mailto: and spaces, US and ISO dates, millisecond timestamps, "$1,200.00" values.
@@ -33,9 +52,7 @@ export async function generateCsv(rows: number, nowSeconds: number): Promise<str
   const r = rng(rows);
   const pick = <T>(a: T[]) => a[Math.floor(r() * a.length)]!;
   const out = createWriteStream(file);
-  out.write(
-    'email,phone,first_name,last_name,city,state,zip,country,event_name,event_time,value,currency,order_id\r\n',
-  );
+  out.write(`${COLUMNS.join(',')}\r\n`);
   let buf = '';
   for (let i = 0; i < rows; i++) {
     const t = nowSeconds - Math.floor(r() * 5 * 86_400);
