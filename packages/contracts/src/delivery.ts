@@ -35,6 +35,10 @@ export const BatchSummary = z.object({
   count: z.number().int(),
   firstRow: z.number().int(),
   lastRow: z.number().int(),
+  /** Rows between firstRow and lastRow that this batch does not carry (isolated, skipped): the first few. */
+  rowsNotInBatch: z.array(z.number().int()),
+  /** How many rows between firstRow and lastRow this batch does not carry. */
+  rowsNotInBatchCount: z.number().int(),
   attempts: z.number().int(),
   fbtraceId: z.string().nullable(),
   /** Meta's answer as JSON text (spec §3), null when the batch did not fail. */

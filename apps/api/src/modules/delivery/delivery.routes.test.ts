@@ -166,6 +166,16 @@ describe('send, summary, delivered count and failed-rows download', () => {
       explanation: { metaTitle: 'Invalid parameter' },
     });
     expect(JSON.parse(failed[0].errorMessage).error.code).toBe(100);
+    // The batch the bad row was isolated from says it no longer carries that row.
+    const rest = s.batches.find(
+      (b: { status: string; firstRow: number; lastRow: number }) =>
+        b.status === 'sent' && b.firstRow < 50 && b.lastRow > 50,
+    );
+    expect(rest).toMatchObject({
+      rowsNotInBatch: [50],
+      rowsNotInBatchCount: 1,
+      count: rest.lastRow - rest.firstRow,
+    });
 
     const dl = await agent.get(`/api/uploads/${id}/batches/${failed[0].batchId}/download-original`);
     expect(dl.statusCode).toBe(200);

@@ -60,8 +60,17 @@ export async function startSend(
   return run;
 }
 
+/** Rows inside a batch's range that it does not carry: a bad row isolated from it, or rows skipped before. */
+function rowsNotIn(b: BatchRow, listed = 3): { rows: number[]; count: number } {
+  const carried = new Set(b.row_numbers);
+  const rows: number[] = [];
+  for (let r = b.first_row; r <= b.last_row && rows.length < listed; r++) if (!carried.has(r)) rows.push(r);
+  return { rows, count: b.last_row - b.first_row + 1 - carried.size };
+}
+
 function presentBatch(b: BatchRow, index: number): BatchSummary {
   const failed = b.status === 'failed';
+  const gaps = rowsNotIn(b);
   return {
     batchId: b.id,
     index,
@@ -69,6 +78,8 @@ function presentBatch(b: BatchRow, index: number): BatchSummary {
     count: b.event_count,
     firstRow: b.first_row,
     lastRow: b.last_row,
+    rowsNotInBatch: gaps.rows,
+    rowsNotInBatchCount: gaps.count,
     attempts: b.attempts,
     fbtraceId: b.fbtrace_id,
     errorMessage: failed ? b.error_raw : null,

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { BatchSummary, DeliverySummary } from '@backsignal/contracts';
-import { BatchList } from './BatchList.tsx';
+import { BatchList, batchRows } from './BatchList.tsx';
 import { summaryApi } from './summary-api.ts';
 
 vi.mock('react-toastify', () => ({ toast: { error: vi.fn(), success: vi.fn() } }));
@@ -18,6 +18,8 @@ const batch = (index: number, status: 'sent' | 'failed'): BatchSummary => ({
   count: 1,
   firstRow: index + 2,
   lastRow: index + 2,
+  rowsNotInBatch: [],
+  rowsNotInBatchCount: 0,
   attempts: 1,
   fbtraceId: null,
   errorMessage: status === 'failed' ? '{}' : null,
@@ -71,4 +73,16 @@ describe('BatchList', () => {
     expect(await screen.findByText('Batch 3')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Show more' })).toBeNull();
   });
+});
+
+describe('batch row ranges', () => {
+  const range = (firstRow: number, lastRow: number, rowsNotInBatch: number[], rowsNotInBatchCount: number) =>
+    batchRows({ ...batch(0, 'sent'), firstRow, lastRow, rowsNotInBatch, rowsNotInBatchCount });
+  it.each([
+    [range(2, 2, [], 0), 'Row 2'],
+    [range(2, 101, [], 0), 'Rows 2–101'],
+    [range(102, 151, [120], 1), 'Rows 102–151 except 120'],
+    [range(102, 151, [110, 120, 130], 3), 'Rows 102–151 except 110, 120, 130'],
+    [range(2, 101, [5, 9, 12], 7), 'Rows 2–101 except 7 rows (5, 9, 12, …)'],
+  ])('%s', (label, expected) => expect(label).toBe(expected));
 });

@@ -5,8 +5,15 @@ import { Button } from '../../components/ui/Button.tsx';
 import { Card } from '../../components/ui/Card.tsx';
 import { summaryApi } from './summary-api.ts';
 
-const rows = (b: BatchSummary) =>
-  b.firstRow === b.lastRow ? `Row ${b.firstRow}` : `Rows ${b.firstRow}–${b.lastRow}`;
+/** 'Rows 102–151 except 120': a range whose bad row went out in a batch of its own says so. */
+export function batchRows(b: BatchSummary): string {
+  const range = b.firstRow === b.lastRow ? `Row ${b.firstRow}` : `Rows ${b.firstRow}–${b.lastRow}`;
+  if (b.rowsNotInBatchCount === 0) return range;
+  const listed = b.rowsNotInBatch.join(', ');
+  return b.rowsNotInBatchCount <= b.rowsNotInBatch.length
+    ? `${range} except ${listed}`
+    : `${range} except ${b.rowsNotInBatchCount} rows (${listed}, …)`;
+}
 
 /**
  * Batch details (spec §3, §9): failed batches first, each with our explanation, the fix and Meta's words. The
@@ -57,7 +64,7 @@ export function BatchList({ summary, fileId }: { summary: DeliverySummary; fileI
             {sent.map((b) => (
               <li key={b.batchId} className="flex flex-wrap items-center justify-between gap-2 px-4 py-2">
                 <span className="font-medium text-slate-800">Batch {b.index + 1}</span>
-                <span className="text-slate-600">{rows(b)}</span>
+                <span className="text-slate-600">{batchRows(b)}</span>
                 <span className="text-slate-600">{b.count} events</span>
                 <span className="rounded-full bg-green-100 px-2 py-0.5 text-xs font-semibold text-green-800">
                   Sent
@@ -98,7 +105,8 @@ function FailedBatch({ batch, fileId }: { batch: BatchSummary; fileId: string })
     <li className="rounded-xl bg-red-50 p-4 text-sm ring-1 ring-inset ring-red-200">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <p className="font-semibold text-red-900">
-          Batch {batch.index + 1} · {rows(batch)} · {batch.count} {batch.count === 1 ? 'event' : 'events'}
+          Batch {batch.index + 1} · {batchRows(batch)} · {batch.count}{' '}
+          {batch.count === 1 ? 'event' : 'events'}
         </p>
         <Button
           variant="secondary"
