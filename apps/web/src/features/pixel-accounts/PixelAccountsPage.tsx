@@ -6,6 +6,7 @@ import { Button } from '../../components/ui/Button.tsx';
 import { Card } from '../../components/ui/Card.tsx';
 import { Dialog } from '../../components/ui/Dialog.tsx';
 import { TextField } from '../../components/ui/Field.tsx';
+import { EMPTY_ACCOUNT_DRAFT, PixelAccountFields } from '../../components/PixelAccountFields.tsx';
 import { Spinner } from '../../components/ui/Spinner.tsx';
 import { errorMessage } from '../../lib/errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
@@ -15,12 +16,12 @@ export function PixelAccountsPage() {
   usePageMeta({ title: 'Pixel accounts | Backsignal' });
   const queryClient = useQueryClient();
   const accounts = useQuery({ queryKey: ['accounts'], queryFn: workflowApi.accounts });
-  const [draft, setDraft] = useState({ name: '', pixelId: '', accessToken: '' });
+  const [draft, setDraft] = useState(EMPTY_ACCOUNT_DRAFT);
   const create = useMutation({
     mutationFn: () => workflowApi.createAccount(draft),
     onSuccess: () => {
       toast.success('Account saved');
-      setDraft({ name: '', pixelId: '', accessToken: '' });
+      setDraft(EMPTY_ACCOUNT_DRAFT);
       void queryClient.invalidateQueries({ queryKey: ['accounts'] });
     },
     onError: (err) => toast.error(errorMessage(err, 'Failed to create pixel account.')),
@@ -46,25 +47,7 @@ export function PixelAccountsPage() {
             create.mutate();
           }}
         >
-          <TextField
-            label="Label (optional)"
-            value={draft.name}
-            onChange={(e) => setDraft((d) => ({ ...d, name: e.target.value }))}
-            placeholder="Main store"
-          />
-          <TextField
-            label="Pixel ID"
-            inputMode="numeric"
-            value={draft.pixelId}
-            onChange={(e) => setDraft((d) => ({ ...d, pixelId: e.target.value }))}
-          />
-          <TextField
-            label="API access token"
-            type="password"
-            autoComplete="off"
-            value={draft.accessToken}
-            onChange={(e) => setDraft((d) => ({ ...d, accessToken: e.target.value }))}
-          />
+          <PixelAccountFields draft={draft} setDraft={setDraft} labelPlaceholder="Main store" />
           <div className="md:col-span-3">
             <Button type="submit" disabled={create.isPending}>
               {create.isPending ? 'Saving...' : 'Save account'}

@@ -6,6 +6,7 @@ import { StepIndicator } from '../../components/StepIndicator.tsx';
 import { Button, buttonClass } from '../../components/ui/Button.tsx';
 import { Card } from '../../components/ui/Card.tsx';
 import { SelectField, TextField } from '../../components/ui/Field.tsx';
+import { EMPTY_ACCOUNT_DRAFT, PixelAccountFields } from '../../components/PixelAccountFields.tsx';
 import { Spinner } from '../../components/ui/Spinner.tsx';
 import { download } from '../../lib/api.ts';
 import { errorMessage } from '../../lib/errors.ts';
@@ -27,7 +28,7 @@ export function SubmitPage() {
   const [accountId, setAccountId] = useState('');
   const [testEventCode, setTestEventCode] = useState(params.get('testEventCode') ?? '');
   const [skipDelivered, setSkipDelivered] = useState(true);
-  const [draft, setDraft] = useState({ name: '', pixelId: '', accessToken: '' });
+  const [draft, setDraft] = useState(EMPTY_ACCOUNT_DRAFT);
   const [saving, setSaving] = useState(false);
 
   const prepared = useQuery({
@@ -89,7 +90,7 @@ export function SubmitPage() {
       toast.success('Account saved');
       await queryClient.invalidateQueries({ queryKey: ['accounts'] });
       setAccountId(account.id);
-      setDraft({ name: '', pixelId: '', accessToken: '' });
+      setDraft(EMPTY_ACCOUNT_DRAFT);
     } catch (err) {
       toast.error(errorMessage(err, 'Failed to save account'));
     } finally {
@@ -166,24 +167,7 @@ export function SubmitPage() {
             )}
             {(accountId === NEW || (accounts.isSuccess && !accounts.data.length)) && (
               <div className="space-y-3 rounded-xl bg-slate-50 p-4">
-                <TextField
-                  label="Label (optional)"
-                  value={draft.name}
-                  onChange={(e) => setDraft((d) => ({ ...d, name: e.target.value }))}
-                />
-                <TextField
-                  label="Pixel ID"
-                  inputMode="numeric"
-                  value={draft.pixelId}
-                  onChange={(e) => setDraft((d) => ({ ...d, pixelId: e.target.value }))}
-                />
-                <TextField
-                  label="API access token"
-                  type="password"
-                  autoComplete="off"
-                  value={draft.accessToken}
-                  onChange={(e) => setDraft((d) => ({ ...d, accessToken: e.target.value }))}
-                />
+                <PixelAccountFields draft={draft} setDraft={setDraft} />
                 <Button onClick={saveAccount} disabled={saving}>
                   {saving ? 'Saving...' : 'Save account'}
                 </Button>
