@@ -34,6 +34,7 @@ export { deriveEventId } from './validate/event-id.ts';
 export { createDuplicateTracker, markDuplicate } from './validate/duplicates.ts';
 export * from './validate/row-validator.ts';
 export * from './events/build-event.ts';
+export * from './events/event-writer.ts';
 export * from './batch/batcher.ts';
 export * from './quality/match-quality.ts';
 export * from './quality/row-match-quality.ts';

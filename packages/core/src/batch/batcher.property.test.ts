@@ -1,17 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { ServerEvent } from '../events/build-event.ts';
-import { createBatcher, MAX_BATCH_EVENTS, type Batch } from './batcher.ts';
+import type { EncodedEvent } from '../events/event-writer.ts';
+import { createBatcher, eventsJson, MAX_BATCH_EVENTS, type Batch } from './batcher.ts';
 
-const bytesOf = (e: ServerEvent) => new TextEncoder().encode(JSON.stringify(e)).length + 1;
-const event = (i: number, note: string): ServerEvent => ({
-  event_name: 'Purchase',
-  event_time: 1,
-  action_source: 'other',
-  event_id: `e${i}`,
-  user_data: {},
-  custom_data: { note },
-});
+const bytesOf = (e: EncodedEvent) => new TextEncoder().encode(e.json).length + 1;
+const event = (i: number, note: string): EncodedEvent => {
+  const e = { event_name: 'Purchase', event_id: `e${i}`, custom_data: { note } };
+  return { event_name: e.event_name, event_id: e.event_id, json: JSON.stringify(e) };
+};
 
 describe('createBatcher invariants', () => {
   it('cuts batches within the event and byte limits, each row exactly once and in order', () => {
@@ -44,6 +40,7 @@ describe('createBatcher invariants', () => {
             expect(x.rowNumbers).toHaveLength(x.events.length);
             expect([x.firstRow, x.lastRow]).toEqual([x.rowNumbers[0], x.rowNumbers.at(-1)]);
             expect(x.bytes).toBe(x.events.reduce((n, e) => n + bytesOf(e), 0));
+            expect(eventsJson(x.events)).toBe(JSON.stringify(x.events.map((e) => JSON.parse(e.json))));
             // Only an event too big on its own may exceed the budget, alone in its batch.
             if (x.events.length > 1) expect(x.bytes).toBeLessThanOrEqual(maxBytes);
           });

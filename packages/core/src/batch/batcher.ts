@@ -1,9 +1,9 @@
-import type { ServerEvent } from '../events/build-event.ts';
+import type { EncodedEvent } from '../events/event-writer.ts';
 import { utf8Length } from './utf8-length.ts';
 
 export interface Batch {
   index: number;
-  events: ServerEvent[];
+  events: EncodedEvent[];
   /** CSV row number of each event, in order. */
   rowNumbers: number[];
   firstRow: number;
@@ -25,7 +25,7 @@ export function createBatcher(options: { maxEvents?: number; maxBytes?: number }
   const maxEvents = Math.min(Math.max(1, options.maxEvents ?? DEFAULT_BATCH_EVENTS), MAX_BATCH_EVENTS);
   const maxBytes = options.maxBytes ?? DEFAULT_BATCH_BYTES;
   let index = 0;
-  let events: ServerEvent[] = [];
+  let events: EncodedEvent[] = [];
   let rows: number[] = [];
   let bytes = 0;
 
@@ -46,8 +46,8 @@ export function createBatcher(options: { maxEvents?: number; maxBytes?: number }
   };
 
   return {
-    add(event: ServerEvent, rowNumber: number): Batch | null {
-      const size = utf8Length(JSON.stringify(event)) + 1;
+    add(event: EncodedEvent, rowNumber: number): Batch | null {
+      const size = utf8Length(event.json) + 1;
       const full = events.length > 0 && bytes + size > maxBytes ? cut() : null;
       events.push(event);
       rows.push(rowNumber);
@@ -58,6 +58,10 @@ export function createBatcher(options: { maxEvents?: number; maxBytes?: number }
     flush: cut,
   };
 }
+
+/** The JSON array of a batch's events, the same text JSON.stringify writes for the events themselves. */
+export const eventsJson = (events: readonly EncodedEvent[]): string =>
+  `[${events.map((e) => e.json).join(',')}]`;
 
 /** Spec §9: the CSV rows of batch `index` of `count` events when every row was sent in order. */
 export const batchRowRange = (index: number, size: number, count: number) => ({

@@ -3,6 +3,7 @@ import { sha256 } from '../hash/sha256.ts';
 import { createBatcher, batchRowRange } from '../batch/batcher.ts';
 import { createMatchQualityTracker } from '../quality/match-quality.ts';
 import { buildEvent } from './build-event.ts';
+import { createEventWriter } from './event-writer.ts';
 
 const eff = {
   event_name: 'Purchase',
@@ -71,7 +72,8 @@ describe('buildEvent', () => {
 });
 
 describe('createBatcher', () => {
-  const ev = (i: number) => buildEvent({ effectiveRow: { ...eff, event_id: `e${i}` } });
+  const write = createEventWriter();
+  const ev = (i: number) => write({ effectiveRow: { ...eff, event_id: `e${i}` } });
   it('cuts batches at the event limit and knows their rows', () => {
     const b = createBatcher({ maxEvents: 2 });
     const out = [0, 1, 2, 3, 4].map((i) => b.add(ev(i), i + 2)).filter(Boolean);
@@ -84,7 +86,7 @@ describe('createBatcher', () => {
     expect(b.flush()).toBeNull();
   });
   it('cuts at the byte budget and never exceeds 1000 events', () => {
-    const size = JSON.stringify(ev(0)).length + 1;
+    const size = ev(0).json.length + 1;
     const b = createBatcher({ maxEvents: 5000, maxBytes: size * 3 });
     const out = [0, 1, 2, 3].map((i) => b.add(ev(i), i)).filter(Boolean);
     expect(out[0]!.events).toHaveLength(3);

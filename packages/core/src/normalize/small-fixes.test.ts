@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { utf8Length } from '../batch/utf8-length.ts';
 import { createBatcher } from '../batch/batcher.ts';
-import type { ServerEvent } from '../events/build-event.ts';
+import { createEventWriter } from '../events/event-writer.ts';
 import { normalizeDateOfBirth } from './dates.ts';
 import { normalizeEmail } from './email.ts';
 import type { Normalized } from './result.ts';
@@ -52,14 +52,11 @@ describe('batch byte budget', () => {
   });
 
   it('counts UTF-8 bytes, not UTF-16 units', () => {
-    const event = (name: string): ServerEvent => ({
-      event_name: name,
-      event_time: 1,
-      action_source: 'other',
-      event_id: 'x',
-      user_data: {},
-    });
-    const one = new TextEncoder().encode(JSON.stringify(event('정'.repeat(100)))).length + 1;
+    const event = (name: string) =>
+      createEventWriter()({
+        effectiveRow: { event_name: name, event_time: '1', action_source: 'other', event_id: 'x' },
+      });
+    const one = new TextEncoder().encode(event('정'.repeat(100)).json).length + 1;
     const b = createBatcher({ maxBytes: one * 2 - 1 });
     expect(b.add(event('정'.repeat(100)), 2)).toBeNull();
     const full = b.add(event('정'.repeat(100)), 3);

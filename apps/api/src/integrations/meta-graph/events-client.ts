@@ -1,4 +1,10 @@
-import { classifyNetworkFailure, classifyResponse, type Outcome, type ServerEvent } from '@backsignal/core';
+import {
+  classifyNetworkFailure,
+  classifyResponse,
+  eventsJson,
+  type EncodedEvent,
+  type Outcome,
+} from '@backsignal/core';
 
 /** Identifies Backsignal's traffic in Meta's Dataset Quality API (`agent_name`). */
 export const PARTNER_AGENT = 'backsignal';
@@ -9,7 +15,7 @@ export interface PostEventsInput {
   apiVersion: string;
   pixelId: string;
   accessToken: string;
-  events: readonly ServerEvent[];
+  events: readonly EncodedEvent[];
   testEventCode: string | null;
   timeoutMs: number;
   nowMs: () => number;
@@ -27,8 +33,10 @@ export interface PostEventsResult {
  */
 export async function postEvents(input: PostEventsInput): Promise<PostEventsResult> {
   const url = `${input.graphUrl}/${input.apiVersion}/${encodeURIComponent(input.pixelId)}/events`;
-  const body: Record<string, unknown> = { data: input.events, partner_agent: PARTNER_AGENT };
-  if (input.testEventCode) body.test_event_code = input.testEventCode;
+  // The events are already JSON text: the body is written around them, as JSON.stringify would write it.
+  const body =
+    `{"data":${eventsJson(input.events)},"partner_agent":${JSON.stringify(PARTNER_AGENT)}` +
+    (input.testEventCode ? `,"test_event_code":${JSON.stringify(input.testEventCode)}}` : '}');
   let res: Response;
   try {
     res = await input.fetch(url, {
@@ -38,7 +46,7 @@ export async function postEvents(input: PostEventsInput): Promise<PostEventsResu
         'content-type': 'application/json',
         accept: 'application/json',
       },
-      body: JSON.stringify(body),
+      body,
       signal: AbortSignal.timeout(input.timeoutMs),
       redirect: 'error',
     });

@@ -3,9 +3,10 @@ import {
   backoffDelayMs,
   createBatcher,
   DEFAULT_BACKOFF,
+  eventsJson,
   type BackoffPolicy,
   type Outcome,
-  type ServerEvent,
+  type EncodedEvent,
 } from '@backsignal/core';
 import type { Db } from '../../db/db.ts';
 import { postEvents } from '../../integrations/meta-graph/events-client.ts';
@@ -22,7 +23,7 @@ import {
 /** Where a run's events and credentials come from: the workflow module in the app, fakes in tests. */
 export interface DeliverySource {
   /** The run's prepared events in file order; must yield the same events on every call. */
-  events(run: RunRow): AsyncIterable<{ rowNumber: number; event: ServerEvent }>;
+  events(run: RunRow): AsyncIterable<{ rowNumber: number; event: EncodedEvent }>;
   credentials(run: RunRow): Promise<{ pixelId: string; accessToken: string } | null>;
   markReconnectNeeded(run: RunRow): Promise<void>;
 }
@@ -62,8 +63,10 @@ export class RunFailure extends Error {
 }
 
 const LEDGER_CHUNK = 500;
-const hashEvents = (events: readonly ServerEvent[]) =>
-  createHash('sha256').update(JSON.stringify(events)).digest('hex');
+// The hash of the batch's JSON array: the same bytes as before events were written as text, so runs
+// started by an earlier version still resume.
+const hashEvents = (events: readonly EncodedEvent[]) =>
+  createHash('sha256').update(eventsJson(events)).digest('hex');
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 function batchError(outcome: Extract<Outcome, { kind: 'error' }>, bodyText: string | null): BatchError {
@@ -124,7 +127,7 @@ export async function runSend(opts: EngineOptions, runId: string): Promise<RunSt
     if (reason === 'token') await source.markReconnectNeeded(run);
   };
 
-  async function sendLeaf(leaf: BatchRow, events: ServerEvent[]): Promise<void> {
+  async function sendLeaf(leaf: BatchRow, events: EncodedEvent[]): Promise<void> {
     let attempts = leaf.attempts;
     let last: { outcome: Extract<Outcome, { kind: 'error' }>; bodyText: string | null } | null = null;
     for (;;) {
@@ -233,7 +236,7 @@ export async function runSend(opts: EngineOptions, runId: string): Promise<RunSt
    * After a second half settled any other way: a first half still failed like the parent holds the bad rows,
    * so it is split now (from what we know, without sending it again).
    */
-  async function resolveFirstHalf(leaf: BatchRow, byRow: Map<number, ServerEvent>): Promise<void> {
+  async function resolveFirstHalf(leaf: BatchRow, byRow: Map<number, EncodedEvent>): Promise<void> {
     if (!leaf.part.endsWith('1')) return;
     const second = await deliveryRepo.findPart(db, runId, leaf.idx, leaf.part);
     if (second?.status !== 'sent' && second?.status !== 'failed' && second?.status !== 'split') return;
@@ -251,13 +254,13 @@ export async function runSend(opts: EngineOptions, runId: string): Promise<RunSt
     await deliveryRepo.split(db, first, null, halves(first, events));
   }
 
-  function halves(leaf: BatchRow, events: ServerEvent[]) {
+  function halves(leaf: BatchRow, events: EncodedEvent[]) {
     const all = leaf.row_numbers.map((_, i) => i);
     const mid = Math.ceil(all.length / 2);
     return [childOf(leaf, events, '0', all.slice(0, mid)), childOf(leaf, events, '1', all.slice(mid))];
   }
 
-  function childOf(leaf: BatchRow, events: ServerEvent[], suffix: string, idx: number[]) {
+  function childOf(leaf: BatchRow, events: EncodedEvent[], suffix: string, idx: number[]) {
     return {
       part: leaf.part + suffix,
       rowNumbers: idx.map((i) => leaf.row_numbers[i]!),
@@ -268,7 +271,7 @@ export async function runSend(opts: EngineOptions, runId: string): Promise<RunSt
   /** Meta rejected the whole leaf: split it so the good rows still go (each child is new, never a resend). */
   async function isolate(
     leaf: BatchRow,
-    events: ServerEvent[],
+    events: EncodedEvent[],
     badIndex: number | null,
     err: BatchError,
   ): Promise<void> {
@@ -297,7 +300,7 @@ export async function runSend(opts: EngineOptions, runId: string): Promise<RunSt
   /** Per pass: first halves a dead worker left held (see heldFirstHalves), by batch index. */
   let held = new Map<number, BatchRow[]>();
 
-  async function processBatch(idx: number, events: ServerEvent[], rowNumbers: number[]): Promise<void> {
+  async function processBatch(idx: number, events: EncodedEvent[], rowNumbers: number[]): Promise<void> {
     const payloadHash = hashEvents(events);
     const stored = await deliveryRepo.ensureBatch(db, {
       runId,
@@ -344,7 +347,7 @@ export async function runSend(opts: EngineOptions, runId: string): Promise<RunSt
     let failure: unknown = null;
     let total = 0;
     let skipped = 0;
-    const launch = async (batch: { index: number; events: ServerEvent[]; rowNumbers: number[] } | null) => {
+    const launch = async (batch: { index: number; events: EncodedEvent[]; rowNumbers: number[] } | null) => {
       if (!batch) return;
       while (inflight.size >= o.concurrency) await Promise.race(inflight);
       const p: Promise<void> = processBatch(batch.index, batch.events, batch.rowNumbers)
@@ -355,7 +358,7 @@ export async function runSend(opts: EngineOptions, runId: string): Promise<RunSt
         .finally(() => inflight.delete(p));
       inflight.add(p);
     };
-    let chunk: { rowNumber: number; event: ServerEvent }[] = [];
+    let chunk: { rowNumber: number; event: EncodedEvent }[] = [];
     const drain = async () => {
       // Only live deliveries are skipped: an event sent as a test event still has to reach the live dataset.
       const delivered = run.skip_delivered

@@ -1,4 +1,4 @@
-import type { ServerEvent } from '@backsignal/core';
+import type { EncodedEvent } from '@backsignal/core';
 import type { Config } from '../../config/env.ts';
 import type { Db } from '../../db/db.ts';
 import { filesRepo, type UploadRow } from '../files/files.repo.ts';
@@ -68,7 +68,7 @@ export async function* preparedEvents(db: Db, upload: UploadRow, now: Date): Asy
 /** The engine's view of the app: the run's file through the workflow pipeline, the account's token. */
 export function appDeliverySource(db: Db, config: Config): DeliverySource {
   return {
-    async *events(run: RunRow): AsyncGenerator<{ rowNumber: number; event: ServerEvent }> {
+    async *events(run: RunRow): AsyncGenerator<{ rowNumber: number; event: EncodedEvent }> {
       const upload = await filesRepo.findForUser(db, run.user_id, run.upload_id);
       if (!upload)
         throw new RunFailure('The uploaded file is no longer available, so the send could not continue.');

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { ServerEvent } from '@backsignal/core';
+import { encodeEvent, type EncodedEvent } from '@backsignal/core';
 import type { Db } from '../../db/db.ts';
 import type { DeliverySource } from './delivery.engine.ts';
 import type { RunRow } from './delivery.repo.ts';
@@ -30,7 +30,7 @@ export async function seedUploadAndAccount(
 export function makeEvents(
   n: number,
   opts: { poisonRows?: number[]; prefix?: string } = {},
-): { rowNumber: number; event: ServerEvent }[] {
+): { rowNumber: number; event: EncodedEvent }[] {
   const poison = new Set(opts.poisonRows ?? []);
   // Unique per call: the per-pixel ledger would otherwise skip events another test already delivered.
   const prefix = opts.prefix ?? randomUUID().slice(0, 8);
@@ -38,13 +38,13 @@ export function makeEvents(
     const rowNumber = i + 2;
     return {
       rowNumber,
-      event: {
+      event: encodeEvent({
         event_name: poison.has(rowNumber) ? 'PoisonRow' : 'Lead',
         event_time: 1_767_225_600,
         action_source: 'system_generated',
         event_id: `${prefix}-${rowNumber}`,
         user_data: { em: [sha(`user${rowNumber}@example.com`)] },
-      },
+      }),
     };
   });
 }
@@ -53,26 +53,26 @@ export function makeEvents(
 export function* streamEvents(
   n: number,
   prefix: string,
-): Generator<{ rowNumber: number; event: ServerEvent }> {
+): Generator<{ rowNumber: number; event: EncodedEvent }> {
   for (let i = 0; i < n; i++) {
     const rowNumber = i + 2;
     yield {
       rowNumber,
-      event: {
+      event: encodeEvent({
         event_name: 'Lead',
         event_time: 1_767_225_600,
         action_source: 'system_generated',
         event_id: `${prefix}-${rowNumber}`,
         user_data: { em: [sha(`user${rowNumber}@example.com`)] },
-      },
+      }),
     };
   }
 }
 
 export function fakeSource(
   events:
-    | Iterable<{ rowNumber: number; event: ServerEvent }>
-    | (() => Iterable<{ rowNumber: number; event: ServerEvent }>),
+    | Iterable<{ rowNumber: number; event: EncodedEvent }>
+    | (() => Iterable<{ rowNumber: number; event: EncodedEvent }>),
   opts: { accessToken?: string; missingAccount?: boolean } = {},
 ): DeliverySource & { reconnect: string[] } {
   const reconnect: string[] = [];

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ServerEvent } from '@backsignal/core';
 import { createTestContext, type TestContext } from '../../../test/context.ts';
 import { Agent, loggedInAgent } from '../../../test/agent.ts';
 import { multipartFile } from '../../../test/multipart.ts';
@@ -542,7 +543,8 @@ describe('column formats', () => {
       const f = (await filesRepo.findForUser(ctx.db, (await agent.get('/auth/me')).json().user.id, id))!;
       const out: number[] = [];
       await runPipeline(ctx.db, f, { mode: 'events', now: NOW, lane: 'requests' }, (items) => {
-        for (const i of items) out.push(i.event.custom_data!.value as number);
+        for (const i of items)
+          out.push((JSON.parse(i.event.json) as ServerEvent).custom_data!.value as number);
       });
       return { f, out };
     };

@@ -250,7 +250,7 @@ export const fileRoutes =
             async (items) => {
               let out = '';
               for (const it of items) {
-                out += (first ? '\n' : ',\n') + JSON.stringify(it.event);
+                out += (first ? '\n' : ',\n') + it.event.json;
                 first = false;
               }
               await write(out);

@@ -135,7 +135,7 @@ export async function previewFile(db: Db, userId: string, id: string, now: Date,
     f,
     { mode: 'events', now, previewLimit: 0, stopAfterEvents: limit, lane: 'requests' },
     (items) => {
-      for (const it of items) if (previewRows.length < limit) previewRows.push(it.event);
+      for (const it of items) if (previewRows.length < limit) previewRows.push(JSON.parse(it.event.json));
     },
   );
   return { previewRows, totalCount: summary.stoppedEarly ? f.rowCount : summary.validEvents };

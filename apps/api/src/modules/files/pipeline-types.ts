@@ -1,4 +1,4 @@
-import type { CsvIssue, MatchQuality, RowResult, ServerEvent, ValidationContext } from '@backsignal/core';
+import type { CsvIssue, EncodedEvent, MatchQuality, RowResult, ValidationContext } from '@backsignal/core';
 
 export type PipelineMode = 'validate' | 'report' | 'events';
 
@@ -31,7 +31,7 @@ export interface PipelineSummary {
 export interface PreparedEvent {
   rowNumber: number;
   values: string[];
-  event: ServerEvent;
+  event: EncodedEvent;
 }
 
 /** A problem row for report.csv, with each problem field's value as it stood in the file. */

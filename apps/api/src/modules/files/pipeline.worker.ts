@@ -6,14 +6,15 @@
 import { parentPort } from 'node:worker_threads';
 import {
   FIELD_BY_KEY,
-  buildEvent,
   createCsvReader,
   createDuplicateTracker,
+  createEventWriter,
   createMatchQualityTracker,
   createRowValidator,
   headerProblem,
   markDuplicate,
   type CsvIssue,
+  type EventWriter,
   type RowResult,
   type ValidationContext,
 } from '@backsignal/core';
@@ -32,6 +33,7 @@ let quality!: ReturnType<typeof createMatchQualityTracker>;
 let duplicates!: ReturnType<typeof createDuplicateTracker>;
 let summary!: PipelineSummary;
 let validate: ((values: readonly string[], rowNumber: number) => RowResult) | null = null;
+let writeEvent: EventWriter | null = null;
 let stopped = false;
 /** Target field → index of the column mapped to it, for the report's original values. */
 let columnOf = new Map<string, number>();
@@ -56,6 +58,7 @@ function start(job: PipelineInput) {
     stoppedEarly: false,
   };
   validate = null;
+  writeEvent = null;
   stopped = false;
   columnOf = new Map();
   previewErrors = [];
@@ -106,6 +109,7 @@ function handle(items: ReturnType<typeof reader.push>, out: unknown[]) {
           return;
         }
         validate = createRowValidator(ctx);
+        writeEvent = createEventWriter();
         columnOf = new Map(
           item.info.headers.flatMap((h, i) => {
             const field = input.ctx.mappings[h];
@@ -140,7 +144,7 @@ function handle(items: ReturnType<typeof reader.push>, out: unknown[]) {
         if (input.mode === 'report' && problem) out.push(withOriginals(r, item.values));
         if (input.mode === 'events' && !bad && !repeat) {
           summary.validEvents++;
-          out.push({ rowNumber: item.rowNumber, values: item.values, event: buildEvent(r) });
+          out.push({ rowNumber: item.rowNumber, values: item.values, event: writeEvent!(r) });
           if (input.stopAfterEvents && summary.validEvents >= input.stopAfterEvents) {
             // A preview needs only its first events: stop reading instead of building the whole file.
             summary.stoppedEarly = true;
