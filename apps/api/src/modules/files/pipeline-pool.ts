@@ -1,8 +1,8 @@
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
-import { startTsWorker } from '../../lib/ts-worker.ts';
+import { bundledWorker } from '../../lib/bundled-worker.ts';
 
-const WORKER_URL = new URL('./pipeline.worker.ts', import.meta.url);
+const startPipelineWorker = bundledWorker(new URL('./pipeline.worker.ts', import.meta.url));
 /** Idle workers are ended after this long, so a quiet server holds no threads. */
 const IDLE_MS = 30_000;
 
@@ -29,7 +29,7 @@ export class WorkerPool {
 
   constructor(
     readonly size: number,
-    private readonly spawn: () => Worker = () => startTsWorker(WORKER_URL, {}),
+    private readonly spawn: () => Worker = () => startPipelineWorker(),
   ) {}
 
   /** A worker for one job; waits while `size` jobs are running. */
