@@ -56,6 +56,7 @@ const tricky = fc.oneof(
   fc.constantFrom('"', '\\', '\u0000', '\u001f', '\ud800', '\udc00x', '😀', '\u2028', 'a,b,,c', ''),
   fc.double().map(String),
   fc.integer().map(String),
+  fc.stringMatching(/^-?\d{1,12}(?:\.\d{1,8})?$/),
   fc.constantFrom('1e21', '0.0000001', '-0', 'NaN', 'Infinity', '007', '12.50', 'true', 'false'),
   fc.stringMatching(/^[0-9a-fA-F]{64}$/),
 );

@@ -22,7 +22,13 @@ const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /** A JSON string literal, byte for byte JSON.stringify's: most values need no escaping and skip it. */
 const str = (s: string): string => (NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`);
+// What the validator writes for times and amounts: an integer of up to 10 digits, or up to 9 digits with up to
+// 6 decimals, no leading or trailing zero. At most 15 significant digits, so String(Number(s)) is s itself.
+// "-0" is not (it prints as 0).
+const CANONICAL_NUMBER = /^(?!-0$)-?(?:0|[1-9]\d{0,9}|(?:0|[1-9]\d{0,8})\.\d{0,5}[1-9])$/;
+/** A JSON number literal, as JSON.stringify writes Number(s) (NaN and infinities as null). */
 const num = (s: string): string => {
+  if (CANONICAL_NUMBER.test(s)) return s;
   const n = Number(s);
   return Number.isFinite(n) ? String(n) : 'null';
 };
@@ -72,6 +78,12 @@ function objectJson(members: Members): string {
 const REPEATING_KEYS = new Set(['fn', 'ln', 'ct', 'st', 'zp', 'country', 'ge', 'db']);
 const HASH_MEMO_LIMIT = 20_000;
 
+interface Slot {
+  def: FieldDef;
+  /** Value → hash, for repeating hashed keys. */
+  memo: Map<string, string> | null;
+}
+
 /**
  * One file's event writer: a validated row → the Meta server event as JSON text (numbers as numbers, hashed
  * customer keys as one-element arrays of SHA-256 hex; a value that already is a digest is sent lowercased,
@@ -82,13 +94,21 @@ const HASH_MEMO_LIMIT = 20_000;
  * data must never outlive their file's job.
  */
 export function createEventWriter(): EventWriter {
-  const memos = new Map<string, Map<string, string>>();
-  for (const key of REPEATING_KEYS) memos.set(key, new Map());
+  // Field key → its definition and, for repeating hashed keys, its memo: one lookup per cell.
+  const slots = new Map<string, Slot | null>();
+  const slotOf = (key: string): Slot | null => {
+    let slot = slots.get(key);
+    if (slot === undefined) {
+      const def = FIELD_BY_KEY.get(key);
+      slot = def ? { def, memo: REPEATING_KEYS.has(def.metaKey) ? new Map() : null } : null;
+      slots.set(key, slot);
+    }
+    return slot;
+  };
 
-  const hashOf = (metaKey: string, value: string): string => {
+  const hashOf = ({ memo }: Slot, value: string): string => {
     // A digest may reach here in capitals (a row built outside the validator); Meta wants lowercase hex.
     if (value.length === 64 && SHA256_HEX.test(value)) return value.toLowerCase();
-    const memo = memos.get(metaKey);
     if (!memo) return sha256(value);
     let h = memo.get(value);
     if (h === undefined) {
@@ -109,11 +129,12 @@ export function createEventWriter(): EventWriter {
     for (const key in eff) {
       if (key === 'event_name' || key === 'event_time' || key === 'action_source' || key === 'event_id')
         continue;
-      const def = FIELD_BY_KEY.get(key);
-      if (!def) continue;
+      const slot = slotOf(key);
+      if (!slot) continue;
+      const { def } = slot;
       const value = eff[key]!;
       if (def.hashed) {
-        user += `${user ? ',' : ''}"${def.metaKey}":["${hashOf(def.metaKey, value)}"]`;
+        user += `${user ? ',' : ''}"${def.metaKey}":["${hashOf(slot, value)}"]`;
         continue;
       }
       const json = typedJson(key, def, value);
