@@ -9,9 +9,14 @@ export const ok = (value: string, note?: string): Normalized =>
 export const unusable = (reason: string): Normalized => ({ ok: false, reason });
 
 const ZERO_WIDTH = /[\u200B-\u200D\u2060\uFEFF]/g;
+const HAS_ZERO_WIDTH = /[\u200B-\u200D\u2060\uFEFF]/;
 
-/** Meta's common first steps: trim (JS trim, which covers NBSP and U+3000), drop zero-width characters. */
-export const clean = (raw: string): string => raw.replace(ZERO_WIDTH, '').trim();
+/**
+ * Meta's common first steps: trim (JS trim, which covers NBSP and U+3000), drop zero-width characters. Tested
+ * before replacing: a global replace that finds nothing costs more than the test, and it usually finds nothing.
+ */
+export const clean = (raw: string): string =>
+  (HAS_ZERO_WIDTH.test(raw) ? raw.replace(ZERO_WIDTH, '') : raw).trim();
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 /** SHA-256 of the empty string: a "hash of nothing" that must never be sent. */
