@@ -301,17 +301,19 @@ function checkField(row: RowState, src: Source, raw: string, v: string): void {
       const t = parseEventTime(v, settings.timeZone, src.dateOrder);
       if (!t.ok) return addError(row, key, `${key} "${v}" ${t.reason}.`);
       const seconds = sendableSeconds(t, row.now);
-      if (key === 'event_time') row.eventTimeAsWritten = String(t.seconds);
-      eff[key] = String(seconds);
+      const written = String(t.seconds);
+      const sent = seconds === t.seconds ? written : String(seconds);
+      if (key === 'event_time') row.eventTimeAsWritten = written;
+      eff[key] = sent;
       if (seconds !== t.seconds)
         addCorrection(
           row,
           key,
           `${key} has no time of day and 12:00 is still to come; used the current time (${iso(seconds)})`,
           raw,
-          String(seconds),
+          sent,
         );
-      else if (t.note) addCorrection(row, key, `${t.note} (${iso(seconds)})`, raw, String(seconds));
+      else if (t.note) addCorrection(row, key, `${t.note} (${iso(seconds)})`, raw, sent);
       if (key === 'event_time') checkWindow(row, seconds, v);
       return;
     }
