@@ -79,6 +79,33 @@ describe('parseEventTime', () => {
     );
   });
 
+  it('reads "11/21/2026 0:31" as the same time written with two spaces (the general path)', () => {
+    // Mostly real days, months and times, with leading zeros or not; sometimes any one or two digits.
+    const part = (max: number) =>
+      fc.oneof(
+        fc.integer({ min: 0, max }).map(String),
+        fc.integer({ min: 0, max }).map((x) => String(x).padStart(2, '0')),
+        fc.stringMatching(/^\d{1,2}$/),
+      );
+    const two = fc.stringMatching(/^\d{2}$/);
+    const slash = fc
+      .tuple(part(13), part(32), fc.integer({ min: 1000, max: 9999 }), part(24), two, fc.option(two))
+      .map(([x, b, y, h, mi, s]) => [`${x}/${b}/${y}`, `${h}:${mi}${s === null ? '' : `:${s}`}`]);
+    fc.assert(
+      fc.property(
+        slash,
+        fc.constantFrom('UTC', 'America/New_York'),
+        fc.constantFrom<'MDY' | 'DMY'>('MDY', 'DMY'),
+        ([date, time], zone, order) => {
+          expect(parseEventTime(`${date} ${time}`, zone, order)).toEqual(
+            parseEventTime(`${date}  ${time}`, zone, order),
+          );
+        },
+      ),
+      { numRuns: 5000 },
+    );
+  });
+
   it('never throws', () => {
     fc.assert(
       fc.property(fc.string(), (s) => void parseEventTime(s, 'Europe/Paris', 'DMY')),
