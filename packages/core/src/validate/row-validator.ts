@@ -85,7 +85,7 @@ interface Source {
   column: number; // -1 for a hardcoded value
   hardcoded: string;
   dateOrder: DateOrder;
-  decimal?: DecimalSeparator;
+  decimal: DecimalSeparator | undefined;
   /** Value → result, for fields whose values repeat (REPEATING, event_name, currency); per file, bounded. */
   memo: Map<string, Normalized> | null;
   textMemo: Map<string, { value: string; note?: string } | null> | null;
@@ -94,11 +94,27 @@ interface Source {
 }
 
 const TEXT_MEMO = new Set(['event_name', 'action_source', 'currency']);
-const memos = (field: string) => ({
-  rule: HASHED_RULES[field],
-  memo: REPEATING.has(field) ? new Map<string, Normalized>() : null,
-  textMemo: TEXT_MEMO.has(field) ? new Map<string, { value: string; note?: string } | null>() : null,
-});
+
+/** Every Source is built here, with the same fields in the same order: read per cell, they share one shape. */
+function source(
+  def: FieldDef,
+  column: number,
+  hardcoded: string,
+  dateOrder: DateOrder,
+  decimal: DecimalSeparator | undefined,
+): Source {
+  const field = def.key;
+  return {
+    def,
+    column,
+    hardcoded,
+    dateOrder,
+    decimal,
+    memo: REPEATING.has(field) ? new Map<string, Normalized>() : null,
+    textMemo: TEXT_MEMO.has(field) ? new Map<string, { value: string; note?: string } | null>() : null,
+    rule: HASHED_RULES[field],
+  };
+}
 
 type Rule = (v: string, s: FileSettings, today: CalendarDate, order: DateOrder) => Normalized;
 const HASHED_RULES: Record<string, Rule> = {
@@ -132,20 +148,14 @@ export function createRowValidator(
     const idx = columnIndex.get(column);
     if (!def || idx === undefined || mapped.has(field)) continue;
     mapped.add(field);
-    sources.push({
-      def,
-      column: idx,
-      hardcoded: '',
-      dateOrder: ctx.dateOrders?.[column] ?? ctx.settings.dateOrder,
-      decimal: ctx.decimalSeparators?.[column],
-      ...memos(field),
-    });
+    const dateOrder = ctx.dateOrders?.[column] ?? ctx.settings.dateOrder;
+    sources.push(source(def, idx, '', dateOrder, ctx.decimalSeparators?.[column]));
   }
   for (const [field, value] of Object.entries(ctx.hardcoded)) {
     const def = FIELD_BY_KEY.get(field);
     if (!def || mapped.has(field) || value.trim() === '') continue;
     mapped.add(field);
-    sources.push({ def, column: -1, hardcoded: value, dateOrder: ctx.settings.dateOrder, ...memos(field) });
+    sources.push(source(def, -1, value, ctx.settings.dateOrder, undefined));
   }
   // event_time is judged after action_source is known.
   sources.sort((a, b) => Number(a.def.key === 'event_time') - Number(b.def.key === 'event_time'));
