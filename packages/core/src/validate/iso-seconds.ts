@@ -15,7 +15,9 @@ export function isoSeconds(seconds: number): string {
   const ofDay = seconds - days * 86_400;
   const hour = Math.floor(ofDay / 3600);
   const minute = Math.floor((ofDay % 3600) / 60);
-  return `${calendarDate(days)}T${TWO_DIGITS[hour]}:${TWO_DIGITS[minute]}:${TWO_DIGITS[ofDay % 60]}Z`;
+  // Two short flat strings joined once, not a chain of seven joins: the message that keeps it is kept per row.
+  const clock = `${TWO_DIGITS[hour]}:${TWO_DIGITS[minute]}:${TWO_DIGITS[ofDay % 60]}Z`;
+  return `${calendarDate(days)}T${clock}`;
 }
 
 /**
