@@ -58,8 +58,8 @@ export function normalizePhone(raw: string, defaultCountry: string): Normalized 
   const text = clean(raw);
   if (!text) return unusable('is empty');
   // Written with ASCII digits, spaces, ( ) . + - only (the usual case), there are no wide digits or letters to
-  // convert, and no "e", "tel:" or extension to read. (With wide digits converted, a number may become plain;
-  // the steps below for one that is not change nothing in it.)
+  // convert, and no "e", "tel:" or extension to read. (A number that is plain only once its wide digits are
+  // converted takes the steps for one that is not, which change nothing in it.)
   const plain = PLAIN_PHONE.test(text);
   let v = plain ? text : asciiDigits(text).toLowerCase();
   if (!plain && /^\d(\.\d+)?e\+?\d+$/.test(v))

@@ -34,13 +34,15 @@ function splitAmount(
     const dec = v.lastIndexOf('.') > v.lastIndexOf(',') ? '.' : ',';
     const group = dec === '.' ? ',' : '.';
     if (v.split(dec).length !== 2) return null;
-    return { int: v.slice(0, v.lastIndexOf(dec)), frac: v.slice(v.lastIndexOf(dec) + 1), group };
+    const decAt = v.lastIndexOf(dec);
+    return { int: v.slice(0, decAt), frac: v.slice(decAt + 1), group };
   }
   const sep = dots ? '.' : commas ? ',' : null;
   if (!sep) return { int: v, frac: '', group: null };
   if ((dots || commas) > 1) return { int: v, frac: '', group: sep };
-  const int = v.slice(0, v.lastIndexOf(sep));
-  const frac = v.slice(v.lastIndexOf(sep) + 1);
+  const sepAt = v.lastIndexOf(sep);
+  const int = v.slice(0, sepAt);
+  const frac = v.slice(sepAt + 1);
   // Only "1,234"-like values could be grouping: not "0,125", "1234,567" or "1 234,567".
   // Four or more digits after a lone comma ("1,2345") is grouping gone wrong, not a decimal comma.
   if (sep === ',' && frac.length > 3 && !/^0?$/.test(int)) return null;
