@@ -6,7 +6,7 @@ import { isValidEmail, normalizeEmail } from './email.ts';
 import { normalizeCity, normalizeExternalId, normalizeGender, normalizeName } from './names.ts';
 import { normalizePhone } from './phone.ts';
 import { normalizeCountry, normalizeState, normalizeZip } from './places.ts';
-import { alreadyHashed, EMPTY_SHA256, type Normalized } from './result.ts';
+import { alreadyHashed, EMPTY_SHA256, trimmed, type Normalized } from './result.ts';
 
 const value = (r: Normalized) => (r.ok ? r.value : null);
 
@@ -220,6 +220,41 @@ describe('date of birth', () => {
     '1990-02-30',
     '2001-02-29',
   ])('%j is unusable', (raw) => expect(normalizeDateOfBirth(raw, 'MDY', 2026).ok).toBe(false));
+});
+
+describe('trimmed', () => {
+  it('trims what String.prototype.trim trims', () => {
+    const unit = fc.constantFrom(
+      'a',
+      ' ',
+      '\t',
+      '\n',
+      '\r',
+      '\u000b',
+      '\u0001',
+      '\u007f',
+      '\u0085',
+      '\u00a0',
+      '\u1680',
+      '\u2000',
+      '\u200b',
+      '\u2028',
+      '\u3000',
+      '\ufeff',
+      'é',
+      '~',
+      '!',
+    );
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.string({ unit, maxLength: 6 })),
+        (s) => {
+          expect(trimmed(s)).toBe(s.trim());
+        },
+      ),
+      { numRuns: 10_000 },
+    );
+  });
 });
 
 describe('isValidEmail', () => {

@@ -1,3 +1,5 @@
+import { trimmed } from '../normalize/result.ts';
+
 export type DecimalSeparator = '.' | ',';
 
 export interface Amount {
@@ -67,7 +69,7 @@ const finite = (n: number): Amount | null => (Number.isFinite(n) ? { value: n } 
  * `ambiguous` says so. Null for anything that is not a finite number or has broken grouping ("1,2345").
  */
 export function readAmount(raw: string, decimal?: DecimalSeparator): Amount | null {
-  let v = raw.trim();
+  let v = trimmed(raw);
   if (!v) return null;
   // Fast path, the same reading as below: plain digits, or one point followed by one, two or four or more
   // digits, is never grouped, negative or ambiguous (three digits after the point are left to the full path).

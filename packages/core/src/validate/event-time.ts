@@ -1,4 +1,5 @@
 import { validDate } from '../normalize/dates.ts';
+import { trimmed } from '../normalize/result.ts';
 import { matchMonthNameDate } from './month-name-date.ts';
 import { zonedToEpochMs } from './zoned-time.ts';
 
@@ -136,7 +137,7 @@ function clock(h: number, mi: number, s: number, ampm: string | undefined): [num
  * is an error.
  */
 export function parseEventTime(raw: string, zone: string, order: DateOrder): ParsedTime {
-  const v = raw.trim();
+  const v = trimmed(raw);
   if (!v) return { ok: false, reason: 'is empty' };
   if (UTC_ISO.test(v)) return utcIso(v);
   if (SLASH_TIME.test(v)) return slashTime(v, zone, order);

@@ -5,7 +5,7 @@ import { normalizeEmail } from '../normalize/email.ts';
 import { normalizeCity, normalizeExternalId, normalizeGender, normalizeName } from '../normalize/names.ts';
 import { normalizePhone } from '../normalize/phone.ts';
 import { normalizeCountry, normalizeState, normalizeZip } from '../normalize/places.ts';
-import { alreadyHashed, type Normalized } from '../normalize/result.ts';
+import { alreadyHashed, trimmed, type Normalized } from '../normalize/result.ts';
 import type { FileSettings } from '../settings.ts';
 import { readAmount, type DecimalSeparator } from './amount.ts';
 import { parseContents } from './contents.ts';
@@ -209,16 +209,6 @@ export function createRowValidator(
       effectiveRow: eff,
     };
   };
-}
-
-/**
- * raw.trim(), without the call for the usual cell that starts and ends with a visible ASCII character
- * (trim's whitespace is all control, space or non-ASCII): one call per cell adds up over a file.
- */
-function trimmed(raw: string): string {
-  const first = raw.charCodeAt(0);
-  const last = raw.charCodeAt(raw.length - 1);
-  return first > 32 && first < 127 && last > 32 && last < 127 ? raw : raw.trim();
 }
 
 function hasError(row: RowState, field: string): boolean {
