@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { sha256 } from '../hash/sha256.ts';
 import { normalizeDateOfBirth } from './dates.ts';
-import { normalizeEmail } from './email.ts';
+import { isValidEmail, normalizeEmail } from './email.ts';
 import { normalizeCity, normalizeExternalId, normalizeGender, normalizeName } from './names.ts';
 import { normalizePhone } from './phone.ts';
 import { normalizeCountry, normalizeState, normalizeZip } from './places.ts';
-import { alreadyHashed, EMPTY_SHA256, type Normalized } from './result.ts';
+import { alreadyHashed, EMPTY_SHA256, trimmed, type Normalized } from './result.ts';
 
 const value = (r: Normalized) => (r.ok ? r.value : null);
 
@@ -220,6 +220,71 @@ describe('date of birth', () => {
     '1990-02-30',
     '2001-02-29',
   ])('%j is unusable', (raw) => expect(normalizeDateOfBirth(raw, 'MDY', 2026).ok).toBe(false));
+});
+
+describe('trimmed', () => {
+  it('trims what String.prototype.trim trims', () => {
+    const unit = fc.constantFrom(
+      'a',
+      ' ',
+      '\t',
+      '\n',
+      '\r',
+      '\u000b',
+      '\u0001',
+      '\u007f',
+      '\u0085',
+      '\u00a0',
+      '\u1680',
+      '\u2000',
+      '\u200b',
+      '\u2028',
+      '\u3000',
+      '\ufeff',
+      'é',
+      '~',
+      '!',
+    );
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.string({ unit, maxLength: 6 })),
+        (s) => {
+          expect(trimmed(s)).toBe(s.trim());
+        },
+      ),
+      { numRuns: 10_000 },
+    );
+  });
+});
+
+describe('isValidEmail', () => {
+  // The definition: the local part before the last '@' and the domain after it, each checked on its own.
+  const LOCAL = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
+  const DOMAIN = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]*[a-z0-9]$/;
+  const reference = (v: string) => {
+    const at = v.lastIndexOf('@');
+    if (v.length > 254 || at < 1) return false;
+    const local = v.slice(0, at);
+    return local.length <= 64 && LOCAL.test(local) && DOMAIN.test(v.slice(at + 1));
+  };
+
+  it('agrees with checking the local part and the domain separately', () => {
+    const unit = fc.constantFrom(...'ab9.-_+@"<> ,;:\'é'.split(''), 'x'.repeat(30));
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.emailAddress(),
+          fc.emailAddress().map((e) => e.toUpperCase()),
+          fc.string({ unit, maxLength: 12 }),
+        ),
+        (v) => {
+          expect(isValidEmail(v)).toBe(reference(v));
+        },
+      ),
+      { numRuns: 10_000 },
+    );
+  });
 });
 
 describe('already hashed values', () => {

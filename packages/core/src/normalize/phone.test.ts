@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { normalizePhone } from './phone.ts';
+import { digitsOnly, normalizePhone } from './phone.ts';
 
 const value = (raw: string, country: string) => {
   const r = normalizePhone(raw, country);
@@ -48,4 +49,37 @@ describe('phone: trunk prefixes and impossible numbers', () => {
       note: expect.stringMatching(/national 0 after \+44/),
     });
   });
+});
+
+describe('digitsOnly', () => {
+  it('removes what /\\D/g removes', () => {
+    const text = fc.oneof(
+      fc.string(),
+      fc.stringMatching(/^[\d\s().+-]{0,20}$/),
+      fc.string({ unit: 'binary' }),
+    );
+    fc.assert(
+      fc.property(text, (s) => {
+        expect(digitsOnly(s)).toBe(s.replace(/\D/g, ''));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it.each([
+    ['(415) 555-1212', '4155551212'],
+    ['4155551212', '4155551212'],
+    ['+1 415 555 1212', '14155551212'],
+    ['', ''],
+    ['abc', ''],
+    ['١٢٣', ''],
+  ])('%j → %j', (s, digits) => expect(digitsOnly(s)).toBe(digits));
+});
+
+describe('phone: wide digits', () => {
+  it.each([
+    ['４１５５５５１２１２', '14155551212'],
+    ['(٤١٥) ٥٥٥-١٢١٢', '14155551212'],
+    ['+４４ ２０ ７９４６ ０９５８', '442079460958'],
+  ])('%j → %j', (raw, expected) => expect(value(raw, 'US')).toBe(expected));
 });

@@ -11,6 +11,25 @@ function asciiDigits(s: string): string {
   });
 }
 
+/**
+ * `s.replace(/\D/g, '')`, copying whole runs of digits (a digits-only string is returned as it is): the regex
+ * replace was a measurable part of reading every phone.
+ */
+export function digitsOnly(s: string): string {
+  let out = '';
+  let run = -1; // start of the current run of digits
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      if (run < 0) run = i;
+    } else if (run >= 0) {
+      out += s.slice(run, i);
+      run = -1;
+    }
+  }
+  return run >= 0 ? out + s.slice(run) : out;
+}
+
 const callingCodes = new Map<string, string>();
 function callingCode(country: string): string | null {
   const cc = country.toUpperCase();
@@ -36,24 +55,27 @@ function callingCode(country: string): string | null {
  * @example normalizePhone('(650)555-1212', 'US') // { ok: true, value: '16505551212', note: 'Added country code +1 to phone' }
  */
 export function normalizePhone(raw: string, defaultCountry: string): Normalized {
-  let v = asciiDigits(clean(raw)).toLowerCase();
-  if (!v) return unusable('is empty');
-  // Written with digits, spaces, ( ) . + - only (the usual case), there is no "e", "tel:" or extension to read.
-  const plain = PLAIN_PHONE.test(v);
+  const text = clean(raw);
+  if (!text) return unusable('is empty');
+  // Written with ASCII digits, spaces, ( ) . + - only (the usual case), there are no wide digits or letters to
+  // convert, and no "e", "tel:" or extension to read. (A number that is plain only once its wide digits are
+  // converted takes the steps for one that is not, which change nothing in it.)
+  const plain = PLAIN_PHONE.test(text);
+  let v = plain ? text : asciiDigits(text).toLowerCase();
   if (!plain && /^\d(\.\d+)?e\+?\d+$/.test(v))
     return unusable('lost its digits in a spreadsheet (scientific notation)');
   if (!plain) v = v.replace(/^tel:/, '');
-  v = v.replace(/^(\+?\d+)\.0$/, '$1');
+  if (v.endsWith('.0')) v = v.replace(/^(\+?\d+)\.0$/, '$1');
   if (!plain) v = v.replace(/\s*(?:ext\.?|extension|x|#)\s*\d{1,6}$/, '');
-  v = v.replace(/\(0\)/g, '');
+  if (v.includes('(0)')) v = v.replace(/\(0\)/g, '');
 
   let international = false;
   let digits: string;
   if (v.startsWith('+')) {
     international = true;
-    digits = v.replace(/\D/g, '');
+    digits = digitsOnly(v);
   } else {
-    digits = v.replace(/\D/g, '');
+    digits = digitsOnly(v);
     if (digits.startsWith('00')) {
       international = true;
       digits = digits.slice(2);
@@ -68,8 +90,8 @@ export function normalizePhone(raw: string, defaultCountry: string): Normalized 
   const country = defaultCountry.toUpperCase();
   const code = callingCode(country);
   if (code === '1') {
-    if (digits.length === 10 && NANP.test(`1${digits}`))
-      return ok(`1${digits}`, 'Added country code +1 to phone');
+    const withCode = `1${digits}`;
+    if (digits.length === 10 && NANP.test(withCode)) return ok(withCode, 'Added country code +1 to phone');
     if (digits.length === 11 && NANP.test(digits)) return ok(digits);
   } else if (code) {
     // The numbering plan knows each country's trunk prefix (the UK's 0, for instance) and drops it.
@@ -101,7 +123,7 @@ const NANP = /^1[2-9]\d{2}[2-9]\d{6}$/;
 
 /** Digits after an international prefix: a known country code and a number valid in its numbering plan. */
 function internationalNumber(written: string): Normalized {
-  const digits = written.replace(/^0+/, '');
+  const digits = written.startsWith('0') ? written.replace(/^0+/, '') : written;
   if (digits.startsWith('1'))
     return NANP.test(digits) ? ok(digits) : unusable('is not a valid North American number');
   const parsed =

@@ -88,11 +88,14 @@ export function normalizeState(raw: string): Normalized {
  * @example normalizeZip('94035-1234') // { ok: true, value: '94035' }
  */
 const US_ZIP = /^(\d{5})(?:\s*[-–]\s*\d{4}|\s*\d{4})?$/;
+const FIVE_DIGITS = /^\d{5}$/;
 
 export function normalizeZip(raw: string): Normalized {
   let v = clean(raw).toLowerCase();
   if (!v) return unusable('is empty');
-  // A US ZIP as written (the usual case) is never a placeholder and has no ".0": read it at once.
+  // A US ZIP as written (the usual case) is never a placeholder and has no ".0": read it at once, five digits
+  // without even a regex match.
+  if (FIVE_DIGITS.test(v)) return ok(v);
   let us = US_ZIP.exec(v);
   if (us) return ok(us[1]!, v.length > 5 ? `Zip "${raw.trim()}" shortened to the 5-digit US zip` : undefined);
   if (isPlaceholder(v)) return unusable('is a placeholder, not a postal code');

@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_FILE_SETTINGS } from '../settings.ts';
-import { detectDecimalSeparator, readAmount } from './amount.ts';
+import { detectDecimalSeparator, readAmount, type DecimalSeparator } from './amount.ts';
 import { createRowValidator } from './row-validator.ts';
 import { parseAmount } from './values.ts';
 
@@ -73,6 +74,41 @@ describe('parseAmount', () => {
     expect(readAmount('1,234.00')).toEqual({ value: 1234 });
     expect(readAmount('1.234', '.')).toEqual({ value: 1.234 });
   });
+});
+
+describe('readAmount with a currency symbol', () => {
+  // '12.50 USD' never takes a fast path: its reading is the reference for '$12.50' and the like.
+  const reference = (x: string, decimal?: DecimalSeparator) => readAmount(`${x} USD`, decimal);
+  const decimal = fc.constantFrom<DecimalSeparator | undefined>(undefined, '.', ',');
+  const symbol = fc.constantFrom('$', '€', '£', '¥', '₹');
+
+  it('reads "$1,200.00"-like values as it reads them written with a currency code', () => {
+    const grouped = fc
+      .tuple(fc.bigInt({ min: 0n, max: 10n ** 25n }), fc.boolean(), fc.stringMatching(/^\d{1,2}$/))
+      .map(([int, group, frac]) => `${group ? int.toLocaleString('en-US') : int}.${frac}`);
+    fc.assert(
+      fc.property(symbol, grouped, decimal, (sym, x, d) => {
+        expect(readAmount(`${sym}${x}`, d)).toEqual(reference(x, d));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('reads any digits and separators after a symbol as with a currency code', () => {
+    fc.assert(
+      fc.property(symbol, fc.stringMatching(/^[\d.,]{1,14}$/), decimal, (sym, x, d) => {
+        expect(readAmount(`${sym}${x}`, d)).toEqual(reference(x, d));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it.each([
+    ['$1,200.00', 1200],
+    ['$602.47', 602.47],
+    ['€1,234,567.8', 1234567.8],
+    ['$0.00', 0],
+  ])('%j → %s', (raw, value) => expect(readAmount(raw)).toEqual({ value }));
 });
 
 describe('detectDecimalSeparator', () => {

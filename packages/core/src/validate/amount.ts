@@ -1,3 +1,5 @@
+import { trimmed } from '../normalize/result.ts';
+
 export type DecimalSeparator = '.' | ',';
 
 export interface Amount {
@@ -10,6 +12,8 @@ export interface Amount {
 }
 
 const PLAIN = /^\d+(?:\.(?:\d{1,2}|\d{4,}))?$/;
+// '$1,200.00', '€12.50': a currency symbol, comma-grouped thousands (or none) and one or two decimals.
+const SYMBOL_GROUPED = /^[$€£¥₹](?:\d{1,3}(?:,\d{3})+|\d+)\.\d{1,2}$/;
 const GROUP_CHARS = /[\s\u00a0\u202f']/;
 
 /** "1,234,567" (or Indian "12,34,567") with `sep` between groups; false for "1,2345" or "12,34". */
@@ -28,18 +32,19 @@ function splitAmount(
 ): { int: string; frac: string; group: string | null; ambiguous?: string } | null {
   const dots = v.split('.').length - 1;
   const commas = v.split(',').length - 1;
-  const at = (sep: string) => v.lastIndexOf(sep);
   if (dots && commas) {
-    const dec = at('.') > at(',') ? '.' : ',';
+    const dec = v.lastIndexOf('.') > v.lastIndexOf(',') ? '.' : ',';
     const group = dec === '.' ? ',' : '.';
     if (v.split(dec).length !== 2) return null;
-    return { int: v.slice(0, at(dec)), frac: v.slice(at(dec) + 1), group };
+    const decAt = v.lastIndexOf(dec);
+    return { int: v.slice(0, decAt), frac: v.slice(decAt + 1), group };
   }
   const sep = dots ? '.' : commas ? ',' : null;
   if (!sep) return { int: v, frac: '', group: null };
   if ((dots || commas) > 1) return { int: v, frac: '', group: sep };
-  const int = v.slice(0, at(sep));
-  const frac = v.slice(at(sep) + 1);
+  const sepAt = v.lastIndexOf(sep);
+  const int = v.slice(0, sepAt);
+  const frac = v.slice(sepAt + 1);
   // Only "1,234"-like values could be grouping: not "0,125", "1234,567" or "1 234,567".
   // Four or more digits after a lone comma ("1,2345") is grouping gone wrong, not a decimal comma.
   if (sep === ',' && frac.length > 3 && !/^0?$/.test(int)) return null;
@@ -55,6 +60,8 @@ function splitAmount(
   };
 }
 
+const finite = (n: number): Amount | null => (Number.isFinite(n) ? { value: n } : null);
+
 /**
  * A money amount from the ways spreadsheets write it: '$1,200.00', '1.234,56', '1 234,56', "1'234.50", '€12,50',
  * '(12.50)', 'USD 12'. One separator followed by exactly three digits is ambiguous; `decimal` (the column's
@@ -62,14 +69,15 @@ function splitAmount(
  * `ambiguous` says so. Null for anything that is not a finite number or has broken grouping ("1,2345").
  */
 export function readAmount(raw: string, decimal?: DecimalSeparator): Amount | null {
-  let v = raw.trim();
+  let v = trimmed(raw);
   if (!v) return null;
   // Fast path, the same reading as below: plain digits, or one point followed by one, two or four or more
   // digits, is never grouped, negative or ambiguous (three digits after the point are left to the full path).
-  if (PLAIN.test(v)) {
-    const n = Number(v);
-    return Number.isFinite(n) ? { value: n } : null;
-  }
+  if (PLAIN.test(v)) return finite(Number(v));
+  // Fast path for the usual spreadsheet currency format, the same reading as below: a symbol, then comma
+  // groups of three and one or two decimals, is never negative or ambiguous (whatever the column's decimal
+  // separator) and reads as its digits.
+  if (SYMBOL_GROUPED.test(v)) return finite(Number(v.slice(1).replaceAll(',', '')));
   let negative = false;
   if (/^\(.*\)$/.test(v)) {
     negative = true;

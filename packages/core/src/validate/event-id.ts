@@ -17,12 +17,30 @@ import { STRONG_IDENTIFIERS, WEAK_IDENTIFIERS } from './identifiers.ts';
 export function deriveEventId(eff: Readonly<Record<string, string>>, eventTime: string): string {
   // Exactly JSON.stringify([['event_name', …], ['event_time', …], [key, value]…]), written out: the same
   // bytes (and so the same ids) without building the arrays for every row.
-  let json = `[["event_name",${JSON.stringify(eff.event_name ?? '')}],["event_time",${JSON.stringify(eventTime)}]`;
-  if (eff.order_id) json += `,["order_id",${JSON.stringify(eff.order_id.trim())}]`;
+  let json = `[["event_name",${jsonString(eff.event_name ?? '')}],["event_time",${jsonString(eventTime)}]`;
+  if (eff.order_id) json += `,["order_id",${jsonString(eff.order_id.trim())}]`;
   else {
-    const strong = STRONG_IDENTIFIERS.filter((k) => eff[k]);
-    const keys = strong.length ? strong : WEAK_IDENTIFIERS.filter((k) => eff[k]);
-    for (const k of [...keys].sort()) json += `,[${JSON.stringify(k)},${JSON.stringify(eff[k]!)}]`;
+    const strong = presentKeys(eff, STRONG_IDENTIFIERS);
+    const keys = strong.length ? strong : presentKeys(eff, WEAK_IDENTIFIERS);
+    for (const k of keys.sort()) json += `,[${jsonString(k)},${jsonString(eff[k]!)}]`;
   }
   return `bs-${sha256(`${json}]`).slice(0, 32)}`;
 }
+
+/** The keys of `keys` that have a value in the row, as a new array. */
+function presentKeys(eff: Readonly<Record<string, string>>, keys: readonly string[]): string[] {
+  const present: string[] = [];
+  for (const k of keys) if (eff[k]) present.push(k);
+  return present;
+}
+
+// What JSON.stringify writes escaped: a quote, a backslash, control characters and lone surrogates (any
+// surrogate is left to it, paired or not).
+// eslint-disable-next-line no-control-regex -- control characters are exactly what JSON escapes
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/**
+ * JSON.stringify(s), without the call for the usual string that has nothing to escape: a quoted copy of it.
+ * Every derived id puts three or more strings in its JSON text.
+ */
+export const jsonString = (s: string): string => (NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`);

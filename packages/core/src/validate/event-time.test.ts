@@ -51,6 +51,61 @@ describe('parseEventTime', () => {
     (raw) => expect(parseEventTime(raw, 'UTC', 'MDY').ok).toBe(false),
   );
 
+  it('reads a UTC ISO time ending in Z as the same time ending in +00:00', () => {
+    const n = (digits: number, max: number) =>
+      fc.integer({ min: 0, max }).map((x) => String(x).padStart(digits, '0'));
+    const iso = fc
+      .tuple(
+        n(4, 9999),
+        n(2, 19),
+        n(2, 39),
+        fc.constantFrom('T', 't', ' '),
+        n(2, 29),
+        n(2, 69),
+        n(2, 69),
+        fc.constantFrom('', '.000', ',5', '.123456'),
+      )
+      .map(([y, mo, d, t, h, mi, s, frac]) => `${y}-${mo}-${d}${t}${h}:${mi}:${s}${frac}`);
+    fc.assert(
+      fc.property(
+        iso,
+        fc.constantFrom('Z', 'z'),
+        fc.constantFrom('UTC', 'America/New_York'),
+        (v, z, zone) => {
+          expect(parseEventTime(`${v}${z}`, zone, 'MDY')).toEqual(parseEventTime(`${v}+00:00`, zone, 'MDY'));
+        },
+      ),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('reads "11/21/2026 0:31" as the same time written with two spaces (the general path)', () => {
+    // Mostly real days, months and times, with leading zeros or not; sometimes any one or two digits.
+    const part = (max: number) =>
+      fc.oneof(
+        fc.integer({ min: 0, max }).map(String),
+        fc.integer({ min: 0, max }).map((x) => String(x).padStart(2, '0')),
+        fc.stringMatching(/^\d{1,2}$/),
+      );
+    const two = fc.stringMatching(/^\d{2}$/);
+    const slash = fc
+      .tuple(part(13), part(32), fc.integer({ min: 1000, max: 9999 }), part(24), two, fc.option(two))
+      .map(([x, b, y, h, mi, s]) => [`${x}/${b}/${y}`, `${h}:${mi}${s === null ? '' : `:${s}`}`]);
+    fc.assert(
+      fc.property(
+        slash,
+        fc.constantFrom('UTC', 'America/New_York'),
+        fc.constantFrom<'MDY' | 'DMY'>('MDY', 'DMY'),
+        ([date, time], zone, order) => {
+          expect(parseEventTime(`${date} ${time}`, zone, order)).toEqual(
+            parseEventTime(`${date}  ${time}`, zone, order),
+          );
+        },
+      ),
+      { numRuns: 5000 },
+    );
+  });
+
   it('never throws', () => {
     fc.assert(
       fc.property(fc.string(), (s) => void parseEventTime(s, 'Europe/Paris', 'DMY')),

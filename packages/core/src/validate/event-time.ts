@@ -1,4 +1,5 @@
 import { validDate } from '../normalize/dates.ts';
+import { trimmed } from '../normalize/result.ts';
 import { matchMonthNameDate } from './month-name-date.ts';
 import { zonedToEpochMs } from './zoned-time.ts';
 
@@ -18,6 +19,12 @@ const ISO =
   /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?)?\s*(z|[+-]\d{2}(?::?\d{2})?)?$/i;
 const SLASH =
   /^(\d{1,4})([/.-])(\d{1,2})\2(\d{2,4})(?:[ T,]+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*(am|pm)?)?\s*(z|[+-]\d{2}:?\d{2})?$/i;
+// '2026-11-20T09:02:52.000Z', as toISOString and most exports write a time: read by utcIso without the ISO
+// regex's captures.
+const UTC_ISO = /^\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?z$/i;
+// '11/21/2026 0:31', '21/11/2026 14:05:09': a slash date with a four-digit year and a 24-hour time without a
+// zone, read by slashTime.
+const SLASH_TIME = /^\d\d?\/\d\d?\/\d{4} \d\d?:\d\d(?::\d\d)?$/;
 const DATE_ONLY_NOTE = 'event_time has no time of day; used 12:00 in the file time zone';
 const EXCEL_EPOCH_DAYS = 25569; // 1970-01-01 as an Excel serial day
 
@@ -59,6 +66,61 @@ function dateOnly(
   };
 }
 
+/** The number written in digits v[from] … v[to - 1], which the caller has checked are digits. */
+function digitsAt(v: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) n = n * 10 + v.charCodeAt(i) - 48;
+  return n;
+}
+
+/**
+ * A UTC_ISO value, the same reading as the ISO branch of parseEventTime (whose regex, match array and strings
+ * per value were a measurable part of validating a row): the fields sit at fixed places.
+ */
+function utcIso(v: string): ParsedTime {
+  const y = digitsAt(v, 0, 4);
+  const mo = digitsAt(v, 5, 7);
+  const d = digitsAt(v, 8, 10);
+  const h = digitsAt(v, 11, 13);
+  const mi = digitsAt(v, 14, 16);
+  const s = digitsAt(v, 17, 19);
+  if (!validDate(y, mo, d)) return { ok: false, reason: 'is not a valid date' };
+  if (h > 23 || mi > 59 || s > 59) return { ok: false, reason: 'has an invalid time' };
+  return { ok: true, seconds: Math.floor(Date.UTC(y, mo - 1, d, h, mi, s) / 1000) };
+}
+
+/**
+ * Whether a date written x/b/year has its month first: a day above 12 settles it, D.M.Y is always day first,
+ * and otherwise the file's order decides.
+ */
+function monthFirst(x: number, b: number, order: DateOrder, dotted: boolean): boolean {
+  if (dotted || x > 12) return false;
+  if (b > 12) return true;
+  return order !== 'DMY';
+}
+
+/**
+ * A SLASH_TIME value, the same reading as the SLASH branch of parseEventTime without its regex captures: the
+ * usual way US spreadsheets write a time.
+ */
+function slashTime(v: string, zone: string, order: DateOrder): ParsedTime {
+  const slash1 = v.indexOf('/');
+  const slash2 = v.indexOf('/', slash1 + 1);
+  const space = v.indexOf(' ', slash2);
+  const colon1 = v.indexOf(':', space);
+  const colon2 = v.indexOf(':', colon1 + 1);
+  const x = digitsAt(v, 0, slash1);
+  const b = digitsAt(v, slash1 + 1, slash2);
+  const [mo, d] = monthFirst(x, b, order, false) ? [x, b] : [b, x];
+  const y = digitsAt(v, slash2 + 1, space);
+  const h = digitsAt(v, space + 1, colon1);
+  const mi = digitsAt(v, colon1 + 1, colon2 < 0 ? v.length : colon2);
+  const s = colon2 < 0 ? 0 : digitsAt(v, colon2 + 1, v.length);
+  if (!validDate(y, mo, d)) return { ok: false, reason: 'is not a valid date' };
+  if (h > 23 || mi > 59 || s > 59) return { ok: false, reason: 'has an invalid time' };
+  return { ok: true, seconds: toSeconds(zone, undefined, y, mo, d, h, mi, s) };
+}
+
 /** 24-hour clock from a written time; null when it is not a real time of day. */
 function clock(h: number, mi: number, s: number, ampm: string | undefined): [number, number, number] | null {
   if (ampm) {
@@ -75,8 +137,10 @@ function clock(h: number, mi: number, s: number, ampm: string | undefined): [num
  * is an error.
  */
 export function parseEventTime(raw: string, zone: string, order: DateOrder): ParsedTime {
-  const v = raw.trim();
+  const v = trimmed(raw);
   if (!v) return { ok: false, reason: 'is empty' };
+  if (UTC_ISO.test(v)) return utcIso(v);
+  if (SLASH_TIME.test(v)) return slashTime(v, zone, order);
 
   if (/^\d+(\.\d+)?$/.test(v)) {
     const n = Number(v);
@@ -134,9 +198,7 @@ export function parseEventTime(raw: string, zone: string, order: DateOrder): Par
     else {
       const x = Number(a);
       y = c.length === 2 ? 2000 + Number(c) : Number(c);
-      if (sep === '.' || x > 12) [d, mo] = [x, b];
-      else if (b > 12) [mo, d] = [x, b];
-      else [mo, d] = order === 'DMY' ? [b, x] : [x, b];
+      [mo, d] = monthFirst(x, b, order, sep === '.') ? [x, b] : [b, x];
     }
     if (!validDate(y, mo, d)) return { ok: false, reason: 'is not a valid date' };
     if (m[5] === undefined) return dateOnly(zone, m[9], y, mo, d);

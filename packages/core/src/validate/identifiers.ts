@@ -40,7 +40,8 @@ const WEAK_ONLY = [
 
 /** Null when the row can be matched; otherwise what is missing, in plain words. */
 export function identifierProblem(eff: Readonly<Record<string, string>>): string | null {
-  if (STRONG_IDENTIFIERS.some((k) => eff[k])) return null;
+  // A loop, not .some(): it runs for every row, and a callback made per call is not free.
+  for (const k of STRONG_IDENTIFIERS) if (eff[k]) return null;
   const weak = WEAK_IDENTIFIERS.filter((k) => eff[k]);
   if (!weak.length)
     return 'No usable customer information: the row needs a valid email, phone or another identifier.';

@@ -5,7 +5,7 @@ import { normalizeEmail } from '../normalize/email.ts';
 import { normalizeCity, normalizeExternalId, normalizeGender, normalizeName } from '../normalize/names.ts';
 import { normalizePhone } from '../normalize/phone.ts';
 import { normalizeCountry, normalizeState, normalizeZip } from '../normalize/places.ts';
-import { alreadyHashed, type Normalized } from '../normalize/result.ts';
+import { alreadyHashed, trimmed, type Normalized } from '../normalize/result.ts';
 import type { FileSettings } from '../settings.ts';
 import { readAmount, type DecimalSeparator } from './amount.ts';
 import { parseContents } from './contents.ts';
@@ -18,6 +18,7 @@ import {
   type DateOrder,
 } from './event-time.ts';
 import { identifierProblem } from './identifiers.ts';
+import { isoSeconds as iso } from './iso-seconds.ts';
 import { zonedDate } from './zoned-time.ts';
 import {
   canonicalActionSource,
@@ -84,7 +85,7 @@ interface Source {
   column: number; // -1 for a hardcoded value
   hardcoded: string;
   dateOrder: DateOrder;
-  decimal?: DecimalSeparator;
+  decimal: DecimalSeparator | undefined;
   /** Value → result, for fields whose values repeat (REPEATING, event_name, currency); per file, bounded. */
   memo: Map<string, Normalized> | null;
   textMemo: Map<string, { value: string; note?: string } | null> | null;
@@ -93,11 +94,27 @@ interface Source {
 }
 
 const TEXT_MEMO = new Set(['event_name', 'action_source', 'currency']);
-const memos = (field: string) => ({
-  rule: HASHED_RULES[field],
-  memo: REPEATING.has(field) ? new Map<string, Normalized>() : null,
-  textMemo: TEXT_MEMO.has(field) ? new Map<string, { value: string; note?: string } | null>() : null,
-});
+
+/** Every Source is built here, with the same fields in the same order: read per cell, they share one shape. */
+function source(
+  def: FieldDef,
+  column: number,
+  hardcoded: string,
+  dateOrder: DateOrder,
+  decimal: DecimalSeparator | undefined,
+): Source {
+  const field = def.key;
+  return {
+    def,
+    column,
+    hardcoded,
+    dateOrder,
+    decimal,
+    memo: REPEATING.has(field) ? new Map<string, Normalized>() : null,
+    textMemo: TEXT_MEMO.has(field) ? new Map<string, { value: string; note?: string } | null>() : null,
+    rule: HASHED_RULES[field],
+  };
+}
 
 type Rule = (v: string, s: FileSettings, today: CalendarDate, order: DateOrder) => Normalized;
 const HASHED_RULES: Record<string, Rule> = {
@@ -114,7 +131,6 @@ const HASHED_RULES: Record<string, Rule> = {
   external_id: (v) => normalizeExternalId(v),
 };
 
-const iso = (seconds: number) => new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
 const days = (s: number) => Math.round(s / 86_400);
 
 /**
@@ -132,20 +148,14 @@ export function createRowValidator(
     const idx = columnIndex.get(column);
     if (!def || idx === undefined || mapped.has(field)) continue;
     mapped.add(field);
-    sources.push({
-      def,
-      column: idx,
-      hardcoded: '',
-      dateOrder: ctx.dateOrders?.[column] ?? ctx.settings.dateOrder,
-      decimal: ctx.decimalSeparators?.[column],
-      ...memos(field),
-    });
+    const dateOrder = ctx.dateOrders?.[column] ?? ctx.settings.dateOrder;
+    sources.push(source(def, idx, '', dateOrder, ctx.decimalSeparators?.[column]));
   }
   for (const [field, value] of Object.entries(ctx.hardcoded)) {
     const def = FIELD_BY_KEY.get(field);
     if (!def || mapped.has(field) || value.trim() === '') continue;
     mapped.add(field);
-    sources.push({ def, column: -1, hardcoded: value, dateOrder: ctx.settings.dateOrder, ...memos(field) });
+    sources.push(source(def, -1, value, ctx.settings.dateOrder, undefined));
   }
   // event_time is judged after action_source is known.
   sources.sort((a, b) => Number(a.def.key === 'event_time') - Number(b.def.key === 'event_time'));
@@ -168,20 +178,18 @@ export function createRowValidator(
     for (let i = 0; i < sources.length; i++) {
       const src = sources[i]!;
       const raw = src.column >= 0 ? (values[src.column] ?? '') : src.hardcoded;
-      const v = raw.trim();
+      const v = trimmed(raw);
       if (v) checkField(row, src, raw, v);
     }
 
     if (!eff.event_name || !eff.event_time || !eff.action_source) {
       for (const required of ['event_name', 'event_time', 'action_source'] as const) {
-        if (!eff[required] && !row.errors.some((e) => e.field === required))
-          addError(row, required, `${required} is missing.`);
+        if (!eff[required] && !hasError(row, required)) addError(row, required, `${required} is missing.`);
       }
     }
     if (eff.event_name === 'Purchase') {
-      if (!eff.value && !row.errors.some((e) => e.field === 'value'))
-        addError(row, 'value', 'Purchase events need a value.');
-      if (!eff.currency && !row.errors.some((e) => e.field === 'currency'))
+      if (!eff.value && !hasError(row, 'value')) addError(row, 'value', 'Purchase events need a value.');
+      if (!eff.currency && !hasError(row, 'currency'))
         addError(row, 'currency', 'Purchase events need a currency.');
     }
     if (eff.action_source === 'website') {
@@ -201,6 +209,11 @@ export function createRowValidator(
       effectiveRow: eff,
     };
   };
+}
+
+function hasError(row: RowState, field: string): boolean {
+  for (const e of row.errors) if (e.field === field) return true;
+  return false;
 }
 
 function addError(row: RowState, field: string, message: string): void {
@@ -288,17 +301,19 @@ function checkField(row: RowState, src: Source, raw: string, v: string): void {
       const t = parseEventTime(v, settings.timeZone, src.dateOrder);
       if (!t.ok) return addError(row, key, `${key} "${v}" ${t.reason}.`);
       const seconds = sendableSeconds(t, row.now);
-      if (key === 'event_time') row.eventTimeAsWritten = String(t.seconds);
-      eff[key] = String(seconds);
+      const written = String(t.seconds);
+      const sent = seconds === t.seconds ? written : String(seconds);
+      if (key === 'event_time') row.eventTimeAsWritten = written;
+      eff[key] = sent;
       if (seconds !== t.seconds)
         addCorrection(
           row,
           key,
           `${key} has no time of day and 12:00 is still to come; used the current time (${iso(seconds)})`,
           raw,
-          String(seconds),
+          sent,
         );
-      else if (t.note) addCorrection(row, key, `${t.note} (${iso(seconds)})`, raw, String(seconds));
+      else if (t.note) addCorrection(row, key, `${t.note} (${iso(seconds)})`, raw, sent);
       if (key === 'event_time') checkWindow(row, seconds, v);
       return;
     }

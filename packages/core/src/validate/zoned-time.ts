@@ -28,9 +28,32 @@ export function isTimeZone(zone: string): boolean {
   }
 }
 
+// A zone's offset changes only at its transitions, and in the time zone database no two are closer than
+// days apart: when the offset is the same at both ends of an hour, it holds for the whole hour. Times in a
+// file crowd into the same hours, and reading an offset from Intl (formatToParts) costs microseconds, so the
+// offset of each hour is remembered per zone (null when a transition falls inside it), bounded.
+const HOUR = 3_600_000;
+const HOURS_LIMIT = 10_000;
+const hourOffsets = new Map<string, Map<number, number | null>>();
+
 /** Offset of `zone` from UTC at the instant `ms`, in milliseconds. */
 function offsetAt(zone: string, ms: number): number {
   if (zone === 'UTC' || zone === 'Etc/UTC') return 0;
+  let hours = hourOffsets.get(zone);
+  if (!hours) hourOffsets.set(zone, (hours = new Map()));
+  const start = Math.floor(ms / HOUR) * HOUR;
+  let offset = hours.get(start);
+  if (offset === undefined) {
+    if (hours.size >= HOURS_LIMIT) hours.clear();
+    const atStart = readOffset(zone, start);
+    offset = readOffset(zone, start + HOUR - 1) === atStart ? atStart : null;
+    hours.set(start, offset);
+  }
+  return offset ?? readOffset(zone, ms);
+}
+
+/** Offset of `zone` from UTC at the instant `ms`, in milliseconds, as Intl reads it. */
+function readOffset(zone: string, ms: number): number {
   const parts = formatter(zone).formatToParts(ms);
   const get = (t: string) => Number(parts.find((p) => p.type === t)!.value);
   const asUtc = Date.UTC(

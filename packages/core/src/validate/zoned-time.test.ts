@@ -1,0 +1,115 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { zonedToEpochMs } from './zoned-time.ts';
+
+// The reference: the offset read from Intl at every step, without the per-hour memo.
+const formats = new Map<string, Intl.DateTimeFormat>();
+function wallClock(zone: string, ms: number): number[] {
+  let f = formats.get(zone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    formats.set(zone, f);
+  }
+  const parts = f.formatToParts(ms);
+  return ['year', 'month', 'day', 'hour', 'minute', 'second'].map((t) =>
+    Number(parts.find((p) => p.type === t)!.value),
+  );
+}
+function offset(zone: string, ms: number): number {
+  const [y, mo, d, h, mi, s] = wallClock(zone, ms) as [number, number, number, number, number, number];
+  return Date.UTC(y, mo - 1, d, h, mi, s) - Math.floor(ms / 1000) * 1000;
+}
+function reference(zone: string, y: number, mo: number, d: number, h: number, mi: number, s: number): number {
+  const guess = Date.UTC(y, mo - 1, d, h, mi, s);
+  return guess - offset(zone, guess - offset(zone, guess));
+}
+
+// Zones with DST at odd hours, half-hour shifts, quarter-hour offsets, local mean time before 1900, and
+// offsets changed twice in a year.
+const ZONES = [
+  'America/New_York',
+  'America/St_Johns',
+  'Australia/Lord_Howe',
+  'Asia/Kathmandu',
+  'Pacific/Chatham',
+  'Europe/Dublin',
+  'Africa/Casablanca',
+  'America/Sao_Paulo',
+];
+const DAY = 86_400_000;
+
+/** Instants where the zone's offset changes between 1880 and 2040 (steps of two days, then bisected). */
+function transitions(zone: string): number[] {
+  const found: number[] = [];
+  let t = Date.UTC(1880, 0, 1);
+  let before = offset(zone, t);
+  for (const end = Date.UTC(2040, 0, 1); t < end; t += 2 * DAY) {
+    const after = offset(zone, t + 2 * DAY);
+    if (after === before) continue;
+    let [lo, hi] = [t, t + 2 * DAY];
+    while (hi - lo > 1000) {
+      const mid = lo + Math.floor((hi - lo) / 2000) * 1000;
+      if (offset(zone, mid) === before) lo = mid;
+      else hi = mid;
+    }
+    found.push(hi);
+    before = after;
+  }
+  return found;
+}
+
+describe('zonedToEpochMs', () => {
+  it.each(ZONES)('%s: reads wall times around every offset change as Intl does', (zone) => {
+    const changes = transitions(zone);
+    expect(changes.length).toBeGreaterThan(0);
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...changes),
+        fc.integer({ min: -3 * 3600, max: 3 * 3600 }),
+        (change, shift) => {
+          const [y, mo, d, h, mi, s] = wallClock(zone, change + shift * 1000) as [
+            number,
+            number,
+            number,
+            number,
+            number,
+            number,
+          ];
+          expect(zonedToEpochMs(zone, y, mo, d, h, mi, s)).toBe(reference(zone, y, mo, d, h, mi, s));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('reads any wall time as Intl does, in any zone', () => {
+    const zones = Intl.supportedValuesOf('timeZone');
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...zones),
+        fc.integer({ min: 1850, max: 2100 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 1, max: 28 }),
+        fc.integer({ min: 0, max: 23 }),
+        fc.integer({ min: 0, max: 59 }),
+        fc.integer({ min: 0, max: 59 }),
+        (zone, y, mo, d, h, mi, s) => {
+          expect(zonedToEpochMs(zone, y, mo, d, h, mi, s)).toBe(reference(zone, y, mo, d, h, mi, s));
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('keeps the UTC shortcut', () =>
+    expect(zonedToEpochMs('UTC', 2026, 7, 4, 12, 0, 0)).toBe(Date.UTC(2026, 6, 4, 12)));
+});
