@@ -4,6 +4,16 @@ import { E2E_PASSWORD, linkFromOutbox, signUpAndVerify, uniqueEmail } from '../h
 const shot = (page: Page, name: string) =>
   page.screenshot({ path: `screenshots/auth-${name}.png`, fullPage: true });
 
+/** Spec §2: a refused login says so inline and as a toast. */
+async function expectLoginRefused(page: Page) {
+  await expect(
+    page.locator('#main').getByRole('alert').filter({ hasText: 'Invalid email or password' }),
+  ).toBeVisible();
+  await expect(
+    page.getByRole('region', { name: /Notifications/ }).getByText('Invalid email or password'),
+  ).toBeVisible();
+}
+
 test('a new user signs up, verifies, logs out and in, changes password and profile, and deletes the account', async ({
   page,
 }) => {
@@ -26,13 +36,7 @@ test('a new user signs up, verifies, logs out and in, changes password and profi
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill('Wrong-Password-1!');
   await page.getByRole('button', { name: 'Log in' }).click();
-  // Spec §2: inline and as a toast.
-  await expect(
-    page.locator('#main').getByRole('alert').filter({ hasText: 'Invalid email or password' }),
-  ).toBeVisible();
-  await expect(
-    page.getByRole('region', { name: /Notifications/ }).getByText('Invalid email or password'),
-  ).toBeVisible();
+  await expectLoginRefused(page);
   await shot(page, 'login-error');
   await page.getByLabel('Password', { exact: true }).fill(E2E_PASSWORD);
   await page.getByRole('button', { name: 'Log in' }).click();
@@ -64,13 +68,7 @@ test('a new user signs up, verifies, logs out and in, changes password and profi
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill('Another-Strong-2027!');
   await page.getByRole('button', { name: 'Log in' }).click();
-  // Spec §2: inline and as a toast.
-  await expect(
-    page.locator('#main').getByRole('alert').filter({ hasText: 'Invalid email or password' }),
-  ).toBeVisible();
-  await expect(
-    page.getByRole('region', { name: /Notifications/ }).getByText('Invalid email or password'),
-  ).toBeVisible();
+  await expectLoginRefused(page);
 });
 
 test('forgot and reset password through the mailed link', async ({ page }) => {

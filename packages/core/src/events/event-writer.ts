@@ -1,5 +1,6 @@
 import { FIELD_BY_KEY, type FieldDef } from '../fields/catalogue.ts';
 import { sha256 } from '../hash/sha256.ts';
+import { jsonString } from '../json/json-string.ts';
 import type { RowResult } from '../validate/row-validator.ts';
 
 /**
@@ -16,12 +17,6 @@ export interface EncodedEvent {
 export type EventWriter = (row: Pick<RowResult, 'effectiveRow'>) => EncodedEvent;
 
 const SHA256_HEX = /^[0-9a-f]{64}$/i;
-// What JSON.stringify would escape: quotes, backslashes, control characters and (lone) surrogates.
-// eslint-disable-next-line no-control-regex -- control characters are exactly what must be found
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
-
-/** A JSON string literal, byte for byte JSON.stringify's: most values need no escaping and skip it. */
-const str = (s: string): string => (NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`);
 // What the validator writes for times and amounts: an integer of up to 10 digits, or up to 9 digits with up to
 // 6 decimals, no leading or trailing zero. At most 15 significant digits, so String(Number(s)) is s itself.
 // "-0" is not (it prints as 0).
@@ -32,7 +27,7 @@ const num = (s: string): string => {
   const n = Number(s);
   return Number.isFinite(n) ? String(n) : 'null';
 };
-const list = (parts: string[]): string => `[${parts.map(str).join(',')}]`;
+const list = (parts: string[]): string => `[${parts.map(jsonString).join(',')}]`;
 
 /** The JSON text of a non-hashed field's value, typed as Meta expects it. */
 function typedJson(key: string, def: FieldDef, value: string): string {
@@ -49,9 +44,9 @@ function typedJson(key: string, def: FieldDef, value: string): string {
       return list(value.split(','));
     case 'enum':
       // app_data flags are numeric in Meta's API.
-      return def.placement === 'app_data' ? num(value) : str(value);
+      return def.placement === 'app_data' ? num(value) : jsonString(value);
     default:
-      return str(value);
+      return jsonString(value);
   }
 }
 
@@ -144,8 +139,8 @@ export function createEventWriter(): EventWriter {
     }
     const tail = objectJson(rest);
     const json =
-      `{"event_name":${str(event_name)},"event_time":${eff.event_time === undefined ? 'null' : num(eff.event_time)},` +
-      `"action_source":${str(eff.action_source ?? '')},"event_id":${str(event_id)},"user_data":{${user}}` +
+      `{"event_name":${jsonString(event_name)},"event_time":${eff.event_time === undefined ? 'null' : num(eff.event_time)},` +
+      `"action_source":${jsonString(eff.action_source ?? '')},"event_id":${jsonString(event_id)},"user_data":{${user}}` +
       (tail.length > 2 ? `,${tail.slice(1)}` : '}');
     return { event_name, event_id, json };
   };

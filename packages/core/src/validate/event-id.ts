@@ -1,4 +1,5 @@
 import { sha256 } from '../hash/sha256.ts';
+import { jsonString } from '../json/json-string.ts';
 import { STRONG_IDENTIFIERS, WEAK_IDENTIFIERS } from './identifiers.ts';
 
 /**
@@ -33,14 +34,3 @@ function presentKeys(eff: Readonly<Record<string, string>>, keys: readonly strin
   for (const k of keys) if (eff[k]) present.push(k);
   return present;
 }
-
-// What JSON.stringify writes escaped: a quote, a backslash, control characters and lone surrogates (any
-// surrogate is left to it, paired or not).
-// eslint-disable-next-line no-control-regex -- control characters are exactly what JSON escapes
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
-
-/**
- * JSON.stringify(s), without the call for the usual string that has nothing to escape: a quoted copy of it.
- * Every derived id puts three or more strings in its JSON text.
- */
-export const jsonString = (s: string): string => (NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`);

@@ -1,25 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { zonedToEpochMs } from './zoned-time.ts';
+import { formatter, zonedToEpochMs } from './zoned-time.ts';
 
 // The reference: the offset read from Intl at every step, without the per-hour memo.
-const formats = new Map<string, Intl.DateTimeFormat>();
 function wallClock(zone: string, ms: number): number[] {
-  let f = formats.get(zone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    formats.set(zone, f);
-  }
-  const parts = f.formatToParts(ms);
+  const parts = formatter(zone).formatToParts(ms);
   return ['year', 'month', 'day', 'hour', 'minute', 'second'].map((t) =>
     Number(parts.find((p) => p.type === t)!.value),
   );

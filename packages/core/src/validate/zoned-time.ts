@@ -1,6 +1,7 @@
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
-function formatter(zone: string): Intl.DateTimeFormat {
+/** A zone's wall-clock formatter (24-hour, numeric parts), one per zone. */
+export function formatter(zone: string): Intl.DateTimeFormat {
   let f = formatters.get(zone);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', {
