@@ -81,6 +81,16 @@ describe('createEventWriter', () => {
     );
   });
 
+  it('writes each row right when one writer meets rows of different fields and orders', () => {
+    fc.assert(
+      fc.property(fc.array(row, { minLength: 2, maxLength: 8 }), (rows) => {
+        const write = createEventWriter();
+        for (const eff of rows) expect(write({ effectiveRow: eff }).json).toBe(reference(eff));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('writes contents as Meta objects', () => {
     const eff = { event_name: 'Purchase', contents: '[{"id":"x","quantity":2}]' };
     expect(createEventWriter()({ effectiveRow: eff }).json).toBe(reference(eff));
