@@ -13,7 +13,9 @@ export function normalizeName(raw: string): Normalized {
     .normalize('NFC')
     .toLowerCase()
     .replace(/[^\p{L}\p{M}\p{N}]/gu, '');
-  return v ? ok(v) : unusable('has no letters');
+  if (!v) return unusable('has no letters');
+  // "unknown?" or "-none-" shows itself as a placeholder once its punctuation is gone.
+  return isPlaceholder(v, true) ? unusable('is a placeholder, not a name') : ok(v);
 }
 
 /** ct: lowercase letters only (no digits, spaces or punctuation), accents kept; placeholders are unusable. */
@@ -23,7 +25,8 @@ export function normalizeCity(raw: string): Normalized {
     .normalize('NFC')
     .toLowerCase()
     .replace(/[^\p{L}\p{M}]/gu, '');
-  return v ? ok(v) : unusable('has no letters');
+  if (!v) return unusable('has no letters');
+  return isPlaceholder(v) ? unusable('is a placeholder, not a city') : ok(v);
 }
 
 /** ge: f or m (female/male/woman/man and their initials); anything else is dropped. */

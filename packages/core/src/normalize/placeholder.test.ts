@@ -40,6 +40,19 @@ describe('placeholders are never hashed', () => {
     expect(value(normalizeName(raw))).toBeNull(),
   );
 
+  // Found by the idempotency property: these were read as the words "unknown", "none" and "null" and hashed.
+  it.each(['unknown?', '-none-', '(null)', '"N/A"!'])(
+    '%j, a placeholder in punctuation, is unusable as state, city, zip and name',
+    (raw) => {
+      expect([
+        value(normalizeState(raw)),
+        value(normalizeCity(raw)),
+        value(normalizeZip(raw)),
+        value(normalizeName(raw)),
+      ]).toEqual([null, null, null, null]);
+    },
+  );
+
   it.each([
     ['Na', 'na'],
     ['NA', 'na'],

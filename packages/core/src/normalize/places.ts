@@ -77,6 +77,8 @@ export function normalizeState(raw: string): Normalized {
     .toLowerCase()
     .replace(/[^\p{L}\p{M}]/gu, '');
   if (!v) return unusable('has no letters');
+  // "unknown?" or "-none-" shows itself as a placeholder once its punctuation is gone.
+  if (isPlaceholder(v)) return unusable('is a placeholder, not a state');
   const code = US_STATES[v];
   if (code) return ok(code, `State "${text}" → "${code}"`);
   return ok(v);
@@ -104,7 +106,7 @@ export function normalizeZip(raw: string): Normalized {
   if (us) return ok(us[1]!, v.length > 5 ? `Zip "${raw.trim()}" shortened to the 5-digit US zip` : undefined);
   v = v.replace(/[\s-]/g, '');
   if (v.length < 2 || !/^[\p{L}\p{N}]+$/u.test(v)) return unusable('is not a postal code');
-  return ok(v);
+  return isPlaceholder(v) ? unusable('is a placeholder, not a postal code') : ok(v);
 }
 
 // Informal names and endonyms people write for a country; ISO names and codes come from the table.
