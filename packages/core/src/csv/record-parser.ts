@@ -20,7 +20,9 @@ export class RecordParser {
   }
 
   feed(text: string, final: boolean): string[][] {
-    const s = this.buf.length ? this.buf + text : text;
+    // join() copies into one flat string; `+` would make a rope that every charCodeAt and indexOf below
+    // has to look through.
+    const s = this.buf.length ? [this.buf, text].join('') : text;
     const n = s.length;
     const delimiter = this.delimiter;
     const D = delimiter.charCodeAt(0);
