@@ -117,12 +117,12 @@ describe('readCsv', () => {
   });
 
   it('skips blank lines but keeps row numbers true to the file', async () => {
-    const r = await read('a,b\n\n1,2\n,\n3,4\n');
+    const r = await read('a,b\n\n1,2\n,\n \t,\u00a0\u3000\ufeff\n3,4\n');
     expect(r.rows).toEqual([
       ['1', '2'],
       ['3', '4'],
     ]);
-    expect(r.rowNumbers).toEqual([3, 5]);
+    expect(r.rowNumbers).toEqual([3, 6]);
   });
 
   it('removes NUL bytes and cuts over-long cells, as issues', async () => {

@@ -74,6 +74,9 @@ export function createCsvReader(options: CsvOptions = {}) {
   let switchReported = false;
   let bomEncoded = false;
   let sawText = false;
+  // Until some text holds a NUL no cell can, so the per-cell search is skipped. It stays set: a record
+  // buffered across chunks may carry a NUL from an earlier one.
+  let sawNul = false;
 
   function start(bytes: Uint8Array, out: CsvItem[]): Uint8Array | null {
     const kind = binaryKind(bytes);
@@ -114,6 +117,7 @@ export function createCsvReader(options: CsvOptions = {}) {
       replacedPending = true;
     }
     if (!sawText && /\S/.test(text)) sawText = true;
+    if (!sawNul && text.includes('\u0000')) sawNul = true;
     const records = parser.feed(text, final);
     for (const rec of records) {
       if (done) return;
@@ -194,7 +198,7 @@ export function createCsvReader(options: CsvOptions = {}) {
       out.push({ kind: 'header', info: header });
       return;
     }
-    if (rec.every((c) => c.trim() === '')) return;
+    if (rec.every(isBlank)) return;
     const width = header.headers.length;
     let values = rec;
     if (rec.length !== width) {
@@ -225,7 +229,7 @@ export function createCsvReader(options: CsvOptions = {}) {
           },
         });
       }
-      if (v.includes('\u0000')) {
+      if (sawNul && v.includes('\u0000')) {
         values[c] = values[c]!.replace(NUL, '');
         out.push({
           kind: 'issue',
@@ -288,6 +292,12 @@ export function createCsvReader(options: CsvOptions = {}) {
       return out;
     },
   };
+}
+
+/** `v.trim() === ''`, without trimming the usual cell that starts with a visible ASCII character. */
+function isBlank(v: string): boolean {
+  const c = v.charCodeAt(0);
+  return !(c > 32 && c < 127) && v.trim() === '';
 }
 
 function concat(parts: Uint8Array[], total: number): Uint8Array {

@@ -20,12 +20,43 @@ export class RecordParser {
   }
 
   feed(text: string, final: boolean): string[][] {
-    const s = this.buf.length ? this.buf + text : text;
+    // join() copies into one flat string; `+` would make a rope that every charCodeAt and indexOf below
+    // has to look through.
+    const s = this.buf.length ? [this.buf, text].join('') : text;
     const n = s.length;
-    const D = this.delimiter.charCodeAt(0);
+    const delimiter = this.delimiter;
+    const D = delimiter.charCodeAt(0);
     const out: string[][] = [];
+    // Next LF, CR, quote and delimiter at or after i (n when there is none), searched again only once i
+    // passes them: a file without CRs or quotes is scanned for them once per feed, not once per record.
+    let lf = -1;
+    let cr = -1;
+    let q = -1;
+    let d = -1;
     let i = 0;
     outer: while (i < n) {
+      if (lf < i) lf = indexOr(s, '\n', i, n);
+      if (cr < i) cr = indexOr(s, '\r', i, n);
+      if (q < i) q = indexOr(s, '"', i, n);
+      if (d < i) d = indexOr(s, delimiter, i, n);
+      const end = lf < cr ? lf : cr;
+      // Fast path: with no quote before its line end (q === end only when neither exists), a record is its
+      // line split at the delimiter. Quoted records take the general loop below.
+      if (q >= end) {
+        // Incomplete until its line end arrives; a CR last in the buffer may be half of a CRLF.
+        if (!final && (end === n || (end === cr && end + 1 === n))) break;
+        const rec: string[] = [];
+        let from = i;
+        while (d < end) {
+          rec.push(s.slice(from, d));
+          from = d + 1;
+          d = indexOr(s, delimiter, from, n);
+        }
+        rec.push(s.slice(from, end));
+        out.push(rec);
+        i = end === cr && s.charCodeAt(end + 1) === LF ? end + 2 : end + 1;
+        continue;
+      }
       const rec: string[] = [];
       let j = i;
       for (;;) {
@@ -95,4 +126,9 @@ export class RecordParser {
     this.buf = i < n ? s.slice(i) : '';
     return out;
   }
+}
+
+function indexOr(s: string, ch: string, from: number, none: number): number {
+  const k = s.indexOf(ch, from);
+  return k === -1 ? none : k;
 }
