@@ -131,6 +131,16 @@ describe('readCsv', () => {
     expect(r.issues.sort()).toEqual(['CELL_TOO_LONG', 'NUL_BYTES']);
   });
 
+  // Past the first 64 KB (read whole to sniff the file) text arrives chunk by chunk, and a record can start in
+  // one chunk and end in a later one that has no NUL of its own.
+  it.each([7, 1000])('removes NUL bytes that arrive after the first 64 KB (chunk %i)', async (size) => {
+    const clean = 'ann,1\n'.repeat(11_000);
+    const r = await read(`a,b\n${clean}x\u0000yz-long-enough-to-span-chunks,2\nbob,3\n`, size);
+    expect(r.rows.at(-2)).toEqual(['xyz-long-enough-to-span-chunks', '2']);
+    expect(r.rows.at(-1)).toEqual(['bob', '3']);
+    expect(r.issues).toEqual(['NUL_BYTES']);
+  });
+
   it('reports an unterminated quote and keeps the rest as one cell', async () => {
     const r = await read('a,b\n1,"open\n2,3\n');
     expect(r.issues).toContain('UNTERMINATED_QUOTE');
