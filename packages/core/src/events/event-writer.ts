@@ -75,7 +75,6 @@ function objectJson(members: Members): string {
 // speed).
 const REPEATING_KEYS = new Set(['fn', 'ln', 'ct', 'st', 'country', 'ge', 'db']);
 const HASH_MEMO_LIMIT = 20_000;
-// Written first, in their fixed places.
 const FIXED_KEYS = new Set(['event_name', 'event_time', 'action_source', 'event_id']);
 
 // Where a field's member goes: user_data (hashed or not), the top level, or one of the nested objects.
