@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_FILE_SETTINGS } from '../settings.ts';
-import { detectDecimalSeparator, readAmount, type DecimalSeparator } from './amount.ts';
+import {
+  canonicalDigits,
+  detectDecimalSeparator,
+  plainDigits,
+  readAmount,
+  type DecimalSeparator,
+} from './amount.ts';
 import { createRowValidator } from './row-validator.ts';
 import { parseAmount } from './values.ts';
 
@@ -151,9 +157,80 @@ describe('amounts in a row', () => {
   it('follows the column evidence', () =>
     expect(validate('1.234', { value: '.' }).effectiveRow.value).toBe('1.234'));
 
+  it('writes the value and its correction as String() of the reading would', () => {
+    // The general path the shortcuts in checkAmount stand for.
+    const expected = (v: string, decimal: DecimalSeparator | undefined) => {
+      const a = readAmount(v, decimal);
+      if (!a) return { error: true };
+      const n = /^(?:0|[1-9]\d{0,12})(?:\.\d?[1-9])?$/.test(v) ? v : String(a.value);
+      const message = a.ambiguous
+        ? `value "${v}" read as ${n}: ${a.ambiguous}.`
+        : n !== v
+          ? `value "${v}" read as ${n}`
+          : undefined;
+      return { value: n, message };
+    };
+    const unit = fc.constantFrom('0', '0', '1', '5', '9', '.', ',', '$', '€', ' ', '-', '(', ')', 'e');
+    const value = fc.oneof(
+      fc.string({ unit, minLength: 1, maxLength: 14 }),
+      fc.string({ unit: fc.constantFrom('0', '1', '9', '.'), minLength: 1, maxLength: 20 }),
+      fc
+        .string({ unit: fc.constantFrom('0', '1', '9', ','), minLength: 1, maxLength: 12 })
+        .map((s) => `$${s}.90`),
+    );
+    fc.assert(
+      fc.property(value, fc.constantFrom(undefined, '.', ','), (v, decimal) => {
+        const r = validate(v, decimal ? { value: decimal } : {});
+        const want = expected(v.trim(), decimal);
+        expect(r.errors.some((e) => e.field === 'value')).toBe(Boolean(want.error));
+        expect(r.effectiveRow.value).toBe(want.value);
+        expect(r.corrections.find((c) => c.field === 'value')?.message).toBe(want.message);
+      }),
+      { numRuns: 5_000 },
+    );
+  });
+
   it('rejects broken grouping', () =>
     expect(validate('1,2345').errors[0]).toMatchObject({
       field: 'value',
       message: expect.stringMatching(/is not a number/),
     }));
+});
+
+describe('canonicalDigits', () => {
+  it("is String() of readAmount's value whenever it gives a text", () => {
+    const digit = fc.constantFrom('0', '0', '1', '5', '9');
+    const digitRun = (max: number) => fc.string({ unit: digit, minLength: 1, maxLength: max });
+    const plain = fc
+      .tuple(digitRun(18), fc.option(fc.string({ unit: digit, maxLength: 8 })))
+      .map(([int, frac]) => (frac === null ? int : `${int}.${frac}`));
+    const symbol = fc
+      .tuple(
+        fc.constantFrom('$', '€', '£', '¥', '₹'),
+        fc.oneof(
+          digitRun(6),
+          fc.array(digitRun(3), { minLength: 1, maxLength: 4 }).map((g) => g.join(',')),
+        ),
+        fc.string({ unit: digit, minLength: 1, maxLength: 2 }),
+      )
+      .map(([s, int, frac]) => `${s}${int}.${frac}`);
+    const any = fc.string({ unit: fc.constantFrom('0', '1', '9', '.', ',', '$', '€', ' '), maxLength: 12 });
+    fc.assert(
+      fc.property(fc.oneof(plain, symbol, any), fc.constantFrom(undefined, '.', ','), (v, decimal) => {
+        const digits = plainDigits(v);
+        const text = digits === null ? null : canonicalDigits(digits);
+        if (text === null) return;
+        expect(text).toBe(String(readAmount(v, decimal)!.value));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it('gives a text for the usual forms', () => {
+    expect(canonicalDigits(plainDigits('$1,200.50')!)).toBe('1200.5');
+    expect(canonicalDigits(plainDigits('0103.90')!)).toBe('103.9');
+    expect(canonicalDigits(plainDigits('12.00')!)).toBe('12');
+    expect(canonicalDigits(plainDigits('000.0')!)).toBe('0');
+    expect(canonicalDigits(plainDigits('1234567890123456')!)).toBeNull();
+  });
 });

@@ -60,6 +60,39 @@ function splitAmount(
   };
 }
 
+/**
+ * The digits readAmount reads a plain amount as, for the two usual forms whose reading never depends on the
+ * column's decimal separator and is never negative or ambiguous; null for any other text.
+ */
+export function plainDigits(v: string): string | null {
+  // Plain digits, or one point followed by one, two or four or more digits (three are left to the full path).
+  if (PLAIN.test(v)) return v;
+  // The usual spreadsheet currency format: a symbol, then comma groups of three and one or two decimals.
+  if (SYMBOL_GROUPED.test(v)) return v.slice(1).replaceAll(',', '');
+  return null;
+}
+
+// At most 15 significant digits, no leading or trailing zeros: String(Number(v)) === v, and readAmount reads it
+// as Number(v).
+const CANONICAL_AMOUNT = /^(?:0|[1-9]\d{0,12})(?:\.\d?[1-9])?$/;
+
+/**
+ * String(Number(digits)) for plainDigits' text, without the number-to-text conversion, when dropping the zeros
+ * that do not change the number ('0103.90' → '103.9', '12.00' → '12') leaves a canonical amount; else null.
+ * Equal decimal texts read as the same double, and a canonical amount is the text String() writes for it.
+ */
+export function canonicalDigits(digits: string): string | null {
+  let end = digits.length;
+  if (digits.includes('.')) {
+    while (digits.charCodeAt(end - 1) === 48) end--;
+    if (digits.charCodeAt(end - 1) === 46) end--;
+  }
+  let start = 0;
+  while (start < end - 1 && digits.charCodeAt(start) === 48 && digits.charCodeAt(start + 1) !== 46) start++;
+  const text = digits.slice(start, end);
+  return CANONICAL_AMOUNT.test(text) ? text : null;
+}
+
 const finite = (n: number): Amount | null => (Number.isFinite(n) ? { value: n } : null);
 
 /**
@@ -71,13 +104,8 @@ const finite = (n: number): Amount | null => (Number.isFinite(n) ? { value: n } 
 export function readAmount(raw: string, decimal?: DecimalSeparator): Amount | null {
   let v = trimmed(raw);
   if (!v) return null;
-  // Fast path, the same reading as below: plain digits, or one point followed by one, two or four or more
-  // digits, is never grouped, negative or ambiguous (three digits after the point are left to the full path).
-  if (PLAIN.test(v)) return finite(Number(v));
-  // Fast path for the usual spreadsheet currency format, the same reading as below: a symbol, then comma
-  // groups of three and one or two decimals, is never negative or ambiguous (whatever the column's decimal
-  // separator) and reads as its digits.
-  if (SYMBOL_GROUPED.test(v)) return finite(Number(v.slice(1).replaceAll(',', '')));
+  const digits = plainDigits(v);
+  if (digits !== null) return finite(Number(digits));
   let negative = false;
   if (/^\(.*\)$/.test(v)) {
     negative = true;

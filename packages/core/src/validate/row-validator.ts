@@ -7,7 +7,7 @@ import { normalizePhone } from '../normalize/phone.ts';
 import { normalizeCountry, normalizeState, normalizeZip } from '../normalize/places.ts';
 import { alreadyHashed, trimmed, type Normalized } from '../normalize/result.ts';
 import type { FileSettings } from '../settings.ts';
-import { readAmount, type DecimalSeparator } from './amount.ts';
+import { canonicalDigits, plainDigits, readAmount, type DecimalSeparator } from './amount.ts';
 import { parseContents } from './contents.ts';
 import { deriveEventId } from './event-id.ts';
 import {
@@ -406,10 +406,6 @@ function checkField(row: RowState, src: Source, raw: string, v: string): void {
   }
 }
 
-// At most 15 significant digits, no leading or trailing zeros: String(Number(v)) === v, and readAmount reads it
-// as Number(v).
-const CANONICAL_AMOUNT = /^(?:0|[1-9]\d{0,12})(?:\.\d?[1-9])?$/;
-
 function checkAmount(
   row: RowState,
   key: string,
@@ -418,11 +414,19 @@ function checkAmount(
   decimal: DecimalSeparator | undefined,
   reportReading: boolean,
 ): void {
+  // The usual amounts: '49.5' is its own text, and '$602.47' or '103.90' the digits String() would write once
+  // the symbol and zeros are gone; such a text is read as its digits, never ambiguously.
+  const digits = plainDigits(v);
+  const text = digits === null ? null : canonicalDigits(digits);
+  if (text !== null) {
+    row.effectiveRow[key] = text;
+    if (reportReading && text !== v) addCorrection(row, key, `${key} "${v}" read as ${text}`, raw, text);
+    return;
+  }
   const a = readAmount(v, decimal);
   if (!a)
     return addError(row, key, `${key} "${v}" is not a number (for example 1200, 1,200.00 or 1.200,00).`);
-  // A plain amount written the way String() writes its number (the usual case) is its own text.
-  const n = CANONICAL_AMOUNT.test(v) ? v : String(a.value);
+  const n = String(a.value);
   row.effectiveRow[key] = n;
   if (a.ambiguous) addCorrection(row, key, `${key} "${v}" read as ${n}: ${a.ambiguous}.`, raw, n);
   else if (reportReading && n !== v) addCorrection(row, key, `${key} "${v}" read as ${n}`, raw, n);
