@@ -9,7 +9,7 @@
  */
 import { createReadStream, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { CsvItem } from '@backsignal/core';
+import type { OnRow } from './core-rows.ts';
 import { GENERATED_MAPPINGS as MAPPINGS, generateCsv } from './generate.ts';
 import { spawnSync } from 'node:child_process';
 import { bundledWorker } from '../apps/api/src/lib/bundled-worker.ts';
@@ -28,29 +28,13 @@ async function timeIt(fn: () => Promise<number>) {
 // chunk size sets how many rows are alive together.
 const CHUNK = Number(process.env.BENCH_CHUNK_KB ?? 64) * 1024;
 
-async function eachRow(
-  file: string,
-  onRow: (values: string[], rowNumber: number, headers: string[]) => void,
-): Promise<number> {
+async function eachRow(file: string, onRow: OnRow): Promise<number> {
   // Loaded before the clock starts (below); not at the top, because the two-thread path's parent never reads
   // rows, and its peak RSS should not count a core it does not run (its workers carry their own bundled copy).
-  const { createCsvReader } = await import('@backsignal/core');
-  const reader = createCsvReader();
-  let headers: string[] = [];
-  let n = 0;
-  const take = (items: CsvItem[]) => {
-    for (const it of items) {
-      if (it.kind === 'header') headers = it.info.headers;
-      else if (it.kind === 'row') {
-        n++;
-        onRow(it.values, it.rowNumber, headers);
-      }
-    }
-  };
-  for await (const chunk of createReadStream(file, { highWaterMark: CHUNK }))
-    take(reader.push(chunk as Uint8Array));
-  take(reader.end());
-  return n;
+  const { rowReader } = await import('./core-rows.ts');
+  const rows = rowReader(onRow);
+  for await (const chunk of createReadStream(file, { highWaterMark: CHUNK })) rows.push(chunk as Uint8Array);
+  return rows.end();
 }
 
 const SDK_FIELDS: [number, string][] = [
@@ -68,28 +52,11 @@ const PATHS = {
   parse: (file: string) => eachRow(file, () => {}),
 
   pipeline: async (file: string) => {
-    const { createEventWriter, createRowValidator, DEFAULT_FILE_SETTINGS } = await import('@backsignal/core');
-    let validate: ReturnType<typeof createRowValidator> | null = null;
-    const write = createEventWriter();
-    let events = 0;
-    let bytesOut = 0;
-    return eachRow(file, (values, rowNumber, headers) => {
-      validate ??= createRowValidator({
-        headers,
-        mappings: MAPPINGS,
-        hardcoded: { action_source: 'physical_store' },
-        settings: DEFAULT_FILE_SETTINGS,
-        now: NOW,
-      });
-      const r = validate(values, rowNumber);
-      if (!r.errors.length) {
-        events++;
-        const { json } = write(r);
-        // The writer answers a rope of string pieces; the API's worker posts it, which flattens it. Reading a
-        // character flattens it here too, so that cost is counted.
-        if (json.charCodeAt(json.length - 1) === 125) bytesOut += json.length;
-      }
-    }).finally(() => Object.assign(extra, { events, jsonMb: bytesOut / 1024 / 1024 }));
+    const { pipelineRows } = await import('./core-rows.ts');
+    const { onRow, stats } = pipelineRows(MAPPINGS, NOW);
+    return eachRow(file, onRow).finally(() =>
+      Object.assign(extra, { events: stats.events, jsonMb: stats.jsonChars / 1024 / 1024 }),
+    );
   },
 
   // What a developer would write with the SDK: its normalize-and-hash per customer key, a try/catch per value
@@ -143,7 +110,7 @@ const only = process.argv.find((a) => a.startsWith('--path='))?.slice(7) as Path
 const startCoreWorker =
   only === 'threads' ? bundledWorker(new URL('./core-worker.ts', import.meta.url)) : null;
 if (only) {
-  if (only !== 'threads') await import('@backsignal/core');
+  if (only !== 'threads') await import('./core-rows.ts');
   // Child: one path, one JSON line for the parent.
   const r = await timeIt(() => PATHS[only](process.argv.find((a) => a.startsWith('--file='))!.slice(7)));
   console.log(JSON.stringify({ ...r, ...extra }));
