@@ -2,17 +2,48 @@ import { describe, expect, it, vi, beforeEach } from 'vitest';
 import { render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { DeliverySummary } from '@backsignal/contracts';
 import { ApiError } from '../../lib/api.ts';
 import { SummaryPage } from './SummaryPage.tsx';
 import { summaryApi } from './summary-api.ts';
 
 const toastError = vi.fn();
-vi.mock('react-toastify', () => ({ toast: { error: (m: string) => toastError(m), success: vi.fn() } }));
+const toastSuccess = vi.fn();
+vi.mock('react-toastify', () => ({
+  toast: { error: (m: string) => toastError(m), success: (m: string) => toastSuccess(m) },
+}));
 vi.mock('../../lib/track.ts', () => ({ track: vi.fn() }));
 vi.mock('./summary-api.ts', () => ({
   POLL_MS: 1500,
   summaryApi: { file: vi.fn(), send: vi.fn(), summary: vi.fn(), downloadFailed: vi.fn() },
 }));
+
+const finished = (status: 'completed' | 'running' | 'stopped'): DeliverySummary => ({
+  runId: 'r',
+  status,
+  totalBatches: 1,
+  totalSent: 1,
+  totalFailed: 0,
+  pixelAccount: { name: 'P', pixelId: '1' },
+  testEventCode: null,
+  batches: [],
+  batchesListed: 'all',
+  nextBatchOffset: null,
+  progress: {
+    totalEvents: 1,
+    batchesSent: 1,
+    batchesFailed: 0,
+    batchesRemaining: 0,
+    eventsSent: 1,
+    eventsFailed: 0,
+    eventsRemaining: 0,
+    eventsSkipped: 0,
+  },
+  stopReason: null,
+  stopExplanation: null,
+  startedAt: null,
+  finishedAt: null,
+});
 
 const NOT_READY = 'Cannot submit: data not in the right state';
 const notReady = () => new ApiError(409, 'INVALID_STATE', NOT_READY);
@@ -69,5 +100,42 @@ describe('SummaryPage when the file is not in the right state (spec §8)', () =>
     expect(await screen.findByText('Submission failed: queue down')).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Error' })).toBeTruthy();
     expect(toastError).toHaveBeenCalledWith('Submission failed');
+  });
+});
+
+describe('SummaryPage announcing the end of a send', () => {
+  beforeEach(() => {
+    toastSuccess.mockReset();
+    vi.mocked(summaryApi.file).mockReset();
+    vi.mocked(summaryApi.send).mockReset();
+    vi.mocked(summaryApi.summary).mockReset();
+  });
+
+  // Found by a flaky browser journey: a small send could finish before the first poll saw it running.
+  it("toasts 'Submission complete!' for a send it started that is over by the first poll", async () => {
+    vi.mocked(summaryApi.file).mockResolvedValue({ status: 'prepared' } as never);
+    vi.mocked(summaryApi.send).mockResolvedValue({} as never);
+    vi.mocked(summaryApi.summary).mockResolvedValue(finished('completed'));
+    renderSummary({ selectedAccountId: 'a1' });
+    await waitFor(() => expect(toastSuccess).toHaveBeenCalledWith('Submission complete!'));
+    expect(toastSuccess).toHaveBeenCalledTimes(1);
+  });
+
+  it('does not toast when opening the summary of a send that ended earlier', async () => {
+    vi.mocked(summaryApi.file).mockResolvedValue({ status: 'submitted' } as never);
+    vi.mocked(summaryApi.summary).mockResolvedValue(finished('completed'));
+    renderSummary(null);
+    expect(await screen.findByRole('heading', { name: 'Submission Successful' })).toBeTruthy();
+    expect(toastSuccess).not.toHaveBeenCalled();
+  });
+
+  it('does not toast a send it started that was stopped', async () => {
+    vi.mocked(summaryApi.file).mockResolvedValue({ status: 'prepared' } as never);
+    vi.mocked(summaryApi.send).mockResolvedValue({} as never);
+    vi.mocked(summaryApi.summary).mockResolvedValue(finished('stopped'));
+    renderSummary({ selectedAccountId: 'a1' });
+    await waitFor(() => expect(summaryApi.summary).toHaveBeenCalled());
+    await new Promise((r) => setTimeout(r, 50));
+    expect(toastSuccess).not.toHaveBeenCalled();
   });
 });

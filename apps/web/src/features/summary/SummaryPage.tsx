@@ -38,7 +38,9 @@ export function SummaryPage() {
   const [failure, setFailure] = useState<string | null>(null);
   const [sent, setSent] = useState(false);
   const sending = useRef(false);
-  const wasRunning = useRef(false);
+  // Set while a run is known to be going (seen running, or just started here) and its end not yet announced:
+  // a short send can be over before the first poll ever sees it running.
+  const awaitingEnd = useRef(false);
 
   const file = useQuery({
     queryKey: ['summary-file', fileId],
@@ -81,6 +83,7 @@ export function SummaryPage() {
       .then(() => {
         // Drop the send choices from history: reloading this page must not try to send again.
         navigate(`/summary?fileId=${fileId}`, { replace: true, state: null });
+        awaitingEnd.current = true;
         setSent(true);
       })
       .catch((err: unknown) => {
@@ -114,9 +117,9 @@ export function SummaryPage() {
 
   const status = summary.data?.status;
   useEffect(() => {
-    if (status === 'running') wasRunning.current = true;
-    else if (status && wasRunning.current) {
-      wasRunning.current = false;
+    if (status === 'running') awaitingEnd.current = true;
+    else if (status && awaitingEnd.current) {
+      awaitingEnd.current = false;
       // A stopped run did not complete: its card says why; a success toast would contradict it.
       if (status !== 'stopped') toast.success('Submission complete!');
       track('submission_completed', { status });
