@@ -104,6 +104,16 @@ describe('createEventWriter', () => {
     expect(a).toContain(sha256('ann'));
   });
 
+  it('writes a remembered member right whether it opens user_data or follows another member', () => {
+    const write = createEventWriter();
+    const rows = [
+      { first_name: 'ann', last_name: 'lee' },
+      { email: 'ann@example.com', first_name: 'ann', last_name: 'lee' },
+      { last_name: 'lee', first_name: 'ann' },
+    ];
+    for (const eff of rows) expect(write({ effectiveRow: eff }).json).toBe(reference(eff));
+  });
+
   it('only meets Meta keys that need no escaping', () => {
     for (const f of FIELDS) expect(f.metaKey).toMatch(/^\w+(?:\.\w+)?$/);
   });

@@ -82,6 +82,7 @@ const USER_HASHED = 0;
 const USER_PLAIN = 1;
 const TOP = 2;
 const GROUPS: readonly Placement[] = ['custom_data', 'app_data', 'original_event_data'];
+const GROUP_OPEN = GROUPS.map((g) => `,"${g}":{`);
 /** A dotted metaKey ('mileage.unit') nests one object deeper: such rows take the general path. */
 const NESTED = -1;
 /** event_name, event_time, action_source and event_id: written first, in their fixed places. */
@@ -89,7 +90,7 @@ const FIXED = -2;
 
 interface Slot {
   def: FieldDef;
-  /** Value → hash, for repeating hashed keys. */
+  /** Value → the whole member after a comma (`,"fn":["<hash>"]`), for repeating hashed keys. */
   memo: Map<string, string> | null;
   /** USER_HASHED, USER_PLAIN, TOP, NESTED, FIXED, or 3 + the index of its object in GROUPS. */
   where: number;
@@ -144,17 +145,19 @@ export function createEventWriter(): EventWriter {
   const seenKeys: string[] = [];
   const seenSlots: (Slot | null)[] = [];
 
-  const hashOf = ({ memo }: Slot, value: string): string => {
+  const hashOf = (value: string): string =>
     // A digest may reach here in capitals (a row built outside the validator); Meta wants lowercase hex.
-    if (value.length === 64 && SHA256_HEX.test(value)) return value.toLowerCase();
-    if (!memo) return sha256(value);
-    let h = memo.get(value);
-    if (h === undefined) {
-      h = sha256(value);
+    value.length === 64 && SHA256_HEX.test(value) ? value.toLowerCase() : sha256(value);
+  /** `,"fn":["<hash>"]` for a repeating value: one remembered piece instead of three. */
+  const memoMember = (slot: Slot, memo: Map<string, string>, value: string): string => {
+    let m = memo.get(value);
+    if (m === undefined) {
+      // Joined, not concatenated: a flat string that every later row copies as is.
+      m = [slot.nextOpen, hashOf(value), '"]'].join('');
       if (memo.size >= HASH_MEMO_LIMIT) memo.clear();
-      memo.set(value, h);
+      memo.set(value, m);
     }
-    return h;
+    return m;
   };
 
   /** Rows with a nested member: objects of members first, then their text (rare: mileage.*). */
@@ -188,11 +191,10 @@ export function createEventWriter(): EventWriter {
     ];
     const userStart = parts.length;
     // Top-level members after user_data, and the custom_data, app_data and original_event_data objects, in the
-    // order the row first mentions them: `tail` holds them in that order, each object's place kept empty until
-    // its members are all known.
-    let tail: string[] | null = null;
-    let groups: string[] | null = null;
-    let groupAt: number[] | null = null;
+    // order the row first mentions them: `tail` holds a top-level member's text, or an object's pieces, which
+    // grow until the row ends.
+    let tail: (string | string[])[] | null = null;
+    let objects: (string[] | undefined)[] | null = null;
     let nested = false;
     let i = 0;
     for (const key in eff) {
@@ -209,8 +211,14 @@ export function createEventWriter(): EventWriter {
       if (!slot || slot.where === FIXED) continue;
       const where = slot.where;
       if (where === USER_HASHED || where === USER_PLAIN) {
-        parts.push(parts.length === userStart ? slot.open : slot.nextOpen);
-        if (where === USER_HASHED) parts.push(hashOf(slot, eff[key]!), '"]');
+        const first = parts.length === userStart;
+        if (slot.memo) {
+          const m = memoMember(slot, slot.memo, eff[key]!);
+          parts.push(first ? m.slice(1) : m);
+          continue;
+        }
+        parts.push(first ? slot.open : slot.nextOpen);
+        if (where === USER_HASHED) parts.push(hashOf(eff[key]!), '"]');
         else parts.push(typedJson(key, slot.def, eff[key]!));
         continue;
       }
@@ -218,24 +226,25 @@ export function createEventWriter(): EventWriter {
         nested = true;
         continue;
       }
-      const member = slot.open + typedJson(key, slot.def, eff[key]!);
-      if (where === TOP) (tail ??= []).push(member);
+      const json = typedJson(key, slot.def, eff[key]!);
+      if (where === TOP) (tail ??= []).push(slot.nextOpen + json);
       else {
         const g = where - 3;
-        groups ??= ['', '', ''];
-        groupAt ??= [-1, -1, -1];
-        if (groupAt[g] === -1) groupAt[g] = (tail ??= []).push('') - 1;
-        groups[g] = groups[g] ? `${groups[g]},${member}` : member;
+        const object = (objects ??= [undefined, undefined, undefined])[g];
+        if (object) object.push(slot.nextOpen, json);
+        else (tail ??= []).push((objects[g] = [GROUP_OPEN[g]!, slot.open, json]));
       }
     }
     parts.push('}');
     if (nested) parts.push(',', nestedTail(eff));
-    else if (tail) {
-      if (groupAt)
-        for (let g = 0; g < 3; g++)
-          if (groupAt[g]! >= 0) tail[groupAt[g]!] = `"${GROUPS[g]}":{${groups![g]}}`;
-      parts.push(',', tail.join(','));
-    }
+    else if (tail)
+      for (const t of tail) {
+        if (typeof t === 'string') parts.push(t);
+        else {
+          for (const piece of t) parts.push(piece);
+          parts.push('}');
+        }
+      }
     parts.push('}');
     const json = parts.join('');
     return { event_name, event_id, json };
