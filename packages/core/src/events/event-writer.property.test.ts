@@ -106,7 +106,7 @@ describe('createEventWriter', () => {
 
   it('writes a remembered member right whether it opens user_data or follows another member', () => {
     const write = createEventWriter();
-    const rows = [
+    const rows: Record<string, string>[] = [
       { first_name: 'ann', last_name: 'lee' },
       { email: 'ann@example.com', first_name: 'ann', last_name: 'lee' },
       { last_name: 'lee', first_name: 'ann' },

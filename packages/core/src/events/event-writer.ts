@@ -74,7 +74,17 @@ function objectJson(members: Members): string {
 // into the old generation (on the bench, the two-thread peak RSS was ~28 MB higher with zp memoised, for no
 // speed).
 const REPEATING_KEYS = new Set(['fn', 'ln', 'ct', 'st', 'country', 'ge', 'db']);
-const HASH_MEMO_LIMIT = 20_000;
+const MEMO_LIMIT = 20_000;
+
+/** Remembers `pieces` joined under `key` in a bounded memo: one flat string, which every later row copies as is. */
+function remember(memo: Map<string, string>, key: string, pieces: string[]): string {
+  const text = pieces.join('');
+  if (memo.size >= MEMO_LIMIT) memo.clear();
+  memo.set(key, text);
+  return text;
+}
+/** Pieces before the first user_data member (see `parts`). */
+const USER_START = 5;
 const FIXED_KEYS = new Set(['event_name', 'event_time', 'action_source', 'event_id']);
 
 // Where a field's member goes: user_data (hashed or not), the top level, or one of the nested objects.
@@ -82,7 +92,6 @@ const USER_HASHED = 0;
 const USER_PLAIN = 1;
 const TOP = 2;
 const GROUPS: readonly Placement[] = ['custom_data', 'app_data', 'original_event_data'];
-const GROUP_OPEN = GROUPS.map((g) => `,"${g}":{`);
 /** A dotted metaKey ('mileage.unit') nests one object deeper: such rows take the general path. */
 const NESTED = -1;
 /** event_name, event_time, action_source and event_id: written first, in their fixed places. */
@@ -97,6 +106,8 @@ interface Slot {
   /** The member's opening text: `"em":["` for a hashed key, else `"value":`; and with a comma before it. */
   open: string;
   nextOpen: string;
+  /** For a member of custom_data, app_data or original_event_data: its object's opening, then its own. */
+  groupOpen: string;
 }
 
 function slotFor(def: FieldDef): Slot {
@@ -118,6 +129,7 @@ function slotFor(def: FieldDef): Slot {
     where,
     open,
     nextOpen: `,${open}`,
+    groupOpen: where >= 3 ? `,"${def.placement}":{${open}` : '',
   };
 }
 
@@ -149,16 +161,15 @@ export function createEventWriter(): EventWriter {
     // A digest may reach here in capitals (a row built outside the validator); Meta wants lowercase hex.
     value.length === 64 && SHA256_HEX.test(value) ? value.toLowerCase() : sha256(value);
   /** `,"fn":["<hash>"]` for a repeating value: one remembered piece instead of three. */
-  const memoMember = (slot: Slot, memo: Map<string, string>, value: string): string => {
-    let m = memo.get(value);
-    if (m === undefined) {
-      // Joined, not concatenated: a flat string that every later row copies as is.
-      m = [slot.nextOpen, hashOf(value), '"]'].join('');
-      if (memo.size >= HASH_MEMO_LIMIT) memo.clear();
-      memo.set(value, m);
-    }
-    return m;
-  };
+  const memoMember = (slot: Slot, memo: Map<string, string>, value: string): string =>
+    memo.get(value) ?? remember(memo, value, [slot.nextOpen, hashOf(value), '"]']);
+  // The text around event_name and action_source, remembered per value: a file has few of either.
+  const heads = new Map<string, string>();
+  const head = (name: string): string =>
+    heads.get(name) ?? remember(heads, name, ['{"event_name":', jsonString(name), ',"event_time":']);
+  const sources = new Map<string, string>();
+  const source = (value: string): string =>
+    sources.get(value) ?? remember(sources, value, [',"action_source":', jsonString(value), ',"event_id":']);
 
   /** Rows with a nested member: objects of members first, then their text (rare: mileage.*). */
   const nestedTail = (eff: Record<string, string>): string => {
@@ -173,28 +184,28 @@ export function createEventWriter(): EventWriter {
     return objectJson(rest).slice(1, -1);
   };
 
+  // The event's text in pieces, joined once at the end (concatenating would build a rope of ~30 pieces that its
+  // first reader has to flatten). One array serves every row of the file: its fixed pieces are written once.
+  const parts = ['', '', '', '', ',"user_data":{'];
+  // After user_data: the top-level members and the custom_data, app_data and original_event_data objects, in the
+  // order the row first mentions them. `tail` lists them: a GROUPS index for an object, whose member pieces are
+  // in `groups`, or -1 - the index in `top` of a top-level member's pieces. Reused, like `parts`, row after row.
+  const tail: number[] = [];
+  const top: string[] = [];
+  const groups: string[][] = [[], [], []];
+  const groupCount = [0, 0, 0];
+
   return ({ effectiveRow: eff }) => {
     const event_name = eff.event_name ?? '';
     const event_id = eff.event_id ?? '';
-    // The event's text in pieces, joined once at the end: concatenating would build a rope of ~50 pieces that
-    // its first reader then has to flatten.
-    const parts = [
-      '{"event_name":',
-      jsonString(event_name),
-      ',"event_time":',
-      eff.event_time === undefined ? 'null' : num(eff.event_time),
-      ',"action_source":',
-      jsonString(eff.action_source ?? ''),
-      ',"event_id":',
-      jsonString(event_id),
-      ',"user_data":{',
-    ];
-    const userStart = parts.length;
-    // Top-level members after user_data, and the custom_data, app_data and original_event_data objects, in the
-    // order the row first mentions them: `tail` holds a top-level member's text, or an object's pieces, which
-    // grow until the row ends.
-    let tail: (string | string[])[] | null = null;
-    let objects: (string[] | undefined)[] | null = null;
+    parts[0] = head(event_name);
+    parts[1] = eff.event_time === undefined ? 'null' : num(eff.event_time);
+    parts[2] = source(eff.action_source ?? '');
+    parts[3] = jsonString(event_id);
+    let n = USER_START;
+    let tailCount = 0;
+    let topCount = 0;
+    groupCount[0] = groupCount[1] = groupCount[2] = 0;
     let nested = false;
     let i = 0;
     for (const key in eff) {
@@ -211,15 +222,17 @@ export function createEventWriter(): EventWriter {
       if (!slot || slot.where === FIXED) continue;
       const where = slot.where;
       if (where === USER_HASHED || where === USER_PLAIN) {
-        const first = parts.length === userStart;
+        const first = n === USER_START;
         if (slot.memo) {
           const m = memoMember(slot, slot.memo, eff[key]!);
-          parts.push(first ? m.slice(1) : m);
+          parts[n++] = first ? m.slice(1) : m;
           continue;
         }
-        parts.push(first ? slot.open : slot.nextOpen);
-        if (where === USER_HASHED) parts.push(hashOf(eff[key]!), '"]');
-        else parts.push(typedJson(key, slot.def, eff[key]!));
+        parts[n++] = first ? slot.open : slot.nextOpen;
+        if (where === USER_HASHED) {
+          parts[n++] = hashOf(eff[key]!);
+          parts[n++] = '"]';
+        } else parts[n++] = typedJson(key, slot.def, eff[key]!);
         continue;
       }
       if (where === NESTED) {
@@ -227,25 +240,36 @@ export function createEventWriter(): EventWriter {
         continue;
       }
       const json = typedJson(key, slot.def, eff[key]!);
-      if (where === TOP) (tail ??= []).push(slot.nextOpen + json);
-      else {
+      if (where === TOP) {
+        tail[tailCount++] = -1 - topCount;
+        top[topCount++] = slot.nextOpen;
+        top[topCount++] = json;
+      } else {
         const g = where - 3;
-        const object = (objects ??= [undefined, undefined, undefined])[g];
-        if (object) object.push(slot.nextOpen, json);
-        else (tail ??= []).push((objects[g] = [GROUP_OPEN[g]!, slot.open, json]));
+        const count = groupCount[g]!;
+        if (count === 0) tail[tailCount++] = g;
+        groups[g]![count] = count === 0 ? slot.groupOpen : slot.nextOpen;
+        groups[g]![count + 1] = json;
+        groupCount[g] = count + 2;
       }
     }
-    parts.push('}');
-    if (nested) parts.push(',', nestedTail(eff));
-    else if (tail)
-      for (const t of tail) {
-        if (typeof t === 'string') parts.push(t);
-        else {
-          for (const piece of t) parts.push(piece);
-          parts.push('}');
+    parts[n++] = '}';
+    if (nested) parts[n++] = `,${nestedTail(eff)}`;
+    else
+      for (let t = 0; t < tailCount; t++) {
+        const g = tail[t]!;
+        if (g < 0) {
+          parts[n++] = top[-1 - g]!;
+          parts[n++] = top[-g]!;
+        } else {
+          const pieces = groups[g]!;
+          for (let p = 0; p < groupCount[g]!; p++) parts[n++] = pieces[p]!;
+          parts[n++] = '}';
         }
       }
-    parts.push('}');
+    parts[n++] = '}';
+    // Shortened by a few pieces at most, the array keeps its storage for the next row.
+    parts.length = n;
     const json = parts.join('');
     return { event_name, event_id, json };
   };
