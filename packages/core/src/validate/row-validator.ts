@@ -9,6 +9,7 @@ import { alreadyHashed, trimmed, type Normalized } from '../normalize/result.ts'
 import type { FileSettings } from '../settings.ts';
 import { canonicalDigits, plainDigits, readAmount, type DecimalSeparator } from './amount.ts';
 import { parseContents } from './contents.ts';
+import { ValueMemo } from './value-memo.ts';
 import { deriveEventId } from './event-id.ts';
 import {
   FUTURE_TOLERANCE,
@@ -87,8 +88,8 @@ interface Source {
   dateOrder: DateOrder;
   decimal: DecimalSeparator | undefined;
   /** Value → result, for fields whose values repeat (REPEATING, event_name, currency); per file, bounded. */
-  memo: Map<string, Normalized> | null;
-  textMemo: Map<string, { value: string; note?: string } | null> | null;
+  memo: ValueMemo<Normalized> | null;
+  textMemo: ValueMemo<{ value: string; note?: string } | null> | null;
   /** The field's normalisation, for hashed customer keys. */
   rule: Rule | undefined;
 }
@@ -110,8 +111,8 @@ function source(
     hardcoded,
     dateOrder,
     decimal,
-    memo: REPEATING.has(field) ? new Map<string, Normalized>() : null,
-    textMemo: TEXT_MEMO.has(field) ? new Map<string, { value: string; note?: string } | null>() : null,
+    memo: REPEATING.has(field) ? new ValueMemo<Normalized>() : null,
+    textMemo: TEXT_MEMO.has(field) ? new ValueMemo<{ value: string; note?: string } | null>() : null,
     rule: HASHED_RULES[field],
   };
 }
@@ -242,25 +243,18 @@ interface RowState extends Out {
 // so a repeat costs one lookup and no allocation. Not email or phone (unique per person) nor zip (tens of
 // thousands of values, and already a single regex for US ZIPs): a map that never hits only costs time and memory.
 const REPEATING = new Set(['first_name', 'last_name', 'city', 'state', 'country', 'gender']);
-const MEMO_LIMIT = 10_000;
-
-function remember<T>(memo: Map<string, T>, v: string, value: T): T {
-  if (memo.size >= MEMO_LIMIT) memo.clear();
-  memo.set(v, value);
-  return value;
-}
 
 function normalizeMemo(row: RowState, src: Source, v: string, rule: Rule): Normalized {
   const m = src.memo;
   if (!m) return rule(v, row.settings, row.today, src.dateOrder);
-  return m.get(v) ?? remember(m, v, rule(v, row.settings, row.today, src.dateOrder));
+  return m.get(v) ?? m.set(v, rule(v, row.settings, row.today, src.dateOrder));
 }
 
 function cachedText(src: Source, v: string, fn: (v: string) => { value: string; note?: string } | null) {
   const m = src.textMemo;
   if (!m) return fn(v);
   const hit = m.get(v);
-  return hit !== undefined ? hit : remember(m, v, fn(v));
+  return hit !== undefined ? hit : m.set(v, fn(v));
 }
 
 function checkField(row: RowState, src: Source, raw: string, v: string): void {
