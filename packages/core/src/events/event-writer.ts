@@ -68,8 +68,8 @@ function objectJson(members: Members): string {
   return `{${out}}`;
 }
 
-// Hashes of values that repeat across a file's rows (names, city, state, country, gender, dates of birth) are
-// remembered by the writer, per key and bounded. Email, phone and customer ids are unique per person, and a
+// The hashed members of values that repeat across a file's rows (names, city, state, country, gender, dates of
+// birth) are remembered by the writer, per key and bounded. Email, phone and customer ids are unique per person, and a
 // national file has tens of thousands of ZIPs: a memo of those mostly misses, and each miss it keeps survives
 // into the old generation (on the bench, the two-thread peak RSS was ~28 MB higher with zp memoised, for no
 // speed).
