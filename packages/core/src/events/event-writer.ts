@@ -69,10 +69,10 @@ function objectJson(members: Members): string {
 }
 
 // The hashed members of values that repeat across a file's rows (names, city, state, country, gender, dates of
-// birth) are remembered by the writer, per key and bounded. Email, phone and customer ids are unique per person, and a
-// national file has tens of thousands of ZIPs: a memo of those mostly misses, and each miss it keeps survives
-// into the old generation (on the bench, the two-thread peak RSS was ~28 MB higher with zp memoised, for no
-// speed).
+// birth) are remembered by the writer, per key and bounded. Email, phone and customer ids are unique per person,
+// and a national file has tens of thousands of ZIPs: a memo of those mostly misses, and each miss it keeps
+// survives into the old generation (on the bench, the two-thread peak RSS was ~28 MB higher with zp memoised, for
+// no speed).
 const REPEATING_KEYS = new Set(['fn', 'ln', 'ct', 'st', 'country', 'ge', 'db']);
 const MEMO_LIMIT = 20_000;
 
@@ -268,7 +268,7 @@ export function createEventWriter(): EventWriter {
         }
       }
     parts[n++] = '}';
-    // Shortened by a few pieces at most, the array keeps its storage for the next row.
+    // Rows of a file have about as many pieces, so shortening by a few keeps the array's storage for the next.
     parts.length = n;
     const json = parts.join('');
     return { event_name, event_id, json };

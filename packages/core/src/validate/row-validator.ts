@@ -9,7 +9,6 @@ import { alreadyHashed, trimmed, type Normalized } from '../normalize/result.ts'
 import type { FileSettings } from '../settings.ts';
 import { canonicalDigits, plainDigits, readAmount, type DecimalSeparator } from './amount.ts';
 import { parseContents } from './contents.ts';
-import { ValueMemo } from './value-memo.ts';
 import { deriveEventId } from './event-id.ts';
 import {
   FUTURE_TOLERANCE,
@@ -20,6 +19,7 @@ import {
 } from './event-time.ts';
 import { identifierProblem } from './identifiers.ts';
 import { isoSeconds as iso } from './iso-seconds.ts';
+import { ValueMemo } from './value-memo.ts';
 import { zonedDate } from './zoned-time.ts';
 import {
   canonicalActionSource,
