@@ -30,19 +30,23 @@ export function digitsOnly(s: string): string {
   return run >= 0 ? out + s.slice(run) : out;
 }
 
-const callingCodes = new Map<string, string>();
-function callingCode(country: string): string | null {
-  const cc = country.toUpperCase();
-  let code = callingCodes.get(cc);
-  if (code === undefined) {
+/** A default country as the file's settings write it → its ISO code in capitals and calling code ('' if none). */
+const countries = new Map<string, { iso: string; code: string }>();
+function countryOf(defaultCountry: string): { iso: string; code: string } {
+  let c = countries.get(defaultCountry);
+  if (!c) {
+    const iso = defaultCountry.toUpperCase();
+    let code = '';
     try {
-      code = getCountryCallingCode(cc as CountryCode);
+      code = getCountryCallingCode(iso as CountryCode);
     } catch {
-      code = '';
+      // Not a country libphonenumber knows: national numbers get no code.
     }
-    callingCodes.set(cc, code);
+    c = { iso, code };
+    if (countries.size >= 300) countries.clear(); // settings hold ISO codes: only odd callers get here
+    countries.set(defaultCountry, c);
   }
-  return code || null;
+  return c;
 }
 
 /**
@@ -87,8 +91,8 @@ export function normalizePhone(raw: string, defaultCountry: string): Normalized 
   if (!digits || /^0+$/.test(digits)) return unusable('has no digits');
   if (international) return internationalNumber(digits);
 
-  const country = defaultCountry.toUpperCase();
-  const code = callingCode(country);
+  // Once per setting, not per row: the file's default country is the same string on every row.
+  const { iso: country, code } = countryOf(defaultCountry);
   if (code === '1') {
     const withCode = `1${digits}`;
     if (digits.length === 10 && NANP.test(withCode)) return ok(withCode, 'Added country code +1 to phone');
