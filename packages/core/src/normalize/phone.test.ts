@@ -51,6 +51,24 @@ describe('phone: trunk prefixes and impossible numbers', () => {
   });
 });
 
+describe('phone: the default country', () => {
+  it('is read in any case, and files with different countries do not mix', () => {
+    for (let round = 0; round < 2; round++) {
+      expect(value('020 7946 0958', 'gb')).toBe('442079460958');
+      expect(value('(201) 555-0123', 'US')).toBe('12015550123');
+      expect(value('020 7946 0958', 'GB')).toBe('442079460958');
+    }
+  });
+
+  it('gives a national number no code when the country has none, and still reads international ones', () => {
+    expect(normalizePhone('020 7946 0958', 'XX')).toEqual({
+      ok: false,
+      reason: 'is not a valid phone number for XX or any country code',
+    });
+    expect(value('+44 20 7946 0958', 'XX')).toBe('442079460958');
+  });
+});
+
 describe('digitsOnly', () => {
   it('removes what /\\D/g removes', () => {
     const text = fc.oneof(
