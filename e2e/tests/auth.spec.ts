@@ -75,6 +75,9 @@ test('forgot and reset password through the mailed link', async ({ page }) => {
   const { email } = await signUpAndVerify(page);
   await page.getByRole('button', { name: "Let's go" }).click();
   await page.getByRole('button', { name: 'Logout' }).click();
+  // Logout reloads the app on the home page once the server has answered: a navigation started before that
+  // reload would be cut off by it.
+  await expect(page).toHaveURL(/\/$/);
   await expect(page.locator('h1')).toBeVisible();
   await page.goto('/forgot-password');
   await page.getByLabel('Email').fill(email);
