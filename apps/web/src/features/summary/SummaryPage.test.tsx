@@ -66,14 +66,15 @@ function renderSummary(state: unknown) {
   );
 }
 
-describe('SummaryPage when the file is not in the right state (spec §8)', () => {
-  beforeEach(() => {
-    toastError.mockReset();
-    vi.mocked(summaryApi.file).mockReset();
-    vi.mocked(summaryApi.send).mockReset();
-    vi.mocked(summaryApi.summary).mockReset();
-  });
+beforeEach(() => {
+  toastError.mockReset();
+  toastSuccess.mockReset();
+  vi.mocked(summaryApi.file).mockReset();
+  vi.mocked(summaryApi.send).mockReset();
+  vi.mocked(summaryApi.summary).mockReset();
+});
 
+describe('SummaryPage when the file is not in the right state (spec §8)', () => {
   it('toasts and goes to the dashboard when the send is refused, instead of the Error page', async () => {
     vi.mocked(summaryApi.file).mockResolvedValue({ status: 'prepared' } as never);
     vi.mocked(summaryApi.send).mockRejectedValue(notReady());
@@ -104,13 +105,6 @@ describe('SummaryPage when the file is not in the right state (spec §8)', () =>
 });
 
 describe('SummaryPage announcing the end of a send', () => {
-  beforeEach(() => {
-    toastSuccess.mockReset();
-    vi.mocked(summaryApi.file).mockReset();
-    vi.mocked(summaryApi.send).mockReset();
-    vi.mocked(summaryApi.summary).mockReset();
-  });
-
   // Found by a flaky browser journey: a small send could finish before the first poll saw it running.
   it("toasts 'Submission complete!' for a send it started that is over by the first poll", async () => {
     vi.mocked(summaryApi.file).mockResolvedValue({ status: 'prepared' } as never);
