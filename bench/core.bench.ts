@@ -104,8 +104,8 @@ const PATHS = {
 };
 type PathName = keyof typeof PATHS;
 
-// What the machine itself gives a second thread right now: the same CPU-bound loop (short SHA-256 digests, no
-// allocation to speak of) alone, then in two threads at once. A shared VM whose second core is busy elsewhere
+// What the machine itself gives a second thread right now: the same CPU-bound loop (short SHA-256 digests:
+// native work, little garbage) alone, then in two threads at once. A shared VM whose second core is busy elsewhere
 // shows it here, and the two-thread pipeline cannot beat it.
 const SPIN = `const { hash } = require('node:crypto');
 let x = 0; const t = performance.now();
