@@ -53,6 +53,21 @@ describe('country', () => {
     ['Holland', 'nl'],
     ['Deutschland', 'de'],
     ['Ivory Coast', 'ci'],
+    ['East Timor', 'tl'],
+    // "&" for "and", and a leading article
+    ['Trinidad & Tobago', 'tt'],
+    ['Bosnia & Herzegovina', 'ba'],
+    ['St. Kitts & Nevis', 'kn'],
+    ['The Bahamas', 'bs'],
+    ['The Gambia', 'gm'],
+    ['Democratic Republic of the Congo', 'cd'],
+    // names as CLDR (and so many exports) writes them
+    ['U.S. Virgin Islands', 'vi'],
+    ['Hong Kong SAR China', 'hk'],
+    ['Myanmar (Burma)', 'mm'],
+    ['Palestinian Territories', 'ps'],
+    ['Sint Maarten', 'sx'],
+    ['St. Martin', 'mf'],
     // codes
     ['US', 'us'],
     ['u.s.', 'us'],
@@ -89,5 +104,20 @@ describe('country', () => {
         alpha2,
       ]);
     }
+  });
+
+  // Many systems export country names from the Unicode CLDR (browsers' and Node's Intl), which writes some
+  // differently from ISO ("Bosnia & Herzegovina", "U.S. Virgin Islands").
+  it('knows every English country name Intl writes, long and short', () => {
+    const names = ['long', 'short'].map(
+      (style) => new Intl.DisplayNames(['en'], { type: 'region', style: style as 'long' | 'short' }),
+    );
+    const wrong = ISO_3166_1.flatMap(([alpha2]) =>
+      names
+        .map((n) => n.of(alpha2.toUpperCase())!)
+        .filter((name) => value(name) !== alpha2)
+        .map((name) => `${name} → ${value(name)} (not ${alpha2})`),
+    );
+    expect(wrong).toEqual([]);
   });
 });

@@ -4,29 +4,29 @@ import { clean, ok, unusable, type Normalized } from './result.ts';
 /**
  * fn, ln: NFC, lowercase, no punctuation or spaces (Meta: "lowercase only with no punctuation"); accents
  * and other scripts are kept as UTF-8, as in Meta's `Valéry` → `valéry` example. Placeholders ("N/A",
- * "unknown") are unusable; a bare "Na" is a surname and is kept.
+ * "unknown") are unusable; names that are also placeholder words ("Na", "Nil", "Blank") are kept.
  * @example normalizeName("O'Brien") // { ok: true, value: 'obrien' }
  */
 export function normalizeName(raw: string): Normalized {
-  if (isPlaceholder(clean(raw), true)) return unusable('is a placeholder, not a name');
+  if (isPlaceholder(clean(raw), 'name')) return unusable('is a placeholder, not a name');
   const v = clean(raw)
     .normalize('NFC')
     .toLowerCase()
     .replace(/[^\p{L}\p{M}\p{N}]/gu, '');
   if (!v) return unusable('has no letters');
   // "unknown?" or "-none-" shows itself as a placeholder once its punctuation is gone.
-  return isPlaceholder(v, true) ? unusable('is a placeholder, not a name') : ok(v);
+  return isPlaceholder(v, 'name') ? unusable('is a placeholder, not a name') : ok(v);
 }
 
 /** ct: lowercase letters only (no digits, spaces or punctuation), accents kept; placeholders are unusable. */
 export function normalizeCity(raw: string): Normalized {
-  if (isPlaceholder(clean(raw))) return unusable('is a placeholder, not a city');
+  if (isPlaceholder(clean(raw), 'city')) return unusable('is a placeholder, not a city');
   const v = clean(raw)
     .normalize('NFC')
     .toLowerCase()
     .replace(/[^\p{L}\p{M}]/gu, '');
   if (!v) return unusable('has no letters');
-  return isPlaceholder(v) ? unusable('is a placeholder, not a city') : ok(v);
+  return isPlaceholder(v, 'city') ? unusable('is a placeholder, not a city') : ok(v);
 }
 
 /** ge: f or m (female/male/woman/man and their initials); anything else is dropped. */

@@ -58,9 +58,14 @@ describe('placeholders are never hashed', () => {
     ['NA', 'na'],
     ['Noneman', 'noneman'],
     ['Nan', 'nan'],
+    ['Nil', 'nil'],
+    ['Blank', 'blank'],
     ['NaN', null],
     ['Null', null],
-  ])('name %j → %s (a bare Na is a surname)', (raw, expected) =>
+    ['None', null],
+    ['Empty', null],
+    ['N.A.', null],
+  ])('name %j → %s (names that are also placeholder words are kept)', (raw, expected) =>
     expect(value(normalizeName(raw))).toBe(expected),
   );
 
@@ -68,7 +73,10 @@ describe('placeholders are never hashed', () => {
     ['Unknown City', 'unknowncity'],
     ['Nanaimo', 'nanaimo'],
     ['Nome', 'nome'],
-  ])('city %j → %s (a word that only contains a placeholder stays)', (raw, expected) =>
+    ['Nan', 'nan'],
+    ['NaN', null],
+    ['NA', null],
+  ])('city %j → %s (a word containing a placeholder, or a city named like one, stays)', (raw, expected) =>
     expect(value(normalizeCity(raw))).toBe(expected),
   );
 });

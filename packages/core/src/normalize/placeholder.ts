@@ -19,20 +19,29 @@ const WORDS = new Set([
   'blank',
   'empty',
 ]);
-// "Na" (나, 那) and "Nan" are real names, so for names only "N/A"-like forms and a literal "NaN" count.
-const NAME_WORDS = new Set([...WORDS].filter((w) => w !== 'na' && w !== 'nan'));
+// Placeholder words that are also real names: "Na" (나, 那) and "Nan" are given names and surnames, "Nil" a
+// Turkish given name, "Blank" a surname; "Nan" is also a city in Thailand. Such a value is kept for names and
+// cities; only a literal "NaN" (a spreadsheet's "not a number") and "N/A"-like forms of "Na" are placeholders.
+const REAL_WORDS: Record<PlaceholderKind, ReadonlySet<string>> = {
+  name: new Set(['na', 'nan', 'nil', 'blank']),
+  city: new Set(['nan']),
+  other: new Set(),
+};
+
+/** What the value should be: names and cities keep the placeholder words that are also real names. */
+export type PlaceholderKind = 'name' | 'city' | 'other';
 
 /**
  * True for a placeholder instead of a value: "N/A", "n.a.", "#N/A", "none", "unknown", "null", "-", "?".
- * Punctuation, spaces and case do not matter. `forNames` keeps a bare "Na", which is a surname.
+ * Punctuation, spaces and case do not matter. For names, a bare "Na", "Nil" or "Blank" is a name.
  */
-export function isPlaceholder(text: string, forNames = false): boolean {
+export function isPlaceholder(text: string, kind: PlaceholderKind = 'other'): boolean {
   const t = text.trim().toLowerCase();
   if (!t) return true;
-  if (forNames && text.trim() === 'NaN') return true;
+  if (kind !== 'other' && text.trim() === 'NaN') return true;
   if (/^[-–—_.?*/\\#\s]+$/.test(t)) return true;
   const word = t.replace(/[^a-z]/g, '');
   if (!word) return false;
-  if (word === 'na' && forNames) return /[/.#]/.test(t);
-  return (forNames ? NAME_WORDS : WORDS).has(word) && /^[#\s]*[a-z][a-z\s./\\'-]*$/.test(t);
+  if (REAL_WORDS[kind].has(word)) return word === 'na' && /[/.#]/.test(t);
+  return WORDS.has(word) && /^[#\s]*[a-z][a-z\s./\\'-]*$/.test(t);
 }

@@ -170,14 +170,40 @@ const INFORMAL: Record<string, string> = {
   stlucia: 'lc',
   stvincentandthegrenadines: 'vc',
   turkiye: 'tr',
+  easttimor: 'tl',
+  democraticrepublicofthecongo: 'cd',
+  // English names as CLDR writes them (Intl.DisplayNames, the names many systems export) where ISO's differ.
+  bosnia: 'ba',
+  stbarthelemy: 'bl',
+  caribbeannetherlands: 'bq',
+  cocosislands: 'cc',
+  falklandislands: 'fk',
+  southgeorgiaandsouthsandwichislands: 'gs',
+  hongkongsarchina: 'hk',
+  heardandmcdonaldislands: 'hm',
+  stmartin: 'mf',
+  myanmarburma: 'mm',
+  macaosarchina: 'mo',
+  stpierreandmiquelon: 'pm',
+  pitcairnislands: 'pn',
+  palestinianterritories: 'ps',
+  sthelena: 'sh',
+  sintmaarten: 'sx',
+  usoutlyingislands: 'um',
+  stvincentandgrenadines: 'vc',
+  usvirginislands: 'vi',
 };
 
-/** Lowercase letters only, accents removed: "Côte d'Ivoire", "Cote d'Ivoire" and "COTE DIVOIRE" are equal. */
+/**
+ * Lowercase letters only, accents removed, "&" read as "and": "Côte d'Ivoire", "Cote d'Ivoire" and "COTE
+ * DIVOIRE" are equal, and so are "Trinidad & Tobago" and "Trinidad and Tobago".
+ */
 const squeeze = (s: string) =>
   s
     .normalize('NFD')
     .replace(/\p{M}/gu, '')
     .toLowerCase()
+    .replace(/&/g, 'and')
     .replace(/[^a-z]/g, '');
 
 let countryIndex: { codes: Set<string>; names: Map<string, string> } | null = null;
@@ -209,7 +235,11 @@ export function normalizeCountry(raw: string): Normalized {
   if (isPlaceholder(text)) return unusable(text ? 'is a placeholder, not a country' : 'is empty');
   const v = squeeze(text);
   if (!v) return unusable('is empty');
-  const code = names.get(v) ?? (v.length === 2 && codes.has(v) ? v : undefined);
+  // "The Bahamas", "The Gambia": the article is not part of the name.
+  const code =
+    names.get(v) ??
+    (v.startsWith('the') ? names.get(v.slice(3)) : undefined) ??
+    (v.length === 2 && codes.has(v) ? v : undefined);
   if (!code) return unusable('is not a country');
   return ok(code, code === text.toLowerCase() ? undefined : `Country "${text}" → "${code}"`);
 }
