@@ -2,6 +2,9 @@ import { getCountryCallingCode, parsePhoneNumberFromString, type CountryCode } f
 import { clean, ok, unusable, type Normalized } from './result.ts';
 
 const PLAIN_PHONE = /^[\d\s().+-]+$/;
+// An extension or dialling pause after the number: "x123", "ext. 42", "extn 5", "ext:5", "#5", "(ext 5)",
+// "p123", ";ext=12" (tel: URIs) and ",123" (a pause before dialling the extension).
+const EXTENSION = /\s*(?:;\s*ext=|\(?\s*(?:ext(?:ension|n)?|x|#|p)\s*[.:=]?|,+)\s*\d{1,7}\s*\)?$/;
 const WIDE_DIGITS = /[\uFF10-\uFF19\u0660-\u0669\u06F0-\u06F9]/g;
 function asciiDigits(s: string): string {
   return s.replace(WIDE_DIGITS, (d) => {
@@ -70,7 +73,7 @@ export function normalizePhone(raw: string, defaultCountry: string): Normalized 
     return unusable('lost its digits in a spreadsheet (scientific notation)');
   if (!plain) v = v.replace(/^tel:/, '');
   if (v.endsWith('.0')) v = v.replace(/^(\+?\d+)\.0$/, '$1');
-  if (!plain) v = v.replace(/\s*(?:ext\.?|extension|x|#)\s*\d{1,6}$/, '');
+  if (!plain) v = v.replace(EXTENSION, '');
   if (v.includes('(0)')) v = v.replace(/\(0\)/g, '');
 
   let international = false;
@@ -127,7 +130,11 @@ const NANP = /^1[2-9]\d{2}[2-9]\d{6}$/;
 
 /** Digits after an international prefix: a known country code and a number valid in its numbering plan. */
 function internationalNumber(written: string): Normalized {
-  const digits = written.startsWith('0') ? written.replace(/^0+/, '') : written;
+  let digits = written.startsWith('0') ? written.replace(/^0+/, '') : written;
+  // Mexican mobiles were dialled +52 1 … until 2019 and many lists still have the 1; the number is +52 and
+  // ten digits now, and libphonenumber no longer accepts the old form.
+  const oldMexicanMobile = digits.length === 13 && digits.startsWith('521');
+  if (oldMexicanMobile) digits = `52${digits.slice(3)}`;
   if (digits.startsWith('1'))
     return NANP.test(digits) ? ok(digits) : unusable('is not a valid North American number');
   const parsed =
@@ -137,6 +144,7 @@ function internationalNumber(written: string): Normalized {
   // The length rule holds for the result too, or a number accepted here would be refused when read again.
   if (e164.length < 8) return unusable('is not a valid phone number for its country code');
   // "+44 020 …": the national 0 does not belong after the country code.
+  if (oldMexicanMobile) return ok(e164, 'Removed the old mobile 1 after +52 in the phone');
   return ok(
     e164,
     e164 === digits ? undefined : `Removed the national 0 after +${parsed.countryCallingCode} in the phone`,
