@@ -4,9 +4,12 @@ import { clean, ok, unusable, type Normalized } from './result.ts';
 export const MONTH_NUMBERS: Record<string, number> = {
   jan: 1,
   january: 1,
+  janv: 1,
   janvier: 1,
   feb: 2,
   february: 2,
+  fevr: 2,
+  févr: 2,
   fevrier: 2,
   février: 2,
   mar: 3,
@@ -14,6 +17,7 @@ export const MONTH_NUMBERS: Record<string, number> = {
   mars: 3,
   apr: 4,
   april: 4,
+  avr: 4,
   avril: 4,
   may: 5,
   mai: 5,
@@ -22,6 +26,7 @@ export const MONTH_NUMBERS: Record<string, number> = {
   juin: 6,
   jul: 7,
   july: 7,
+  juil: 7,
   juillet: 7,
   aug: 8,
   august: 8,
@@ -39,6 +44,7 @@ export const MONTH_NUMBERS: Record<string, number> = {
   novembre: 11,
   dec: 12,
   december: 12,
+  déc: 12,
   decembre: 12,
   décembre: 12,
 };
@@ -66,6 +72,13 @@ export interface CalendarDate {
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
+/** ISO 8601 basic format with a time: '19970216T233000Z', '19970216 000000', '19970216T23:30:00-08:00'. */
+const COMPACT_TIMESTAMP =
+  /^\d{8}[t ]\d{2}:?\d{2}(?::?\d{2}(?:[.,]\d+)?)?\s*(?:z|[+-]\d{2}(?::?\d{2})?)?$/;
+/** A time of day at the end of a date written with a month name, with its am/pm and zone. */
+const MONTH_NAME_TIME =
+  /(?:\s+at)?\s+(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:[.,]\d+)?)?(?:\s*[ap]\.?m\.?)?(?:\s*(?:gmt|utc|z|[+-]\d{2}:?\d{2}))?$/;
+
 /**
  * db: YYYYMMDD from any common way of writing a date (Meta: "with or without punctuation"): ISO with or
  * without time (the calendar date as written, no zone shift), M/D/Y or D/M/Y (ambiguous ones follow
@@ -91,14 +104,16 @@ export function normalizeDateOfBirth(
   const monthWord = (text.match(/[a-zéû]{3,}/g) ?? []).find((w) => MONTH_NUMBERS[w]);
   if (monthWord) {
     m = MONTH_NUMBERS[monthWord];
-    const nums = text.match(/\d+/g) ?? [];
+    // A time after the date ("Feb 16, 1997 12:00 AM", "16 Feb 1997 00:00:00 GMT") says nothing of the day.
+    const nums = text.replace(MONTH_NAME_TIME, '').match(/\d+/g) ?? [];
     if (nums.length !== 2) return unusable('is not a complete date');
     const [a, b] = nums.map(Number) as [number, number];
     if (nums[0]!.length === 4) [y, d] = [a, b];
     else [d, y] = [a, b];
     if (String(y).length !== 4) return unusable('needs a four-digit year');
   } else {
-    const groups = text.match(/\d+/g) ?? [];
+    // ISO 8601's basic format with a time ('19970216T233000Z'): the date is its first eight digits.
+    const groups = (COMPACT_TIMESTAMP.test(text) ? text.slice(0, 8) : text).match(/\d+/g) ?? [];
     if (groups.length === 1 && groups[0]!.length === 8) {
       const g = groups[0]!;
       const asYmd = [Number(g.slice(0, 4)), Number(g.slice(4, 6)), Number(g.slice(6, 8))] as const;

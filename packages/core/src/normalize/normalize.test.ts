@@ -220,6 +220,21 @@ describe('date of birth', () => {
     ['2000-02-29', '20000229'],
     ['1900-01-01', '19000101'],
     ['01/02/1990', '19900102'],
+    // ISO 8601 basic format with a time
+    ['19970216T233000Z', '19970216'],
+    ['19970216 000000', '19970216'],
+    ['19970216T23:30:00-08:00', '19970216'],
+    ['19970216T2330', '19970216'],
+    // month names followed by a time
+    ['Feb 16, 1997 12:00 AM', '19970216'],
+    ['February 16, 1997 at 11:30 PM', '19970216'],
+    ['Sat, 16 Feb 1997 00:00:00 GMT', '19970216'],
+    // French abbreviations
+    ['16 févr. 1997', '19970216'],
+    ['16 janv. 1997', '19970116'],
+    ['16 avr. 1997', '19970416'],
+    ['16 juil. 1997', '19970716'],
+    ['16 déc. 1997', '19971216'],
   ])('%j → %s', (raw, out) => expect(value(normalizeDateOfBirth(raw, 'MDY', 2026))).toBe(out));
 
   it('reads ambiguous dates day first when the file says so', () =>
@@ -235,6 +250,8 @@ describe('date of birth', () => {
     '01/02/90',
     '1990-02-30',
     '2001-02-29',
+    'Feb 16, 1997 25:00',
+    '19970216T233',
   ])('%j is unusable', (raw) => expect(normalizeDateOfBirth(raw, 'MDY', 2026).ok).toBe(false));
 });
 
