@@ -73,8 +73,7 @@ export interface CalendarDate {
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /** ISO 8601 basic format with a time: '19970216T233000Z', '19970216 000000', '19970216T23:30:00-08:00'. */
-const COMPACT_TIMESTAMP =
-  /^\d{8}[t ]\d{2}:?\d{2}(?::?\d{2}(?:[.,]\d+)?)?\s*(?:z|[+-]\d{2}(?::?\d{2})?)?$/;
+const COMPACT_TIMESTAMP = /^\d{8}[t ]\d{2}:?\d{2}(?::?\d{2}(?:[.,]\d+)?)?\s*(?:z|[+-]\d{2}(?::?\d{2})?)?$/;
 /** A time of day at the end of a date written with a month name, with its am/pm and zone. */
 const MONTH_NAME_TIME =
   /(?:\s+at)?\s+(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:[.,]\d+)?)?(?:\s*[ap]\.?m\.?)?(?:\s*(?:gmt|utc|z|[+-]\d{2}:?\d{2}))?$/;

@@ -76,9 +76,7 @@ describe('placeholders are never hashed', () => {
     ['Nan', 'nan'],
     ['NaN', null],
     ['NA', null],
-  ])('city %j → %s', (raw, expected) =>
-    expect(value(normalizeCity(raw))).toBe(expected),
-  );
+  ])('city %j → %s', (raw, expected) => expect(value(normalizeCity(raw))).toBe(expected));
 });
 
 describe('zip', () => {
