@@ -18,7 +18,7 @@ function reference(eff: Record<string, string>): string {
   };
   const typed = (key: string, def: FieldDef, value: string): unknown => {
     if (key === 'data_processing_options') return value ? value.split(',') : [];
-    if (key === 'contents') return JSON.parse(value) as unknown;
+    if (key === 'contents' || key === 'extinfo') return JSON.parse(value) as unknown;
     if (def.type === 'number' || def.type === 'integer' || def.type === 'timestamp') return Number(value);
     if (def.type === 'boolean') return value === 'true';
     if (def.type === 'list') return value.split(',');
@@ -60,7 +60,8 @@ const tricky = fc.oneof(
   fc.constantFrom('1e21', '0.0000001', '-0', 'NaN', 'Infinity', '007', '12.50', 'true', 'false'),
   fc.stringMatching(/^[0-9a-fA-F]{64}$/),
 );
-const writable = FIELDS.filter((f) => f.key !== 'contents');
+// contents and extinfo hold JSON text the validator wrote (their own tests below).
+const writable = FIELDS.filter((f) => f.key !== 'contents' && f.key !== 'extinfo');
 const row = fc
   .uniqueArray(fc.tuple(fc.constantFrom(...writable.map((f) => f.key)), tricky), {
     selector: ([k]) => k,
@@ -94,6 +95,14 @@ describe('createEventWriter', () => {
   it('writes contents as Meta objects', () => {
     const eff = { event_name: 'Purchase', contents: '[{"id":"x","quantity":2}]' };
     expect(createEventWriter()({ effectiveRow: eff }).json).toBe(reference(eff));
+  });
+
+  it('writes extinfo as an array of 16 texts in app_data', () => {
+    const values = ['i2', 'com.x', '1.0', '1.0 long', '17.4', 'iPhone5,1', ...Array<string>(10).fill('')];
+    const eff = { event_name: 'Purchase', extinfo: JSON.stringify(values) };
+    const json = createEventWriter()({ effectiveRow: eff }).json;
+    expect(json).toBe(reference(eff));
+    expect(JSON.parse(json).app_data.extinfo).toEqual(values);
   });
 
   it('gives a repeated value the same hash from its memo, and keeps files apart', () => {

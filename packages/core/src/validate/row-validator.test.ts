@@ -166,6 +166,33 @@ describe('createRowValidator', () => {
     expect(r.errors.map((e) => e.field)).toEqual(['event_source_url', 'client_user_agent']);
   });
 
+  it('needs advertiser_tracking_enabled and extinfo for app events', () => {
+    const r = validator()(row({ Source: 'app' }), 2);
+    expect(r.errors).toEqual([
+      { field: 'advertiser_tracking_enabled', message: 'App events need advertiser_tracking_enabled.' },
+      { field: 'extinfo', message: 'App events need extinfo.' },
+    ]);
+    const app = createRowValidator({
+      headers: ['email', 'when', 'ate', 'ext'],
+      mappings: { email: 'email', when: 'event_time', ate: 'advertiser_tracking_enabled', ext: 'extinfo' },
+      hardcoded: { event_name: 'Lead', action_source: 'app' },
+      settings: DEFAULT_FILE_SETTINGS,
+      now: NOW,
+    });
+    const extinfo = 'I2|com.x|1.0|1.0 long|17.4|iPhone5,1|en_US|GMT-5||390|844|3|2|256|200|America/New_York';
+    const ok = app(['ann@example.com', '2026-11-21T10:00:00Z', '1', extinfo], 2);
+    expect(ok.errors).toEqual([]);
+    expect(JSON.parse(ok.effectiveRow.extinfo!)).toEqual(['i2', ...extinfo.split('|').slice(1)]);
+    expect(app(['ann@example.com', '2026-11-21T10:00:00Z', '1', 'a2,com.x,1'], 2).errors).toEqual([
+      {
+        field: 'extinfo',
+        message: expect.stringMatching(
+          /^extinfo must have 16 values in Meta's order \(empty ones kept\), not 3;/,
+        ),
+      },
+    ]);
+  });
+
   it('uses hardcoded values for unmapped fields', () => {
     const v = createRowValidator({
       headers: ['email', 'when'],

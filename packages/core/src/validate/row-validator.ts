@@ -10,6 +10,7 @@ import type { FileSettings } from '../settings.ts';
 import { canonicalDigits, plainDigits, readAmount, type DecimalSeparator } from './amount.ts';
 import { parseContents } from './contents.ts';
 import { deriveEventId } from './event-id.ts';
+import { parseExtinfo } from './extinfo.ts';
 import {
   FUTURE_TOLERANCE,
   parseEventTime,
@@ -198,6 +199,12 @@ export function createRowValidator(
       if (!eff.client_user_agent)
         addError(row, 'client_user_agent', 'Website events need client_user_agent.');
     }
+    if (eff.action_source === 'app') {
+      // Meta rejects an app event without them, and with it the whole batch (meta-capi.md §1.11).
+      if (!eff.advertiser_tracking_enabled && !hasError(row, 'advertiser_tracking_enabled'))
+        addError(row, 'advertiser_tracking_enabled', 'App events need advertiser_tracking_enabled.');
+      if (!eff.extinfo && !hasError(row, 'extinfo')) addError(row, 'extinfo', 'App events need extinfo.');
+    }
     const idProblem = identifierProblem(eff);
     if (idProblem) addError(row, 'user_data', idProblem);
 
@@ -361,6 +368,12 @@ function checkField(row: RowState, src: Source, raw: string, v: string): void {
       if (!c.ok) return addError(row, key, `contents ${c.reason}.`);
       eff[key] = c.value;
       if (c.note) addCorrection(row, key, c.note, raw, c.value);
+      return;
+    }
+    case 'extinfo': {
+      const x = parseExtinfo(v);
+      if (!x.ok) return addError(row, key, `extinfo ${x.reason}.`);
+      eff[key] = x.value;
       return;
     }
     case 'data_processing_options': {
