@@ -81,7 +81,7 @@ const MONTH_NAME_TIME =
 /**
  * db: YYYYMMDD from any common way of writing a date (Meta: "with or without punctuation"): ISO with or
  * without time (the calendar date as written, no zone shift), M/D/Y or D/M/Y (ambiguous ones follow
- * `order`, month first by default, as in Meta's `2/16/1997` example), compact 8 digits, month names.
+ * `order`, month first by default, as in Meta's `2/16/1997` example; D.M.Y day first), compact 8 digits, month names.
  * Years before 1900, dates after `today`, two-digit years and impossible dates are unusable.
  * @example normalizeDateOfBirth('2/16/1997', 'MDY', { y: 2026, m: 3, d: 3 }) // { ok: true, value: '19970216', ... }
  */
@@ -132,7 +132,8 @@ export function normalizeDateOfBirth(
         y = Number(c);
         if (x > 12) [d, m] = [x, z];
         else if (z > 12) [m, d] = [x, z];
-        else [m, d] = order === 'DMY' ? [z, x] : [x, z];
+        // D.M.Y is written day first wherever it is used (as event_time reads it); slashes follow the file.
+        else [m, d] = order === 'DMY' || /^\d{1,2}\.\d{1,2}\./.test(text) ? [z, x] : [x, z];
       } else return unusable('needs a four-digit year');
     } else return unusable('is not a complete date');
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { identifierProblem } from './identifiers.ts';
-import { canonicalCurrency, FBC, FBP, isIpAddress, LEAD_ID } from './values.ts';
+import { canonicalActionSource, canonicalCurrency, FBC, FBP, isIpAddress, LEAD_ID } from './values.ts';
 
 describe('canonicalCurrency', () => {
   it.each([
@@ -112,4 +112,26 @@ describe('identifierProblem: weak-only combinations (meta-capi.md §1.6)', () =>
     else if (expected === 'none') expect(p).toMatch(/No usable customer information/);
     else expect(p).toMatch(/Meta rejects events with this little customer information/);
   });
+});
+
+describe('canonicalActionSource', () => {
+  it.each([
+    ['website', 'website', undefined],
+    ['Website', 'website', 'action_source "Website" → "website"'],
+    ['Web Site', 'website', 'action_source "Web Site" → "website"'],
+    ['web-site', 'website', 'action_source "web-site" → "website"'],
+    ['web_site', 'website', 'action_source "web_site" → "website"'],
+    ['E-mail', 'email', 'action_source "E-mail" → "email"'],
+    ['e mail', 'email', 'action_source "e mail" → "email"'],
+    ['Physical Store', 'physical_store', 'action_source "Physical Store" → "physical_store"'],
+    ['In-Store', 'physical_store', 'action_source "In-Store" → "physical_store"'],
+    ['phone call', 'phone_call', 'action_source "phone call" → "phone_call"'],
+    ['CRM', 'system_generated', 'action_source "CRM" → "system_generated"'],
+  ])('%j → %s', (raw, value, note) =>
+    expect(canonicalActionSource(raw)).toEqual(note ? { value, note } : { value }),
+  );
+
+  it.each(['carrier pigeon', 'fax', ''])('%j is not one of Meta’s values', (raw) =>
+    expect(canonicalActionSource(raw)).toBeNull(),
+  );
 });

@@ -50,8 +50,9 @@ const SOURCE_VARIANTS: Record<string, string> = {
   online: 'website',
   site: 'website',
   ecommerce: 'website',
-  web_site: 'website',
+  website: 'website',
   mail: 'email',
+  email: 'email',
   emailmarketing: 'email',
   crm: 'system_generated',
   system: 'system_generated',
@@ -72,7 +73,8 @@ export function canonicalActionSource(raw: string): { value: string; note?: stri
   const lower = v.toLowerCase().replace(/[\s-]+/g, '_');
   if (SOURCES.has(lower))
     return lower === v ? { value: lower } : { value: lower, note: `action_source "${v}" → "${lower}"` };
-  const variant = SOURCE_VARIANTS[lower.replace(/_/g, '')];
+  // Variants are looked up by their letters alone: "Web Site", "web-site", "E-mail" and "e mail" are found.
+  const variant = SOURCE_VARIANTS[lower.replace(/[^a-z]/g, '')];
   return variant ? { value: variant, note: `action_source "${v}" → "${variant}"` } : null;
 }
 
