@@ -120,6 +120,21 @@ describe('createRowValidator', () => {
     expect(r.warnings[0]?.message).toMatch(/becomes too old for Meta in 8 hours/);
   });
 
+  it('says how old an event just past its window is without contradicting itself, and how long is left', () => {
+    const warning = (when: string) =>
+      validator()(row({ When: when, Source: 'phone_call' }), 2).warnings[0]?.message;
+    const error = (when: string) =>
+      validator()(row({ When: when, Source: 'phone_call' }), 2).errors.find((e) => e.field === 'event_time')
+        ?.message;
+    // NOW is 2026-11-22T12:00:00Z: seven days and one second before it.
+    expect(error('2026-11-15T11:59:59Z')).toMatch(
+      /is more than 7 days old\. Meta only accepts events up to 7 days old/,
+    );
+    expect(error('2026-11-14T11:59:59Z')).toMatch(/is 8 days old\./);
+    expect(warning('2026-11-15T12:00:00Z')).toMatch(/in less than an hour\./);
+    expect(warning('2026-11-15T13:30:00Z')).toMatch(/in 1 hour\./);
+  });
+
   it('canonicalises event names and action sources', () => {
     const r = validator()(row({ Event: 'purchase', Source: 'In Store' }), 2);
     expect(r.effectiveRow).toMatchObject({ event_name: 'Purchase', action_source: 'physical_store' });

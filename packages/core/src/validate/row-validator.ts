@@ -133,7 +133,15 @@ const HASHED_RULES: Record<string, Rule> = {
   external_id: (v) => normalizeExternalId(v),
 };
 
-const days = (s: number) => Math.round(s / 86_400);
+/** An age past `limit`, in days: "12 days", or "more than 7 days" when whole days would say 7 (or fewer). */
+function ageInDays(age: number, limit: number): string {
+  const days = Math.floor(age / 86_400);
+  return days * 86_400 > limit ? `${days} days` : `more than ${limit / 86_400} days`;
+}
+const hoursLeft = (seconds: number) => {
+  const hours = Math.floor(seconds / 3600);
+  return hours < 1 ? 'less than an hour' : hours === 1 ? '1 hour' : `${hours} hours`;
+};
 
 /**
  * Builds the per-row check for one file: maps cells to fields, normalises and auto-corrects each value, and
@@ -454,12 +462,12 @@ function checkWindow(row: RowState, seconds: number, v: string): void {
     addError(
       row,
       'event_time',
-      `event_time "${v}" is ${days(age)} days old. Meta only accepts events up to ${limit / 86_400} days old${source === 'physical_store' ? '' : ' (62 days for physical_store)'}.`,
+      `event_time "${v}" is ${ageInDays(age, limit)} old. Meta only accepts events up to ${limit / 86_400} days old${source === 'physical_store' ? '' : ' (62 days for physical_store)'}.`,
     );
   } else if (age > limit - 86_400) {
     row.warnings.push({
       field: 'event_time',
-      message: `This event becomes too old for Meta in ${Math.max(1, Math.floor((limit - age) / 3600))} hours. Send it today.`,
+      message: `This event becomes too old for Meta in ${hoursLeft(limit - age)}. Send it today.`,
     });
   }
 }
