@@ -16,26 +16,89 @@ function sequenceLength(lead: number): number {
   return 0;
 }
 
-function isUtf8(bytes: Uint8Array): boolean {
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    return true;
-  } catch {
-    return false;
-  }
+/** Whether the `n`-byte sequence at `i` is well-formed UTF-8 (no overlong forms, surrogates or code points past U+10FFFF). */
+function wellFormed(bytes: Uint8Array, i: number, n: number): boolean {
+  const lead = bytes[i]!;
+  const second = bytes[i + 1]!;
+  const [low, high] =
+    lead === 0xe0
+      ? [0xa0, 0xbf]
+      : lead === 0xed
+        ? [0x80, 0x9f]
+        : lead === 0xf0
+          ? [0x90, 0xbf]
+          : lead === 0xf4
+            ? [0x80, 0x8f]
+            : [0x80, 0xbf];
+  if (second < low || second > high) return false;
+  for (let k = 2; k < n; k++) if ((bytes[i + k]! & 0xc0) !== 0x80) return false;
+  return true;
 }
+
+/**
+ * Whether the bytes read as UTF-8: at least as many well-formed multi-byte sequences as bytes that break the
+ * rules. A Windows-1252 accent is followed by a letter or a space, which UTF-8 forbids, so such a file breaks
+ * them at nearly every accent, though one may by chance look valid ("É" then a no-break space is "ɠ"); a UTF-8
+ * file breaks them only at a stray byte. A sequence cut by the end of `bytes` counts only at the end of the file.
+ */
+function readsAsUtf8(bytes: Uint8Array, atEnd: boolean): boolean {
+  let valid = 0;
+  let invalid = 0;
+  for (let i = 0; i < bytes.length;) {
+    if (bytes[i]! < 0x80) {
+      i++;
+      continue;
+    }
+    const n = sequenceLength(bytes[i]!);
+    if (n && i + n > bytes.length) {
+      if (atEnd) invalid++;
+      break;
+    }
+    if (n && wellFormed(bytes, i, n)) {
+      valid++;
+      i += n;
+    } else {
+      invalid++;
+      i++;
+    }
+  }
+  return valid > 0 && valid >= invalid;
+}
+
+/** Bytes from the first non-ASCII one that decide the encoding: enough text to hold several accents. */
+const EVIDENCE = 16 * 1024;
 
 /**
  * Streaming decoder that settles a file's encoding at its first non-ASCII byte, wherever that is: an
  * accent on row 7,000 of an otherwise plain file decides as well as one on row 1. Everything decoded before
- * is ASCII, which reads the same in both encodings, so nothing has to be decoded twice. If that character is
- * not valid UTF-8, the whole file is Windows-1252 (Excel on Windows); later invalid bytes in a UTF-8 file are
- * replaced with U+FFFD and reported.
+ * is ASCII, which reads the same in both encodings, so nothing has to be decoded twice. The 16 KB from that
+ * byte on decide (see readsAsUtf8): Windows-1252 (Excel on Windows) when they do not read as UTF-8. They are
+ * fixed places in the file, so the answer never depends on how the bytes were chunked. Later invalid bytes
+ * in a UTF-8 file are replaced with U+FFFD and reported.
  */
 export function createAutoDecoder(fixed?: CsvEncoding) {
   let inner = fixed ? new TextDecoder(fixed) : null;
   let encoding: CsvEncoding | null = fixed ?? null;
-  let held: Uint8Array | null = null;
+  // From the first non-ASCII byte on, until there are enough bytes to decide (copies: callers reuse buffers).
+  let pending: Uint8Array[] = [];
+  let pendingLength = 0;
+
+  /** The pending bytes' text once they decide the encoding; '' while they cannot yet. */
+  const settle = (final: boolean): string => {
+    if (pendingLength < EVIDENCE && !final) return '';
+    const rest = new Uint8Array(pendingLength);
+    let at = 0;
+    for (const p of pending) {
+      rest.set(p, at);
+      at += p.length;
+    }
+    pending = [];
+    pendingLength = 0;
+    const evidence = rest.subarray(0, EVIDENCE);
+    encoding = readsAsUtf8(evidence, final && evidence.length === rest.length) ? 'utf-8' : 'windows-1252';
+    inner = new TextDecoder(encoding);
+    return inner.decode(rest, { stream: !final });
+  };
 
   return {
     /** The encoding once decided; null while every byte so far was ASCII. */
@@ -44,26 +107,16 @@ export function createAutoDecoder(fixed?: CsvEncoding) {
     },
     decode(chunk: Uint8Array, final: boolean): string {
       if (inner) return inner.decode(chunk, { stream: !final });
-      let bytes = chunk;
-      if (held) {
-        bytes = new Uint8Array(held.length + chunk.length);
-        bytes.set(held);
-        bytes.set(chunk, held.length);
-        held = null;
+      if (pendingLength) {
+        pending.push(chunk.slice());
+        pendingLength += chunk.length;
+        return settle(final);
       }
-      const i = firstNonAscii(bytes);
-      if (i === -1) return ASCII.decode(bytes);
-      const rest = bytes.subarray(i);
-      const n = sequenceLength(rest[0]!);
-      if (n > rest.length && !final) {
-        // The sequence is cut by the chunk boundary: wait for the bytes that complete it.
-        held = rest.slice();
-        return ASCII.decode(bytes.subarray(0, i));
-      }
-      // Only this one sequence decides, so the answer never depends on how the bytes were chunked.
-      encoding = n && n <= rest.length && isUtf8(rest.subarray(0, n)) ? 'utf-8' : 'windows-1252';
-      inner = new TextDecoder(encoding);
-      return ASCII.decode(bytes.subarray(0, i)) + inner.decode(rest, { stream: !final });
+      const i = firstNonAscii(chunk);
+      if (i === -1) return ASCII.decode(chunk);
+      pending.push(chunk.slice(i));
+      pendingLength = chunk.length - i;
+      return ASCII.decode(chunk.subarray(0, i)) + settle(final);
     },
   };
 }
