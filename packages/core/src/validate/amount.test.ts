@@ -80,6 +80,14 @@ describe('parseAmount', () => {
     expect(readAmount('1,234.00')).toEqual({ value: 1234 });
     expect(readAmount('1.234', '.')).toEqual({ value: 1.234 });
   });
+
+  it.each(['1,234', '1.234', '12,500', '999.999'])(
+    'gives advice for %j that is read as the decimal it suggests',
+    (raw) => {
+      const advice = /write it as (\S+)$/.exec(readAmount(raw)!.ambiguous!)![1]!;
+      expect(readAmount(advice)).toEqual({ value: Number(raw.replace(',', '.')) });
+    },
+  );
 });
 
 describe('readAmount with a currency symbol', () => {

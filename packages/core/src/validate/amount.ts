@@ -51,12 +51,12 @@ function splitAmount(
   const couldGroup = frac.length === 3 && /^[1-9]\d{0,2}$/.test(int);
   if (!couldGroup) return { int, frac, group: null };
   if (decimal) return decimal === sep ? { int, frac, group: null } : { int: v, frac: '', group: sep };
-  const other = sep === ',' ? '.' : ',';
+  // The advice must itself be unambiguous: "1.234" for "1,234" would be read as 1234 again.
   return {
     int: v,
     frac: '',
     group: sep,
-    ambiguous: `the "${sep}" was taken as a thousands separator; if it is a decimal ${sep === ',' ? 'comma' : 'point'}, write it as ${int}${other}${frac} or ${int}.${frac}0`,
+    ambiguous: `the "${sep}" was taken as a thousands separator; if it is a decimal ${sep === ',' ? 'comma' : 'point'}, write it as ${int}.${frac}0`,
   };
 }
 
