@@ -34,6 +34,7 @@ export function isTimeZone(zone: string): boolean {
 // file crowd into the same hours, and reading an offset from Intl (formatToParts) costs microseconds, so the
 // offset of each hour is remembered per zone (null when a transition falls inside it), bounded.
 const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 const HOURS_LIMIT = 10_000;
 const hourOffsets = new Map<string, Map<number, number | null>>();
 
@@ -69,7 +70,10 @@ function readOffset(zone: string, ms: number): number {
 }
 
 /**
- * Unix milliseconds of a wall-clock time in an IANA zone (DST-correct: the offset is re-read at the result).
+ * Unix milliseconds of a wall-clock time in an IANA zone, read as Temporal's "compatible" does: a time the
+ * clocks skipped (02:30 as they spring forward) is read with the offset before the change, so it lands as far
+ * after the change as it was written after it (03:30); a time that happened twice (as they fall back) is the
+ * earlier one. Every zone gets the same rule, east or west of Greenwich.
  * @example zonedToEpochMs('America/New_York', 2026, 7, 4, 12, 0, 0) // 2026-07-04T16:00:00Z
  */
 export function zonedToEpochMs(
@@ -82,9 +86,15 @@ export function zonedToEpochMs(
   s: number,
 ): number {
   const guess = Date.UTC(y, mo - 1, d, h, mi, s);
-  const first = guess - offsetAt(zone, guess);
-  const second = guess - offsetAt(zone, first);
-  return second;
+  if (zone === 'UTC' || zone === 'Etc/UTC') return guess;
+  // The offsets a day either side: no two changes are closer than that (see offsetAt).
+  const before = offsetAt(zone, guess - DAY);
+  const after = offsetAt(zone, guess + DAY);
+  const early = guess - Math.max(before, after);
+  const late = guess - Math.min(before, after);
+  if (offsetAt(zone, early) === Math.max(before, after)) return early;
+  if (offsetAt(zone, late) === Math.min(before, after)) return late;
+  return guess - before;
 }
 
 /** The calendar date of an instant in a zone. */
