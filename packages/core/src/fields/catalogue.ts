@@ -158,7 +158,11 @@ const APP = group('app', 'app_data', [
     { allowedValues: ['0', '1'] },
   ],
   ['application_tracking_enabled', 'enum', '1 if the app allows tracking.', { allowedValues: ['0', '1'] }],
-  ['extinfo', 'list', 'The 16-element extended device information array.'],
+  [
+    'extinfo',
+    'list',
+    "Meta's 16 device values in order (version a2 or i2 first): a JSON array, or separated by | or commas.",
+  ],
   ['campaign_ids', 'string', 'Campaign ids the app install came from.'],
   ['install_referrer', 'string', 'Android install referrer.'],
   ['installer_package', 'string', 'Android installer package.'],
