@@ -19,6 +19,10 @@ const WORDS = new Set([
   'blank',
   'empty',
 ]);
+
+/** What the value should be: names and cities keep the placeholder words that are also real names. */
+export type PlaceholderKind = 'name' | 'city' | 'other';
+
 // Placeholder words that are also real names: "Na" (나, 那) and "Nan" are given names and surnames, "Nil" a
 // Turkish given name, "Blank" a surname; "Nan" is also a city in Thailand. Such a value is kept for names and
 // cities; only a literal "NaN" (a spreadsheet's "not a number") and "N/A"-like forms of "Na" are placeholders.
@@ -27,9 +31,6 @@ const REAL_WORDS: Record<PlaceholderKind, ReadonlySet<string>> = {
   city: new Set(['nan']),
   other: new Set(),
 };
-
-/** What the value should be: names and cities keep the placeholder words that are also real names. */
-export type PlaceholderKind = 'name' | 'city' | 'other';
 
 /**
  * True for a placeholder instead of a value: "N/A", "n.a.", "#N/A", "none", "unknown", "null", "-", "?".
