@@ -128,6 +128,8 @@ describe('explainMetaError', () => {
     ['wrong pixel', err(100, { error_subcode: 33 }), 'Wrong pixel ID or no access'],
     ['rate limited', err(17), 'Meta asked us to slow down'],
     ['permission', err(10), 'Permission denied'],
+    ['blocked for a policy violation', err(368), 'Meta temporarily blocked sending'],
+    ['server error', err(2), 'Meta could not be reached'],
   ];
   it.each(cases)('%s', (_n, raw, title) => expect(explainMetaError(raw).title).toBe(title));
 

@@ -74,6 +74,12 @@ const TRANSIENT: Known = {
   explanation: 'Meta did not answer in time or answered with a server error on every attempt.',
   fix: 'Wait a few minutes, download the failed rows and send them again as a new file.',
 };
+const BLOCKED: Known = {
+  title: 'Meta temporarily blocked sending',
+  explanation:
+    'Meta blocked requests from this account for a while because of a policy violation, and still did after every retry.',
+  fix: 'Check Meta’s message below and your Business Manager’s account quality page, then send the failed rows again once the block is lifted.',
+};
 
 const ENDPOINT: Known = {
   title: 'The answer did not come from Meta',
@@ -101,6 +107,7 @@ function known(verdict: Verdict | null, e: GraphError | null): Known {
     case 'endpoint':
       return ENDPOINT;
     case 'retry':
+      if (e?.code === 368) return BLOCKED;
       return e?.code !== null && e?.code !== undefined && [4, 17, 32, 341, 613, 80003, 80004].includes(e.code)
         ? RATE
         : TRANSIENT;
