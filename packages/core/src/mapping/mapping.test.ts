@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mappingProblem, pruneMappings } from './rules.ts';
-import { suggestField, suggestMappings, toleranceOf } from './suggest.ts';
+import { SUGGESTION_TARGETS, suggestField, suggestMappings, toleranceOf } from './suggest.ts';
 
 describe('suggestField', () => {
   it.each([
@@ -113,4 +113,18 @@ describe('pruneMappings', () => {
       removed: ['c'],
     });
   });
+});
+
+describe('headers named like built-in object properties', () => {
+  const targets: readonly string[] = SUGGESTION_TARGETS;
+  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'])(
+    '%j is suggested nothing outside the targets',
+    (header) => {
+      const field = suggestField(header);
+      expect(field === null || targets.includes(field)).toBe(true);
+      const { forward, reverse } = suggestMappings([header, 'email']);
+      expect(Object.keys(reverse).every((f) => targets.includes(f))).toBe(true);
+      expect(forward.email).toBe('email');
+    },
+  );
 });

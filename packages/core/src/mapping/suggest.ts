@@ -87,7 +87,8 @@ const fuse = new Fuse([...SUGGESTION_TARGETS], { includeScore: true, threshold: 
 export function suggestField(header: string): string | null {
   const key = header.trim().toLowerCase();
   if (!key) return null;
-  const alias = HEADER_ALIASES[key];
+  // Own keys only: a header named "constructor" must not find Object's.
+  const alias = Object.hasOwn(HEADER_ALIASES, key) ? HEADER_ALIASES[key] : undefined;
   if (alias) return alias;
   const found = fuse.search(key, { limit: 3 });
   const top = found[0]?.score;
