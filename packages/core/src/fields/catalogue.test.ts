@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FIELD_BY_KEY, FIELDS, fieldsOfGroup, REQUIRED_FIELDS } from './catalogue.ts';
+import { FIELD_BY_KEY, FIELDS, fieldsOfGroup, hardcodedChoices, REQUIRED_FIELDS } from './catalogue.ts';
 
 describe('field catalogue', () => {
   it('has the spec §3 group sizes', () => {
@@ -58,6 +58,28 @@ describe('field catalogue', () => {
     expect(FIELD_BY_KEY.get('original_event_time')).toMatchObject({
       metaKey: 'event_time',
       placement: 'original_event_data',
+    });
+  });
+});
+
+describe('hardcodedChoices (spec §5)', () => {
+  it('offers a select for exactly the fields spec §5 lists, with its values', () => {
+    const selects = Object.fromEntries(
+      FIELDS.flatMap((f) => {
+        const choices = hardcodedChoices(f);
+        return choices ? [[f.key, choices.join(', ')]] : [];
+      }),
+    );
+    expect(selects).toEqual({
+      action_source: 'email, website, app, phone_call, chat, physical_store, system_generated, other',
+      gender: 'f, m',
+      currency: 'USD, CAD, EUR, GBP, AUD',
+      delivery_category: 'in_store, curbside, home_delivery',
+      advertiser_tracking_enabled: '0, 1',
+      application_tracking_enabled: '0, 1',
+      travel_class: 'economy, premium_economy, business, first',
+      fb_payment_info_available: '0, 1',
+      fb_success: 'true, false',
     });
   });
 });

@@ -312,3 +312,21 @@ export const FIELD_BY_KEY: ReadonlyMap<string, FieldDef> = new Map(FIELDS.map((f
 export const REQUIRED_FIELDS = ['event_name', 'event_time', 'action_source'] as const;
 
 export const fieldsOfGroup = (g: FieldGroup): FieldDef[] => FIELDS.filter((f) => f.group === g);
+
+// Spec §5: these fields offer their allowed values as a select when hardcoded; every other field takes free text
+// (opt_out, data_processing_options and content_type have allowed values too, but only for validation).
+const HARDCODED_SELECTS = new Set([
+  'action_source',
+  'gender',
+  'currency',
+  'delivery_category',
+  'advertiser_tracking_enabled',
+  'application_tracking_enabled',
+  'travel_class',
+  'fb_payment_info_available',
+  'fb_success',
+]);
+
+/** The values a hardcoded field offers as a select, or null when it takes free text (spec §5). */
+export const hardcodedChoices = (def: FieldDef): readonly string[] | null =>
+  HARDCODED_SELECTS.has(def.key) ? (def.allowedValues ?? null) : null;

@@ -7,6 +7,7 @@ import {
   FIELD_BY_KEY,
   FIELD_GROUPS,
   FIELDS,
+  hardcodedChoices,
   mappingProblem,
   pruneMappings,
   REQUIRED_FIELDS,
@@ -392,6 +393,7 @@ export function MappedFieldRow({
   onChange: (f: (rows: MappedRow[]) => MappedRow[]) => void;
 }) {
   const def = FIELD_BY_KEY.get(row.field);
+  const choices = def ? hardcodedChoices(def) : null;
   const required = (REQUIRED_FIELDS as readonly string[]).includes(row.field);
   const sample = row.mode === 'column' && row.column ? samples[row.column]?.[0] : undefined;
   const id = `map-${row.field}`;
@@ -450,7 +452,7 @@ export function MappedFieldRow({
               );
             })}
           </select>
-        ) : def?.allowedValues ? (
+        ) : choices ? (
           <select
             id={id}
             value={row.value}
@@ -458,7 +460,7 @@ export function MappedFieldRow({
             className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm"
           >
             <option value="">Select a value</option>
-            {def.allowedValues.map((v) => (
+            {choices.map((v) => (
               <option key={v}>{v}</option>
             ))}
           </select>
