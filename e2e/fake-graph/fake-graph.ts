@@ -48,12 +48,15 @@ const HASH = /^[0-9a-f]{64}$/;
 const HASHED_KEYS = ['em', 'ph', 'fn', 'ln', 'db', 'ge', 'ct', 'st', 'zp', 'country'];
 /** Any event whose event_name is this is rejected like an invalid parameter (a whole-batch 100). */
 export const POISON_EVENT_NAME = 'PoisonRow';
+/** Refused like POISON_EVENT_NAME, but the answer names no row. */
+export const UNNAMED_POISON_EVENT_NAME = 'PoisonRowUnnamed';
 
 function validateEvent(e: unknown): string | null {
   if (!e || typeof e !== 'object') return 'event is not an object';
   const o = e as Record<string, unknown>;
   if (typeof o.event_name !== 'string' || !o.event_name) return 'missing event_name';
-  if (o.event_name === POISON_EVENT_NAME) return 'The parameter event_name is invalid';
+  if (o.event_name === POISON_EVENT_NAME || o.event_name === UNNAMED_POISON_EVENT_NAME)
+    return 'The parameter event_name is invalid';
   if (typeof o.event_time !== 'number' || !Number.isInteger(o.event_time))
     return 'event_time must be unix seconds';
   if (typeof o.action_source !== 'string') return 'missing action_source';
@@ -198,10 +201,14 @@ export async function startFakeGraph(options: FakeGraphOptions = {}) {
       const problem = validateEvent(data[i]);
       if (problem) {
         entry.outcome = 'rejected';
+        // Meta does not always say which event it refused.
+        const unnamed = (data[i] as { event_name?: unknown }).event_name === UNNAMED_POISON_EVENT_NAME;
         return graphError(res, 400, {
           code: 100,
           error_subcode: 2804019,
-          message: `Invalid parameter at $['data'][${i}]: ${problem}`,
+          message: unnamed
+            ? `Invalid parameter: ${problem}`
+            : `Invalid parameter at $['data'][${i}]: ${problem}`,
           error_user_title: 'Invalid parameter',
           error_user_msg: problem,
         });

@@ -199,7 +199,20 @@ describe('delivery engine', () => {
     expect(new Set(bodies).size).toBe(bodies.length);
   });
 
-  it('fails a whole batch in 3 requests when both halves are rejected like the batch (not about one row)', async () => {
+  it('keeps halving when both halves fail, so one bad row in each half fails alone', async () => {
+    const run = await newRun();
+    // Rows 3 and 7 make Meta refuse any batch holding them, naming neither.
+    const { opts } = engine(fakeSource(makeEvents(8, { unnamedPoisonRows: [3, 7] })), { concurrency: 1 });
+    expect(await runSend(opts, run.id)).toBe('completed_with_errors');
+    const failed = (await deliveryRepo.leaves(ctx.db, run.id)).filter((l) => l.status === 'failed');
+    expect(failed.map((l) => l.row_numbers)).toEqual([[3], [7]]);
+    expect(graph.deliveredCount.size).toBe(6);
+    expect(await deliveryRepo.totals(ctx.db, run.id)).toMatchObject({ events_failed: 2, events_sent: 6 });
+    const bodies = graph.requests.map((r) => r.events.map((e) => e.event_id).join());
+    expect(new Set(bodies).size).toBe(bodies.length);
+  });
+
+  it('fails later batches whole in 3 requests once a batch was refused row by row for the same reason', async () => {
     const run = await newRun();
     const tooOld = {
       kind: 'graph' as const,
@@ -208,26 +221,27 @@ describe('delivery engine', () => {
       title: 'Event Timestamp Too Old',
       message: 'Invalid parameter',
     };
-    graph.inject(...Array.from({ length: 30 }, () => tooOld));
-    const { opts } = engine(fakeSource(makeEvents(8)), { concurrency: 1 });
+    graph.inject(...Array.from({ length: 40 }, () => tooOld));
+    const { opts } = engine(fakeSource(makeEvents(24)), { concurrency: 1, batchSize: 8 });
     expect(await runSend(opts, run.id)).toBe('completed_with_errors');
-    expect(graph.requests.map((r) => r.events.length)).toEqual([8, 4, 4]);
+    // The first batch is halved down to its 8 rows (15 requests); the next two fail whole (3 each).
+    expect(graph.requests).toHaveLength(15 + 3 + 3);
+    expect(graph.requests.slice(15).map((r) => r.events.length)).toEqual([8, 4, 4, 8, 4, 4]);
     const leaves = await deliveryRepo.leaves(ctx.db, run.id);
-    expect(leaves).toHaveLength(1);
-    expect(leaves[0]).toMatchObject({
+    expect(leaves.map((l) => [l.idx, l.event_count])).toEqual([
+      ...Array.from({ length: 8 }, () => [0, 1]),
+      [1, 8],
+      [2, 8],
+    ]);
+    expect(leaves.at(-1)).toMatchObject({
       part: '',
       status: 'failed',
-      event_count: 8,
       error_code: 100,
       error_subcode: 2804003,
-      first_row: 2,
-      last_row: 9,
+      first_row: 18,
+      last_row: 25,
     });
-    expect(await deliveryRepo.totals(ctx.db, run.id)).toMatchObject({
-      events_failed: 8,
-      events_sent: 0,
-      batches_failed: 1,
-    });
+    expect(await deliveryRepo.totals(ctx.db, run.id)).toMatchObject({ events_failed: 24, events_sent: 0 });
   });
 
   it('keeps halving the half that fails like its parent when the other half goes through', async () => {

@@ -391,6 +391,26 @@ export const deliveryRepo = {
     return rows;
   },
 
+  /**
+   * The error that failed every event of a batch one by one (it was split, nothing of it was sent or is still
+   * open, and all its leaves failed as bad rows with one code and subcode); null otherwise.
+   */
+  async rejectedRowByRow(
+    db: Queryable,
+    runId: string,
+    idx: number,
+  ): Promise<{ code: number | null; subcode: number | null } | null> {
+    const { rows } = await db.query<{ whole: boolean; code: number | null; subcode: number | null }>(
+      `select count(*) > 1 and bool_and(status = 'failed' and verdict = 'bad_rows')
+           and count(distinct (coalesce(error_code, -1), coalesce(error_subcode, -1))) = 1 as whole,
+         min(error_code) as code, min(error_subcode) as subcode
+       from send_batches where run_id = $1 and idx = $2 and status <> 'split'`,
+      [runId, idx],
+    );
+    const r = rows[0];
+    return r?.whole ? { code: r.code, subcode: r.subcode } : null;
+  },
+
   async findPart(db: Queryable, runId: string, idx: number, part: string): Promise<BatchRow | null> {
     const { rows } = await db.query<BatchRow>(
       'select * from send_batches where run_id = $1 and idx = $2 and part = $3',

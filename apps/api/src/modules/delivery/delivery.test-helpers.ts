@@ -26,12 +26,16 @@ export async function seedUploadAndAccount(
   return { uploadId, accountId };
 }
 
-/** `n` valid events for CSV rows 2..n+1; names in `poison` (by row number) make the fake Graph reject them. */
+/**
+ * `n` valid events for CSV rows 2..n+1; rows in `poisonRows` make the fake Graph reject their batch naming
+ * them, rows in `unnamedPoisonRows` without naming them.
+ */
 export function makeEvents(
   n: number,
-  opts: { poisonRows?: number[]; prefix?: string } = {},
+  opts: { poisonRows?: number[]; unnamedPoisonRows?: number[]; prefix?: string } = {},
 ): { rowNumber: number; event: EncodedEvent }[] {
   const poison = new Set(opts.poisonRows ?? []);
+  const unnamed = new Set(opts.unnamedPoisonRows ?? []);
   // Unique per call: the per-pixel ledger would otherwise skip events another test already delivered.
   const prefix = opts.prefix ?? randomUUID().slice(0, 8);
   return Array.from({ length: n }, (_, i) => {
@@ -39,7 +43,11 @@ export function makeEvents(
     return {
       rowNumber,
       event: encodeEvent({
-        event_name: poison.has(rowNumber) ? 'PoisonRow' : 'Lead',
+        event_name: poison.has(rowNumber)
+          ? 'PoisonRow'
+          : unnamed.has(rowNumber)
+            ? 'PoisonRowUnnamed'
+            : 'Lead',
         event_time: 1_767_225_600,
         action_source: 'system_generated',
         event_id: `${prefix}-${rowNumber}`,
