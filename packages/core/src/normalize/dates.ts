@@ -81,7 +81,8 @@ const MONTH_NAME_TIME =
 /**
  * db: YYYYMMDD from any common way of writing a date (Meta: "with or without punctuation"): ISO with or
  * without time (the calendar date as written, no zone shift), M/D/Y or D/M/Y (ambiguous ones follow
- * `order`, month first by default, as in Meta's `2/16/1997` example; D.M.Y day first), compact 8 digits, month names.
+ * `order`, month first by default, as in Meta's `2/16/1997` example; D.M.Y day first), compact 8 digits,
+ * month names.
  * Years before 1900, dates after `today`, two-digit years and impossible dates are unusable.
  * @example normalizeDateOfBirth('2/16/1997', 'MDY', { y: 2026, m: 3, d: 3 }) // { ok: true, value: '19970216', ... }
  */
