@@ -164,6 +164,18 @@ describe('email verification', () => {
     expect((await new Agent(ctx.app).post('/auth/resend-verification')).statusCode).toBe(401);
   });
 
+  it('sends one account at most 5 verification mails in 15 minutes, whatever the body says', async () => {
+    const { agent, address } = await signUp();
+    const before = ctx.mailer.sent.filter((m) => m.to === address).length;
+    const codes: number[] = [];
+    for (let i = 0; i < 8; i++)
+      codes.push(
+        (await agent.post('/auth/resend-verification', { email: `someone-${i}@example.com` })).statusCode,
+      );
+    expect(codes).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
+    expect(ctx.mailer.sent.filter((m) => m.to === address).length).toBe(before + 5);
+  });
+
   it('stores only hashes of tokens', async () => {
     const { address } = await signUp();
     const token = tokenFrom(ctx.mailer.last(address)!.text, '/verify')!;
@@ -276,6 +288,19 @@ describe('login and logout', () => {
 });
 
 describe('password reset', () => {
+  it('mails one address at most 5 reset links in 15 minutes, from any number of addresses', async () => {
+    const { address } = await signUp();
+    const codes: number[] = [];
+    for (let i = 0; i < 7; i++)
+      codes.push((await new Agent(ctx.app).post('/auth/forgot-password', { email: address })).statusCode);
+    expect(codes).toEqual([200, 200, 200, 200, 200, 429, 429]);
+    // Another address is not held up by it.
+    const other = await signUp();
+    expect(
+      (await new Agent(ctx.app).post('/auth/forgot-password', { email: other.address })).statusCode,
+    ).toBe(200);
+  });
+
   it('answers the same for known and unknown addresses, mailing only the known one', async () => {
     const { address } = await signUp();
     const before = ctx.mailer.sent.length;

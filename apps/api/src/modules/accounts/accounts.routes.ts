@@ -17,19 +17,21 @@ import { AppError } from '../../errors/app-error.ts';
 import { currentUser, requireUser, startSession, stopSession } from '../../plugins/session.ts';
 import * as accounts from './accounts.service.ts';
 
-// Mail-sending endpoints: at most 5 mails per address and IP in 15 minutes (login has its own throttle).
-const mailLimit = {
+// Mail-sending endpoints: at most 5 mails in 15 minutes to one recipient, whatever the IP or the body sent
+// (security.md §2.9: the product must not flood a victim's inbox; §2.1: a per-account limit). The key is who
+// gets the mail: the logged-in account for a resend, the address asked for on signup and forgot-password.
+const mailLimit = (recipient: (request: FastifyRequest) => string | undefined) => ({
   rateLimit: {
     max: 5,
     timeWindow: '15 minutes',
-    keyGenerator: (request: FastifyRequest) => {
-      const body = request.body as { email?: unknown } | undefined;
-      const who =
-        typeof body?.email === 'string' ? body.email.toLowerCase() : (request.session?.user.id ?? '');
-      return `${request.ip}|${who}`;
-    },
+    keyGenerator: (request: FastifyRequest) => `mail|${recipient(request) ?? `ip:${request.ip}`}`,
   },
+});
+const addressAsked = (request: FastifyRequest) => {
+  const email = (request.body as { email?: unknown } | undefined)?.email;
+  return typeof email === 'string' ? email.trim().toLowerCase() : undefined;
 };
+const loggedInAccount = (request: FastifyRequest) => request.session?.user.id;
 
 export const accountRoutes =
   (deps: ResolvedDeps): FastifyPluginAsync =>
@@ -40,7 +42,7 @@ export const accountRoutes =
 
     app.post(
       '/auth/signup',
-      { schema: { body: SignupRequest }, config: mailLimit },
+      { schema: { body: SignupRequest }, config: mailLimit(addressAsked) },
       async (request, reply) => {
         const user = await accounts.signUp(deps, request.body);
         await startSession(request, reply, deps, user);
@@ -89,7 +91,7 @@ export const accountRoutes =
 
     app.post(
       '/auth/resend-verification',
-      { preHandler: requireUser, config: mailLimit },
+      { preHandler: requireUser, config: mailLimit(loggedInAccount) },
       async (request): Promise<MessageResponse> => {
         const user = currentUser(request);
         if (user.emailVerified) return { message: 'Your email is already verified.' };
@@ -100,7 +102,7 @@ export const accountRoutes =
 
     app.post(
       '/auth/forgot-password',
-      { schema: { body: ForgotPasswordRequest }, config: mailLimit },
+      { schema: { body: ForgotPasswordRequest }, config: mailLimit(addressAsked) },
       async (request): Promise<MessageResponse> => {
         await accounts.forgotPassword(deps, request.body.email);
         return { message: 'A reset link has been sent to your email.' };

@@ -14,6 +14,7 @@ import { csvLine } from '../../lib/csv-out.ts';
 import { streamedBody } from '../../lib/stream-out.ts';
 import { currentUser, requireVerifiedUser } from '../../plugins/session.ts';
 import * as delivery from './delivery.service.ts';
+import { perUserLimit } from '../../lib/per-user-limit.ts';
 
 const Id = z.object({ id: z.string().uuid() });
 const BatchParams = z.object({ id: z.string().uuid(), batchId: z.string().uuid() });
@@ -28,7 +29,7 @@ export const deliveryRoutes =
 
     app.post(
       '/api/uploads/:id/send',
-      { schema: { params: Id, body: SendRequest } },
+      { schema: { params: Id, body: SendRequest }, config: perUserLimit(10) },
       async (request, reply): Promise<SendResponse> => {
         const run = await delivery.startSend(deps, uid(request), request.params.id, request.body);
         reply.status(202);

@@ -68,6 +68,16 @@ describe('upload and list', () => {
     expect((await agent.get('/api/uploads?limit=10&offset=10')).json().uploads).toHaveLength(2);
   });
 
+  it('limits each user to 30 uploads a minute, without holding up anyone else', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const codes: number[] = [];
+    for (let i = 0; i < 31; i++) codes.push((await upload(agent, 'email\na@b.co\n', `r${i}.csv`)).statusCode);
+    expect(codes.slice(0, 30).every((c) => c === 201)).toBe(true);
+    expect(codes[30]).toBe(429);
+    const other = await loggedInAgent(ctx.app, ctx.db);
+    expect((await upload(other.agent)).statusCode).toBe(201);
+  });
+
   it.each([
     ['semicolon', 'email;event_name\na@b.co;Lead\n', ['email', 'event_name']],
     ['tab', 'email\tevent_name\na@b.co\tLead\n', ['email', 'event_name']],

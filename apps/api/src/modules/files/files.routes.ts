@@ -21,6 +21,7 @@ import { presentRow, presentUpload } from './files.presenter.ts';
 import * as files from './files.service.ts';
 import { tooLarge } from './ingest.ts';
 import { runPipeline } from './pipeline.ts';
+import { perUserLimit } from '../../lib/per-user-limit.ts';
 
 const Id = z.object({ id: z.string().max(64) });
 /** Spec §5's accepted types. */
@@ -85,7 +86,7 @@ export const fileRoutes =
       return { uploads: rows.map(presentUpload), total };
     });
 
-    app.post('/api/upload', async (request, reply) => {
+    app.post('/api/upload', { config: perUserLimit(30) }, async (request, reply) => {
       const { name, bytes } = await filePart(
         request,
         config.maxUploadBytes,
@@ -135,7 +136,7 @@ export const fileRoutes =
 
     app.post(
       '/api/uploads/:id/fixed',
-      { schema: { params: Id } },
+      { schema: { params: Id }, config: perUserLimit(30) },
       async (request): Promise<UploadResponse> => {
         const { name, bytes } = await filePart(
           request,
@@ -162,7 +163,7 @@ export const fileRoutes =
 
     app.get(
       '/api/uploads/:id/validate',
-      { schema: { params: Id } },
+      { schema: { params: Id }, config: perUserLimit(60) },
       async (request): Promise<ValidationResponse> => {
         const s = await files.validateFile(db, uid(request), request.params.id, deps.now());
         return {
@@ -219,8 +220,10 @@ export const fileRoutes =
         .send(body);
     });
 
-    app.get('/api/uploads/:id/prepare', { schema: { params: Id } }, async (request) =>
-      files.prepareFile(db, uid(request), request.params.id, deps.now()),
+    app.get(
+      '/api/uploads/:id/prepare',
+      { schema: { params: Id }, config: perUserLimit(60) },
+      async (request) => files.prepareFile(db, uid(request), request.params.id, deps.now()),
     );
 
     app.get(
