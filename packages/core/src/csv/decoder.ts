@@ -16,7 +16,10 @@ function sequenceLength(lead: number): number {
   return 0;
 }
 
-/** Whether the `n`-byte sequence at `i` is well-formed UTF-8 (no overlong forms, surrogates or code points past U+10FFFF). */
+/**
+ * Whether the `n`-byte sequence at `i` is well-formed UTF-8: no overlong forms, surrogates or code points past
+ * U+10FFFF.
+ */
 function wellFormed(bytes: Uint8Array, i: number, n: number): boolean {
   const lead = bytes[i]!;
   const second = bytes[i + 1]!;
