@@ -137,7 +137,7 @@ test('closing /summary mid-send does not stop it; reopening shows progress and t
   graph.setDelay(1500);
   await sendFromSubmit(page, fileId);
   await expect(page.getByRole('heading', { name: 'Sending…' })).toBeVisible();
-  await expect(page.getByText(/You can close this window: the send continues/)).toBeVisible();
+  await expect(page.getByText("This may take a minute—please don't close this window.")).toBeVisible();
   await expect(page.getByRole('progressbar', { name: 'Events processed' })).toBeVisible();
   await shot(page, 'sending');
   await page.close();

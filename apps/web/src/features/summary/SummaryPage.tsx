@@ -156,10 +156,7 @@ function Running({ summary }: { summary: DeliverySummary }) {
         />
         <h1 className="text-xl font-semibold text-slate-900">Sending…</h1>
       </div>
-      <p className="mt-2 text-sm text-slate-600">
-        This may take a minute. You can close this window: the send continues on our servers, and this page
-        shows the result when you come back.
-      </p>
+      <p className="mt-2 text-sm text-slate-600">This may take a minute—please don't close this window.</p>
       <Progress summary={summary} />
       <AccountLine summary={summary} />
     </Card>
