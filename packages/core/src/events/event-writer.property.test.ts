@@ -18,7 +18,7 @@ function reference(eff: Record<string, string>): string {
   };
   const typed = (key: string, def: FieldDef, value: string): unknown => {
     if (key === 'data_processing_options') return value ? value.split(',') : [];
-    if (key === 'contents' || key === 'extinfo') return JSON.parse(value) as unknown;
+    if (def.type === 'json') return JSON.parse(value) as unknown;
     if (def.type === 'number' || def.type === 'integer' || def.type === 'timestamp') return Number(value);
     if (def.type === 'boolean') return value === 'true';
     if (def.type === 'list') return value.split(',');
@@ -61,7 +61,7 @@ const tricky = fc.oneof(
   fc.stringMatching(/^[0-9a-fA-F]{64}$/),
 );
 // contents and extinfo hold JSON text the validator wrote (their own tests below).
-const writable = FIELDS.filter((f) => f.key !== 'contents' && f.key !== 'extinfo');
+const writable = FIELDS.filter((f) => f.type !== 'json');
 const row = fc
   .uniqueArray(fc.tuple(fc.constantFrom(...writable.map((f) => f.key)), tricky), {
     selector: ([k]) => k,

@@ -32,9 +32,10 @@ const list = (parts: string[]): string => `[${parts.map(jsonString).join(',')}]`
 /** The JSON text of a non-hashed field's value, typed as Meta expects it. */
 function typedJson(key: string, def: FieldDef, value: string): string {
   if (key === 'data_processing_options') return value ? list(value.split(',')) : '[]';
-  // Both hold JSON text already (see parseContents and parseExtinfo).
-  if (key === 'contents' || key === 'extinfo') return JSON.stringify(JSON.parse(value));
   switch (def.type) {
+    case 'json':
+      // contents and extinfo hold JSON text already (see parseContents and parseExtinfo).
+      return JSON.stringify(JSON.parse(value));
     case 'number':
     case 'integer':
     case 'timestamp':

@@ -160,7 +160,7 @@ const APP = group('app', 'app_data', [
   ['application_tracking_enabled', 'enum', '1 if the app allows tracking.', { allowedValues: ['0', '1'] }],
   [
     'extinfo',
-    'list',
+    'json',
     "Meta's 16 device values in order (version a2 or i2 first): a JSON array, or separated by | or commas.",
   ],
   ['campaign_ids', 'string', 'Campaign ids the app install came from.'],

@@ -86,14 +86,12 @@ export function zonedToEpochMs(
   s: number,
 ): number {
   const guess = Date.UTC(y, mo - 1, d, h, mi, s);
-  if (zone === 'UTC' || zone === 'Etc/UTC') return guess;
-  // The offsets a day either side: no two changes are closer than that (see offsetAt).
+  // The offsets a day either side: no two changes are closer than that (see offsetAt). The larger offset gives
+  // the earlier instant; each is a reading only if the zone has that offset there.
   const before = offsetAt(zone, guess - DAY);
   const after = offsetAt(zone, guess + DAY);
-  const early = guess - Math.max(before, after);
-  const late = guess - Math.min(before, after);
-  if (offsetAt(zone, early) === Math.max(before, after)) return early;
-  if (offsetAt(zone, late) === Math.min(before, after)) return late;
+  for (const offset of [Math.max(before, after), Math.min(before, after)])
+    if (offsetAt(zone, guess - offset) === offset) return guess - offset;
   return guess - before;
 }
 

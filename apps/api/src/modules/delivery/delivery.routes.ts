@@ -11,10 +11,10 @@ import {
 } from '@backsignal/contracts';
 import type { ResolvedDeps } from '../../app.ts';
 import { csvLine } from '../../lib/csv-out.ts';
+import { perUserLimit } from '../../lib/per-user-limit.ts';
 import { streamedBody } from '../../lib/stream-out.ts';
 import { currentUser, requireVerifiedUser } from '../../plugins/session.ts';
 import * as delivery from './delivery.service.ts';
-import { perUserLimit } from '../../lib/per-user-limit.ts';
 
 const Id = z.object({ id: z.string().uuid() });
 const BatchParams = z.object({ id: z.string().uuid(), batchId: z.string().uuid() });

@@ -14,6 +14,7 @@ import { DEFAULT_FILE_SETTINGS } from '@backsignal/core';
 import type { ResolvedDeps } from '../../app.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { csvLine } from '../../lib/csv-out.ts';
+import { perUserLimit } from '../../lib/per-user-limit.ts';
 import { streamedBody } from '../../lib/stream-out.ts';
 import { currentUser, requireVerifiedUser } from '../../plugins/session.ts';
 import { filesRepo } from './files.repo.ts';
@@ -21,7 +22,6 @@ import { presentRow, presentUpload } from './files.presenter.ts';
 import * as files from './files.service.ts';
 import { tooLarge } from './ingest.ts';
 import { runPipeline } from './pipeline.ts';
-import { perUserLimit } from '../../lib/per-user-limit.ts';
 
 const Id = z.object({ id: z.string().max(64) });
 /** Spec §5's accepted types. */
