@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import type { Quotas } from '../modules/usage/quota.service.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', ''])
@@ -37,6 +38,8 @@ const EnvSchema = z.object({
     .regex(/^v\d+\.\d+$/)
     .default('v25.0'),
   MAX_UPLOAD_MB: z.coerce.number().positive().max(1024).default(10),
+  QUOTA_UPLOAD_MB_PER_DAY: z.coerce.number().positive().default(1024),
+  QUOTA_ROWS_PER_DAY: z.coerce.number().int().positive().default(5_000_000),
   SEND_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(100),
   SEND_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
   BOOK_A_CALL_URL: z.string().url().default('https://calendly.com/backsignal/strategy-call'),
@@ -67,6 +70,8 @@ export interface Config {
   captcha: { siteKey: string | undefined; secret: string | undefined; disabled: boolean };
   meta: { graphUrl: string; apiVersion: string };
   maxUploadBytes: number;
+  /** Per account in any 24 hours: bytes uploaded, and rows for each of validate, prepare and send. */
+  quotas: Quotas;
   sendBatchSize: number;
   sendConcurrency: number;
   bookACallUrl: string;
@@ -158,6 +163,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     captcha: { siteKey: env.CAPTCHA_SITE_KEY, secret: env.CAPTCHA_SECRET, disabled: captchaDisabled },
     meta: { graphUrl: env.META_GRAPH_URL.replace(/\/$/, ''), apiVersion: env.META_API_VERSION },
     maxUploadBytes: Math.round(env.MAX_UPLOAD_MB * 1024 * 1024),
+    quotas: {
+      uploadBytes: Math.round(env.QUOTA_UPLOAD_MB_PER_DAY * 1024 * 1024),
+      rows: env.QUOTA_ROWS_PER_DAY,
+    },
     sendBatchSize: env.SEND_BATCH_SIZE,
     sendConcurrency: env.SEND_CONCURRENCY,
     bookACallUrl: env.BOOK_A_CALL_URL,

@@ -20,6 +20,7 @@ export function registerErrorHandler(
       reply.status(status).send({ ...body, requestId: request.id });
 
     if (err instanceof AppError) {
+      if (err.retryAfterSeconds !== undefined) reply.header('retry-after', String(err.retryAfterSeconds));
       return send(err.status, { code: err.code, message: err.message, fields: err.fields });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {

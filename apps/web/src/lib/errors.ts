@@ -10,3 +10,11 @@ export function errorMessage(err: unknown, fallback: string, useClientMessage = 
     return err.message;
   return fallback;
 }
+
+/**
+ * A daily quota or rate limit says when to try again, so it is shown as the server words it; any other failure
+ * keeps the screen's own spec §8 text.
+ */
+export function limitOr(err: unknown, fallback: string): string {
+  return err instanceof ApiError && err.code === 'RATE_LIMITED' ? err.message : fallback;
+}

@@ -4,14 +4,17 @@ import { sessionsRepo } from '../sessions/sessions.repo.ts';
 import { LOGIN_WINDOW_MS } from './accounts.service.ts';
 import { emailTokensRepo } from './email-tokens.repo.ts';
 import { loginThrottleRepo } from './login-throttle.repo.ts';
+import { QUOTA_WINDOW_MS } from '../usage/quota.service.ts';
+import { usageRepo } from '../usage/usage.repo.ts';
 
 /**
- * Deletes what no longer protects anyone: expired sessions and links, and login failures older than the
- * throttle window. Expired rows are already refused when read; this keeps the tables (and what a leaked
+ * Deletes what no longer protects anyone: expired sessions and links, and login failures and usage older than
+ * their windows. Expired rows are already refused when read; this keeps the tables (and what a leaked
  * backup would hold) small.
  */
 export async function pruneExpired(db: Queryable, now: Date): Promise<void> {
   await sessionsRepo.deleteExpired(db, now, new Date(now.getTime() - SESSION_IDLE_MS));
   await emailTokensRepo.deleteExpired(db, now);
   await loginThrottleRepo.prune(db, new Date(now.getTime() - LOGIN_WINDOW_MS));
+  await usageRepo.prune(db, new Date(now.getTime() - QUOTA_WINDOW_MS));
 }

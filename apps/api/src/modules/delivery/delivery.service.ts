@@ -11,6 +11,7 @@ import type { Db } from '../../db/db.ts';
 import { AppError, notFound } from '../../errors/app-error.ts';
 import { filesRepo, type UploadRow } from '../files/files.repo.ts';
 import { getAccountWithToken } from '../pixels/pixels.service.ts';
+import { takeQuota } from '../usage/quota.service.ts';
 import { deliveryRepo, ledgerKey, type BatchRow, type RunRow } from './delivery.repo.ts';
 import { preparedEvents } from './delivery.source.ts';
 
@@ -30,7 +31,7 @@ async function ownUpload(db: Db, userId: string, id: string): Promise<UploadRow>
  * window. The prepared → submitted move is the guard against a double click starting two runs.
  */
 export async function startSend(
-  deps: { db: Db; config: Config; queue?: PgBoss },
+  deps: { db: Db; config: Config; queue?: PgBoss; now: () => Date },
   userId: string,
   uploadId: string,
   body: SendRequest,
@@ -42,6 +43,7 @@ export async function startSend(
   if (!account) throw new AppError('VALIDATION_FAILED', NO_ACCOUNT, { selectedAccountId: NO_ACCOUNT });
   if (!deps.queue) throw new AppError('INTERNAL', 'Submission failed');
   const run = await db.transaction(async (tx) => {
+    await takeQuota(tx, deps.config.quotas, userId, 'send', upload.rowCount, deps.now());
     if (!(await filesRepo.transition(tx, uploadId, ['prepared'], 'submitted')))
       throw new AppError('INVALID_STATE', NOT_READY);
     return deliveryRepo.createRun(tx, {

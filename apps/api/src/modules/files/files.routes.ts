@@ -16,6 +16,7 @@ import { AppError } from '../../errors/app-error.ts';
 import { csvLine } from '../../lib/csv-out.ts';
 import { perUserLimit } from '../../lib/per-user-limit.ts';
 import { streamedBody } from '../../lib/stream-out.ts';
+import { takeQuota } from '../usage/quota.service.ts';
 import { currentUser, requireVerifiedUser } from '../../plugins/session.ts';
 import { filesRepo } from './files.repo.ts';
 import { presentRow, presentUpload } from './files.presenter.ts';
@@ -73,6 +74,10 @@ export const fileRoutes =
     const { db, config } = deps;
     app.addHook('preHandler', requireVerifiedUser);
     const uid = (r: FastifyRequest) => currentUser(r).id;
+    const uploadLimits = () => ({ maxBytes: config.maxUploadBytes, quotas: config.quotas, now: deps.now() });
+    /** Downloads that run the whole pipeline count against the same daily quota as the step they repeat. */
+    const takeRows = (f: { rowCount: number }, userId: string, action: 'validate' | 'prepare') =>
+      db.transaction((tx) => takeQuota(tx, config.quotas, userId, action, f.rowCount, deps.now()));
     // Sweep uploads whose bytes never finished arriving (a crashed or cancelled upload).
     await filesRepo.sweepIncomplete(db, new Date(Date.now() - 60 * 60 * 1000)).catch(() => {});
 
@@ -93,7 +98,7 @@ export const fileRoutes =
         'upload',
         'Invalid file type. Please upload a CSV file.',
       );
-      const { file, ingest } = await files.createUpload(db, uid(request), name, bytes, config.maxUploadBytes);
+      const { file, ingest } = await files.createUpload(db, uid(request), name, bytes, uploadLimits());
       request.log.info({ uploadId: file.id, bytes: file.sizeBytes, rows: file.rowCount }, 'file uploaded');
       return reply.status(201).send({
         file: presentUpload(file),
@@ -150,7 +155,7 @@ export const fileRoutes =
           request.params.id,
           name,
           bytes,
-          config.maxUploadBytes,
+          uploadLimits(),
         );
         return {
           file: presentUpload(file),
@@ -165,7 +170,7 @@ export const fileRoutes =
       '/api/uploads/:id/validate',
       { schema: { params: Id }, config: perUserLimit(60) },
       async (request): Promise<ValidationResponse> => {
-        const s = await files.validateFile(db, uid(request), request.params.id, deps.now());
+        const s = await files.validateFile(db, config.quotas, uid(request), request.params.id, deps.now());
         return {
           rows: s.preview.map(presentRow),
           rowsChecked: s.rowsChecked,
@@ -179,51 +184,56 @@ export const fileRoutes =
       },
     );
 
-    app.get('/api/uploads/:id/validate/report.csv', { schema: { params: Id } }, async (request, reply) => {
-      const f = await files.ownFile(db, uid(request), request.params.id);
-      files.notSubmitted(f);
-      const body = streamedBody(
-        async (write) => {
-          await write(csvLine(['row', 'field', 'kind', 'message', 'original', 'corrected']));
-          const summary = await runPipeline(
-            db,
-            f,
-            { mode: 'report', now: deps.now(), previewLimit: 0, lane: 'requests' },
-            async (rows) => {
-              let out = '';
-              for (const r of rows) {
-                // Errors have no corrected value (the field is not sent); warnings keep the value as it will be sent.
-                for (const e of r.errors)
-                  out += csvLine([r.rowNumber, e.field, 'error', e.message, r.original[e.field] ?? '', '']);
-                for (const c of r.corrections)
-                  out += csvLine([r.rowNumber, c.field, 'correction', c.message, c.original, c.corrected]);
-                for (const w of r.warnings)
-                  out += csvLine([
-                    r.rowNumber,
-                    w.field,
-                    'warning',
-                    w.message,
-                    r.original[w.field] ?? '',
-                    r.effectiveRow[w.field] ?? '',
-                  ]);
-              }
-              await write(out);
-            },
-          );
-          if (summary.error) await write(csvLine(['', '', 'error', summary.error, '', '']));
-        },
-        (err) => request.log.error({ err }, 'report failed'),
-      );
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', 'attachment; filename="report.csv"')
-        .send(body);
-    });
+    app.get(
+      '/api/uploads/:id/validate/report.csv',
+      { schema: { params: Id }, config: perUserLimit(60) },
+      async (request, reply) => {
+        const f = await files.ownFile(db, uid(request), request.params.id);
+        files.notSubmitted(f);
+        await takeRows(f, uid(request), 'validate');
+        const body = streamedBody(
+          async (write) => {
+            await write(csvLine(['row', 'field', 'kind', 'message', 'original', 'corrected']));
+            const summary = await runPipeline(
+              db,
+              f,
+              { mode: 'report', now: deps.now(), previewLimit: 0, lane: 'requests' },
+              async (rows) => {
+                let out = '';
+                for (const r of rows) {
+                  // Errors have no corrected value (the field is not sent); warnings keep the value as it will be sent.
+                  for (const e of r.errors)
+                    out += csvLine([r.rowNumber, e.field, 'error', e.message, r.original[e.field] ?? '', '']);
+                  for (const c of r.corrections)
+                    out += csvLine([r.rowNumber, c.field, 'correction', c.message, c.original, c.corrected]);
+                  for (const w of r.warnings)
+                    out += csvLine([
+                      r.rowNumber,
+                      w.field,
+                      'warning',
+                      w.message,
+                      r.original[w.field] ?? '',
+                      r.effectiveRow[w.field] ?? '',
+                    ]);
+                }
+                await write(out);
+              },
+            );
+            if (summary.error) await write(csvLine(['', '', 'error', summary.error, '', '']));
+          },
+          (err) => request.log.error({ err }, 'report failed'),
+        );
+        return reply
+          .type('text/csv; charset=utf-8')
+          .header('content-disposition', 'attachment; filename="report.csv"')
+          .send(body);
+      },
+    );
 
     app.get(
       '/api/uploads/:id/prepare',
       { schema: { params: Id }, config: perUserLimit(60) },
-      async (request) => files.prepareFile(db, uid(request), request.params.id, deps.now()),
+      async (request) => files.prepareFile(db, config.quotas, uid(request), request.params.id, deps.now()),
     );
 
     app.get(
@@ -238,34 +248,39 @@ export const fileRoutes =
         files.previewFile(db, uid(request), request.params.id, deps.now(), request.query.limit),
     );
 
-    app.get('/api/uploads/:id/preview/full', { schema: { params: Id } }, async (request, reply) => {
-      const f = await files.ownFile(db, uid(request), request.params.id);
-      if (f.status !== 'validated' && f.status !== 'prepared')
-        throw new AppError('INVALID_STATE', 'File is not ready to be submitted.');
-      const body = streamedBody(
-        async (write) => {
-          let first = true;
-          await write('[');
-          await runPipeline(
-            db,
-            f,
-            { mode: 'events', now: deps.now(), previewLimit: 0, lane: 'requests' },
-            async (items) => {
-              let out = '';
-              for (const it of items) {
-                out += (first ? '\n' : ',\n') + it.event.json;
-                first = false;
-              }
-              await write(out);
-            },
-          );
-          await write('\n]\n');
-        },
-        (err) => request.log.error({ err }, 'full preview failed'),
-      );
-      return reply
-        .type('application/json; charset=utf-8')
-        .header('content-disposition', `attachment; filename="prepared-${f.id}.json"`)
-        .send(body);
-    });
+    app.get(
+      '/api/uploads/:id/preview/full',
+      { schema: { params: Id }, config: perUserLimit(60) },
+      async (request, reply) => {
+        const f = await files.ownFile(db, uid(request), request.params.id);
+        if (f.status !== 'validated' && f.status !== 'prepared')
+          throw new AppError('INVALID_STATE', 'File is not ready to be submitted.');
+        await takeRows(f, uid(request), 'prepare');
+        const body = streamedBody(
+          async (write) => {
+            let first = true;
+            await write('[');
+            await runPipeline(
+              db,
+              f,
+              { mode: 'events', now: deps.now(), previewLimit: 0, lane: 'requests' },
+              async (items) => {
+                let out = '';
+                for (const it of items) {
+                  out += (first ? '\n' : ',\n') + it.event.json;
+                  first = false;
+                }
+                await write(out);
+              },
+            );
+            await write('\n]\n');
+          },
+          (err) => request.log.error({ err }, 'full preview failed'),
+        );
+        return reply
+          .type('application/json; charset=utf-8')
+          .header('content-disposition', `attachment; filename="prepared-${f.id}.json"`)
+          .send(body);
+      },
+    );
   };

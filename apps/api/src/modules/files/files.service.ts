@@ -6,6 +6,8 @@ import { filesRepo, type UploadRow } from './files.repo.ts';
 import { ingest, type IngestResult } from './ingest.ts';
 import { fingerprint, runPipeline } from './pipeline.ts';
 import type { PipelineSummary } from './pipeline-types.ts';
+import { checkQuota, takeQuota, type Quotas } from '../usage/quota.service.ts';
+import { usageRepo } from '../usage/usage.repo.ts';
 
 export const SUBMITTED = 'This file is already submitted. Please upload a new file.';
 const NOT_READY = 'File is not ready to be submitted.';
@@ -23,14 +25,48 @@ export function notSubmitted(f: UploadRow) {
   if (f.status === 'submitted') throw new AppError('INVALID_STATE', SUBMITTED);
 }
 
+/** What an upload may take: the size of one file, and the account's daily quota (checked before, counted after). */
+export interface UploadLimits {
+  maxBytes: number;
+  quotas: Quotas;
+  now: Date;
+}
+
+/**
+ * Reads an upload within the daily quota. Its size is known only once read, so a file that starts under the
+ * quota is read whole and counted in full: the quota can be passed by at most one file.
+ */
+async function ingestWithinQuota(
+  db: Db,
+  userId: string,
+  fileName: string,
+  stream: AsyncIterable<Uint8Array>,
+  limits: UploadLimits,
+): Promise<IngestResult> {
+  await checkQuota(db, limits.quotas, userId, 'upload', 1, limits.now);
+  // Counted as the bytes arrive, so a refused file (binary, too large) counts what was read of it too.
+  let bytes = 0;
+  async function* counted() {
+    for await (const chunk of stream) {
+      bytes += chunk.byteLength;
+      yield chunk;
+    }
+  }
+  try {
+    return await ingest(db, userId, fileName, counted(), limits.maxBytes);
+  } finally {
+    await usageRepo.record(db, userId, 'upload', bytes, limits.now);
+  }
+}
+
 export async function createUpload(
   db: Db,
   userId: string,
   fileName: string,
   stream: AsyncIterable<Uint8Array>,
-  maxBytes: number,
+  limits: UploadLimits,
 ) {
-  const r = await ingest(db, userId, fileName, stream, maxBytes);
+  const r = await ingestWithinQuota(db, userId, fileName, stream, limits);
   await filesRepo.complete(db, r.id, r);
   return { file: (await filesRepo.findForUser(db, userId, r.id))!, ingest: r };
 }
@@ -42,11 +78,11 @@ export async function replaceUpload(
   id: string,
   fileName: string,
   stream: AsyncIterable<Uint8Array>,
-  maxBytes: number,
+  limits: UploadLimits,
 ) {
   const f = await ownFile(db, userId, id);
   notSubmitted(f);
-  const r: IngestResult = await ingest(db, userId, fileName, stream, maxBytes);
+  const r = await ingestWithinQuota(db, userId, fileName, stream, limits);
   await db.transaction(async (tx) => {
     await filesRepo.deleteChunks(tx, id);
     await tx.query('update upload_chunks set upload_id = $1 where upload_id = $2', [id, r.id]);
@@ -96,10 +132,17 @@ export async function updateStatus(
 }
 
 /** Validates the whole file; a clean run records the fingerprint that allows 'validated'. */
-export async function validateFile(db: Db, userId: string, id: string, now: Date): Promise<PipelineSummary> {
+export async function validateFile(
+  db: Db,
+  quotas: Quotas,
+  userId: string,
+  id: string,
+  now: Date,
+): Promise<PipelineSummary> {
   const f = await ownFile(db, userId, id);
   notSubmitted(f);
   if (f.status === 'uploaded') throw new AppError('INVALID_STATE', NOT_MAPPED);
+  await db.transaction((tx) => takeQuota(tx, quotas, userId, 'validate', f.rowCount, now));
   const summary = await runPipeline(db, f, { mode: 'validate', now, lane: 'requests' });
   const clean = !summary.error && summary.rowsWithErrors === 0 && summary.rowsChecked > 0;
   await filesRepo.setCleanFingerprint(db, id, clean ? fingerprint(f) : null);
@@ -107,9 +150,10 @@ export async function validateFile(db: Db, userId: string, id: string, now: Date
 }
 
 /** Spec §4: prepare moves validated → prepared (and is idempotent on prepared). */
-export async function prepareFile(db: Db, userId: string, id: string, now: Date) {
+export async function prepareFile(db: Db, quotas: Quotas, userId: string, id: string, now: Date) {
   const f = await ownFile(db, userId, id);
   if (f.status !== 'validated' && f.status !== 'prepared') throw new AppError('INVALID_STATE', NOT_READY);
+  await db.transaction((tx) => takeQuota(tx, quotas, userId, 'prepare', f.rowCount, now));
   const summary = await runPipeline(db, f, { mode: 'validate', now, previewLimit: 0, lane: 'requests' });
   if (summary.error || summary.rowsWithErrors > 0) {
     // Time passed since validation (events aged out of Meta's window): back to validation.

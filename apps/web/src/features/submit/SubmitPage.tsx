@@ -9,7 +9,7 @@ import { SelectField, TextField } from '../../components/ui/Field.tsx';
 import { EMPTY_ACCOUNT_DRAFT, PixelAccountFields } from '../../components/PixelAccountFields.tsx';
 import { Spinner } from '../../components/ui/Spinner.tsx';
 import { download } from '../../lib/api.ts';
-import { errorMessage } from '../../lib/errors.ts';
+import { errorMessage, limitOr } from '../../lib/errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { track } from '../../lib/track.ts';
 import { atLeast, workflowApi } from '../workflow/workflow-api.ts';
@@ -227,8 +227,8 @@ export function SubmitPage() {
                   variant="secondary"
                   className="mt-3"
                   onClick={() =>
-                    download(`/api/uploads/${fileId}/preview/full`, `prepared-${fileId}.json`).catch(() =>
-                      toast.error('Failed to download full preview'),
+                    download(`/api/uploads/${fileId}/preview/full`, `prepared-${fileId}.json`).catch((err) =>
+                      toast.error(limitOr(err, 'Failed to download full preview')),
                     )
                   }
                 >

@@ -8,7 +8,7 @@ import { Card } from '../../components/ui/Card.tsx';
 import { FileDrop } from '../../components/ui/FileDrop.tsx';
 import { Spinner } from '../../components/ui/Spinner.tsx';
 import { download } from '../../lib/api.ts';
-import { errorMessage } from '../../lib/errors.ts';
+import { errorMessage, limitOr } from '../../lib/errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { track } from '../../lib/track.ts';
 import { FileIssues } from '../workflow/FileIssues.tsx';
@@ -161,8 +161,8 @@ export function VerifyDataPage() {
               <Button
                 variant="secondary"
                 onClick={() =>
-                  download(`/api/uploads/${fileId}/validate/report.csv`, 'report.csv').catch(() =>
-                    toast.error('Could not generate report.'),
+                  download(`/api/uploads/${fileId}/validate/report.csv`, 'report.csv').catch((err) =>
+                    toast.error(limitOr(err, 'Could not generate report.')),
                   )
                 }
               >
