@@ -43,7 +43,13 @@ export async function startSend(
   if (!account) throw new AppError('VALIDATION_FAILED', NO_ACCOUNT, { selectedAccountId: NO_ACCOUNT });
   if (!deps.queue) throw new AppError('INTERNAL', 'Submission failed');
   const run = await db.transaction(async (tx) => {
-    await takeQuota(tx, deps.config.quotas, userId, 'send', upload.rowCount, deps.now());
+    await takeQuota(tx, {
+      quotas: deps.config.quotas,
+      userId,
+      action: 'send',
+      amount: upload.rowCount,
+      now: deps.now(),
+    });
     if (!(await filesRepo.transition(tx, uploadId, ['prepared'], 'submitted')))
       throw new AppError('INVALID_STATE', NOT_READY);
     return deliveryRepo.createRun(tx, {

@@ -16,8 +16,8 @@ import { AppError } from '../../errors/app-error.ts';
 import { csvLine } from '../../lib/csv-out.ts';
 import { perUserLimit } from '../../lib/per-user-limit.ts';
 import { streamedBody } from '../../lib/stream-out.ts';
-import { takeQuota } from '../usage/quota.service.ts';
 import { currentUser, requireVerifiedUser } from '../../plugins/session.ts';
+import { takeQuota } from '../usage/quota.service.ts';
 import { filesRepo } from './files.repo.ts';
 import { presentRow, presentUpload } from './files.presenter.ts';
 import * as files from './files.service.ts';
@@ -77,7 +77,9 @@ export const fileRoutes =
     const uploadLimits = () => ({ maxBytes: config.maxUploadBytes, quotas: config.quotas, now: deps.now() });
     /** Downloads that run the whole pipeline count against the same daily quota as the step they repeat. */
     const takeRows = (f: { rowCount: number }, userId: string, action: 'validate' | 'prepare') =>
-      db.transaction((tx) => takeQuota(tx, config.quotas, userId, action, f.rowCount, deps.now()));
+      db.transaction((tx) =>
+        takeQuota(tx, { quotas: config.quotas, userId, action, amount: f.rowCount, now: deps.now() }),
+      );
     // Sweep uploads whose bytes never finished arriving (a crashed or cancelled upload).
     await filesRepo.sweepIncomplete(db, new Date(Date.now() - 60 * 60 * 1000)).catch(() => {});
 

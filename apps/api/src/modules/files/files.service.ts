@@ -43,7 +43,7 @@ async function ingestWithinQuota(
   stream: AsyncIterable<Uint8Array>,
   limits: UploadLimits,
 ): Promise<IngestResult> {
-  await checkQuota(db, limits.quotas, userId, 'upload', 1, limits.now);
+  await checkQuota(db, { quotas: limits.quotas, userId, action: 'upload', amount: 1, now: limits.now });
   // Counted as the bytes arrive, so a refused file (binary, too large) counts what was read of it too.
   let bytes = 0;
   async function* counted() {
@@ -142,7 +142,9 @@ export async function validateFile(
   const f = await ownFile(db, userId, id);
   notSubmitted(f);
   if (f.status === 'uploaded') throw new AppError('INVALID_STATE', NOT_MAPPED);
-  await db.transaction((tx) => takeQuota(tx, quotas, userId, 'validate', f.rowCount, now));
+  await db.transaction((tx) =>
+    takeQuota(tx, { quotas, userId, action: 'validate', amount: f.rowCount, now }),
+  );
   const summary = await runPipeline(db, f, { mode: 'validate', now, lane: 'requests' });
   const clean = !summary.error && summary.rowsWithErrors === 0 && summary.rowsChecked > 0;
   await filesRepo.setCleanFingerprint(db, id, clean ? fingerprint(f) : null);
@@ -153,7 +155,7 @@ export async function validateFile(
 export async function prepareFile(db: Db, quotas: Quotas, userId: string, id: string, now: Date) {
   const f = await ownFile(db, userId, id);
   if (f.status !== 'validated' && f.status !== 'prepared') throw new AppError('INVALID_STATE', NOT_READY);
-  await db.transaction((tx) => takeQuota(tx, quotas, userId, 'prepare', f.rowCount, now));
+  await db.transaction((tx) => takeQuota(tx, { quotas, userId, action: 'prepare', amount: f.rowCount, now }));
   const summary = await runPipeline(db, f, { mode: 'validate', now, previewLimit: 0, lane: 'requests' });
   if (summary.error || summary.rowsWithErrors > 0) {
     // Time passed since validation (events aged out of Meta's window): back to validation.

@@ -28,18 +28,22 @@ function inAbout(ms: number): string {
   return minutes < 90 ? `${minutes} minutes` : `${Math.ceil(minutes / 60)} hours`;
 }
 
+/** One request on a quota: `amount` more of `action` (bytes for uploads, else rows) by `userId` at `now`. */
+export interface QuotaCall {
+  quotas: Quotas;
+  userId: string;
+  action: UsageAction;
+  amount: number;
+  now: Date;
+}
+
 /**
- * Refuses (429, with when to try again) unless `amount` more of `action` fits in what the account's last 24
- * hours left. Inside a transaction it holds the account's row, so concurrent requests on any instance are
- * judged one after another.
+ * Refuses (429, with when to try again) unless the call fits in what the account's last 24 hours left. Inside a
+ * transaction it holds the account's row, so concurrent requests on any instance are judged one after another.
  */
 export async function checkQuota(
   tx: Queryable,
-  quotas: Quotas,
-  userId: string,
-  action: UsageAction,
-  amount: number,
-  now: Date,
+  { quotas, userId, action, amount, now }: QuotaCall,
 ): Promise<void> {
   const limit = action === 'upload' ? quotas.uploadBytes : quotas.rows;
   await usageRepo.lockUser(tx, userId);
@@ -58,15 +62,8 @@ export async function checkQuota(
   );
 }
 
-/** checkQuota, then counts `amount`; call it inside the transaction that does the work's first write. */
-export async function takeQuota(
-  tx: Queryable,
-  quotas: Quotas,
-  userId: string,
-  action: UsageAction,
-  amount: number,
-  now: Date,
-): Promise<void> {
-  await checkQuota(tx, quotas, userId, action, amount, now);
-  await usageRepo.record(tx, userId, action, amount, now);
+/** checkQuota, then counts the call; run it inside the transaction that does the work's first write. */
+export async function takeQuota(tx: Queryable, call: QuotaCall): Promise<void> {
+  await checkQuota(tx, call);
+  await usageRepo.record(tx, call.userId, call.action, call.amount, call.now);
 }
