@@ -89,7 +89,7 @@ test('upload, map with suggestions and a template, validate, fix, and reach a re
   await shot(page, 'dashboard-list');
 });
 
-test('pixel accounts: add, show and hide the token, rename, delete', async ({ page }) => {
+test('pixel accounts: add with the typed token shown and hidden, rename, delete', async ({ page }) => {
   await signUpAndVerify(page);
   await page.getByRole('button', { name: "Let's go" }).click();
   await page.getByRole('link', { name: 'Manage Pixel Accounts' }).click();
@@ -97,12 +97,17 @@ test('pixel accounts: add, show and hide the token, rename, delete', async ({ pa
   await expect(page.getByText('Pixel ID and Access Token are required.')).toBeVisible();
   await page.getByLabel('Label (optional)').fill('Main store');
   await page.getByLabel('Pixel ID').first().fill('555666777888');
-  await page.getByLabel('API access token').fill('EAAB-secret-9876');
+  const typed = page.getByLabel('API access token');
+  await typed.fill('EAAB-secret-9876');
+  await expect(typed).toHaveAttribute('type', 'password');
+  await page.getByRole('button', { name: 'Show API access token' }).click();
+  await expect(typed).toHaveAttribute('type', 'text');
+  await page.getByRole('button', { name: 'Hide API access token' }).click();
+  await expect(typed).toHaveAttribute('type', 'password');
   await page.getByRole('button', { name: 'Save account' }).click();
+  // Once saved the token is write-only: masked, and nothing on the page holds it any more.
   await expect(page.getByLabel('Access token', { exact: true })).toHaveValue('••••••••9876');
-  await page.getByRole('button', { name: 'Show' }).click();
-  await expect(page.getByLabel('Access token', { exact: true })).toHaveValue('EAAB-secret-9876');
-  await page.getByRole('button', { name: 'Hide' }).click();
+  await expect(typed).toHaveValue('');
   await page.getByLabel('Label', { exact: true }).fill('Flagship');
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByText('Account saved').first()).toBeVisible();

@@ -1,5 +1,6 @@
 import type { Dispatch, SetStateAction } from 'react';
 import { TextField } from './ui/Field.tsx';
+import { SecretField } from './ui/SecretField.tsx';
 
 /** A pixel account being added, on /pixel-accounts or inline on /submit. */
 export interface AccountDraft {
@@ -34,10 +35,8 @@ export function PixelAccountFields({
         value={draft.pixelId}
         onChange={(e) => setDraft((d) => ({ ...d, pixelId: e.target.value }))}
       />
-      <TextField
+      <SecretField
         label="API access token"
-        type="password"
-        autoComplete="off"
         value={draft.accessToken}
         onChange={(e) => setDraft((d) => ({ ...d, accessToken: e.target.value }))}
       />

@@ -72,7 +72,6 @@ const CALLS: Record<string, Call> = {
     url: () => `/api/meta/accounts/${ids.account}`,
     body: () => ({ name: 'Mine' }),
   },
-  'GET /api/meta/accounts/:id/token': { method: 'GET', url: () => `/api/meta/accounts/${ids.account}/token` },
   'POST /api/meta/accounts/:id/test': { method: 'POST', url: () => `/api/meta/accounts/${ids.account}/test` },
   'DELETE /api/meta/accounts/:id': { method: 'DELETE', url: () => `/api/meta/accounts/${ids.account}` },
 };

@@ -48,9 +48,10 @@ describe('pixel accounts', () => {
       [res.json().id],
     );
     expect(Buffer.from(raw.rows[0]!.token_ciphertext).toString('latin1')).not.toContain('secret');
-    const shown = await agent.get(`/api/meta/accounts/${res.json().id}/token`);
-    expect(shown.json()).toEqual({ accessToken: TOKEN });
-    expect(shown.headers['cache-control']).toBe('no-store');
+    // Write-only (security.md §2.10): no call answers the saved token.
+    expect((await agent.get(`/api/meta/accounts/${res.json().id}/token`)).statusCode).toBe(404);
+    const one = await agent.patch(`/api/meta/accounts/${res.json().id}`, { name: 'Renamed' });
+    for (const r of [res, list, one]) expect(r.body).not.toContain(TOKEN);
   });
 
   it('does not decrypt a token moved to another record', async () => {
@@ -62,7 +63,9 @@ describe('pixel accounts', () => {
          from (select token_ciphertext, token_iv, token_tag from pixel_accounts where id = $1) s where pixel_accounts.id = $2`,
       [one, two],
     );
-    expect((await a.agent.get(`/api/meta/accounts/${two}/token`)).statusCode).toBe(500);
+    // The test call is the one place the server opens a token itself: it fails instead of using `one`'s.
+    expect((await a.agent.post(`/api/meta/accounts/${two}/test`)).statusCode).toBe(500);
+    expect(graph.requests.filter((r) => r.headers.authorization === `Bearer ${TOKEN}`)).toEqual([]);
   });
 
   it('requires pixel id and token with the spec message, and digits for the pixel id', async () => {
@@ -84,7 +87,8 @@ describe('pixel accounts', () => {
       accessToken: 'new-token-5678',
     });
     expect(up.json()).toMatchObject({ name: 'Renamed', accessToken: '••••••••5678' });
-    expect((await agent.get(`/api/meta/accounts/${id}/token`)).json().accessToken).toBe('new-token-5678');
+    await agent.post(`/api/meta/accounts/${id}/test`);
+    expect(graph.requests.at(-1)!.headers.authorization).toBe('Bearer new-token-5678');
     expect((await agent.delete(`/api/meta/accounts/${id}`)).statusCode).toBe(200);
     expect((await agent.get('/api/meta/accounts')).json()).toEqual([]);
   });
@@ -122,7 +126,6 @@ describe('pixel accounts', () => {
         .statusCode,
     ).toBe(403);
     for (const r of [
-      await b.agent.get(`/api/meta/accounts/${id}/token`),
       await b.agent.patch(`/api/meta/accounts/${id}`, { name: 'Mine now' }),
       await b.agent.post(`/api/meta/accounts/${id}/test`),
       await b.agent.delete(`/api/meta/accounts/${id}`),

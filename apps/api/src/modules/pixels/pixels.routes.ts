@@ -30,12 +30,6 @@ export const pixelRoutes =
       message: 'Account saved',
     }));
 
-    // Showing the token is an explicit request; no-store keeps it out of caches.
-    app.get('/api/meta/accounts/:id/token', { schema: { params: Id } }, async (request, reply) => {
-      const accessToken = await pixels.revealToken(db, config, currentUser(request).id, request.params.id);
-      return reply.header('cache-control', 'no-store').send({ accessToken });
-    });
-
     app.post(
       '/api/meta/accounts/:id/test',
       { schema: { params: Id }, config: { rateLimit: { max: 20, timeWindow: '1 minute' } } },

@@ -61,16 +61,6 @@ export async function updateAccount(
   return presentAccount((await pixelsRepo.find(db, userId, id))!);
 }
 
-export async function revealToken(
-  db: Queryable,
-  config: Config,
-  userId: string,
-  id: string,
-): Promise<string> {
-  const p = await own(db, userId, id);
-  return openToken(config.tokenKeys, p.sealed, tokenAad(userId, id));
-}
-
 export async function deleteAccount(db: Queryable, userId: string, id: string) {
   if (!(await pixelsRepo.delete(db, userId, id))) throw notFound('Pixel account not found.');
 }

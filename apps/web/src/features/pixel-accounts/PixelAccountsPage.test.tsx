@@ -3,7 +3,6 @@ import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { PixelAccount } from '@backsignal/contracts';
-import { ApiError } from '../../lib/api.ts';
 import type * as WorkflowApi from '../workflow/workflow-api.ts';
 
 const api = vi.hoisted(() => ({
@@ -11,7 +10,6 @@ const api = vi.hoisted(() => ({
   createAccount: vi.fn(),
   updateAccount: vi.fn(),
   deleteAccount: vi.fn(),
-  revealToken: vi.fn(),
   testAccount: vi.fn(),
 }));
 const toast = vi.hoisted(() => ({ error: vi.fn(), success: vi.fn(), warn: vi.fn(), info: vi.fn() }));
@@ -62,7 +60,6 @@ describe('PixelAccountsPage', () => {
         accessToken: 'EAAB-new-9999',
       }),
     );
-    expect(api.revealToken).not.toHaveBeenCalled();
     await waitFor(() =>
       expect((screen.getByRole('button', { name: 'Test connection' }) as HTMLButtonElement).disabled).toBe(
         false,
@@ -79,13 +76,21 @@ describe('PixelAccountsPage', () => {
     );
   });
 
-  it('gives a failed reveal its own message', async () => {
-    api.revealToken.mockRejectedValue(new ApiError(500, 'INTERNAL', ''));
+  it('shows the saved token only masked, and the token being typed on request', async () => {
     renderPage();
-    await userEvent.click(await screen.findByRole('button', { name: 'Show access token' }));
-    await waitFor(() =>
-      expect(toast.error).toHaveBeenCalledWith('Could not show the access token. Please try again.'),
-    );
+    const saved = await screen.findByLabelText('Access token');
+    expect((saved as HTMLInputElement).value).toBe('••••••••1234');
+    expect((saved as HTMLInputElement).readOnly).toBe(true);
+    expect(screen.queryByRole('button', { name: 'Show Access token' })).toBeNull();
+
+    const replace = screen.getByLabelText('Replace token') as HTMLInputElement;
+    await userEvent.type(replace, 'EAAB-new-9999');
+    expect(replace.type).toBe('password');
+    await userEvent.click(screen.getByRole('button', { name: 'Show Replace token' }));
+    expect(replace.type).toBe('text');
+    expect(replace.value).toBe('EAAB-new-9999');
+    await userEvent.click(screen.getByRole('button', { name: 'Hide Replace token' }));
+    expect(replace.type).toBe('password');
   });
 
   it("shows 'Testing...' in a neutral colour, then the result", async () => {

@@ -6,6 +6,7 @@ import { Button } from '../../components/ui/Button.tsx';
 import { Card } from '../../components/ui/Card.tsx';
 import { Dialog } from '../../components/ui/Dialog.tsx';
 import { TextField } from '../../components/ui/Field.tsx';
+import { SecretField } from '../../components/ui/SecretField.tsx';
 import { EMPTY_ACCOUNT_DRAFT, PixelAccountFields } from '../../components/PixelAccountFields.tsx';
 import { Spinner } from '../../components/ui/Spinner.tsx';
 import { errorMessage } from '../../lib/errors.ts';
@@ -33,7 +34,7 @@ export function PixelAccountsPage() {
         <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Pixel accounts</h1>
         <p className="mt-1 text-sm text-slate-600">
           A pixel (dataset) ID and a Conversions API access token from Events Manager → Settings. Tokens are
-          encrypted at rest and never shown unless you ask.
+          encrypted at rest and never shown again once saved.
         </p>
       </div>
       <Card>
@@ -78,9 +79,7 @@ function AccountCard({ account }: { account: PixelAccount }) {
   const queryClient = useQueryClient();
   const [name, setName] = useState(account.name);
   const [pixelId, setPixelId] = useState(account.pixelId);
-  /** The revealed token (read-only), or null while masked. */
-  const [token, setToken] = useState<string | null>(null);
-  /** A new token typed in: replaces the saved one on Save without ever showing the old one. */
+  /** A new token typed in: replaces the saved one on Save (the saved one is never sent back). */
   const [replacement, setReplacement] = useState('');
   const [saving, setSaving] = useState(false);
   const [confirm, setConfirm] = useState(false);
@@ -88,16 +87,6 @@ function AccountCard({ account }: { account: PixelAccount }) {
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['accounts'] });
   const dirty = name !== account.name || pixelId !== account.pixelId || replacement.trim() !== '';
 
-  const toggleToken = async () => {
-    if (token !== null) return setToken(null);
-    try {
-      setToken((await workflowApi.revealToken(account.id)).accessToken);
-    } catch (err) {
-      // Its own message: this is not the list failing to load.
-      console.error('Token reveal failed', err);
-      toast.error('Could not show the access token. Please try again.');
-    }
-  };
   const save = async () => {
     setSaving(true);
     try {
@@ -108,7 +97,6 @@ function AccountCard({ account }: { account: PixelAccount }) {
       });
       toast.success('Account saved');
       setReplacement('');
-      setToken(null);
       setTest(null);
       await refresh();
     } catch (err) {
@@ -149,26 +137,9 @@ function AccountCard({ account }: { account: PixelAccount }) {
         <div className="grid grid-cols-1 gap-4 md:grid-cols-2 xl:grid-cols-4">
           <TextField label="Label" value={name} onChange={(e) => setName(e.target.value)} />
           <TextField label="Pixel ID" value={pixelId} onChange={(e) => setPixelId(e.target.value)} />
-          <div className="relative">
-            <TextField
-              label="Access token"
-              value={token ?? account.accessToken}
-              readOnly
-              className="pr-16 font-mono"
-            />
-            <button
-              type="button"
-              onClick={toggleToken}
-              aria-label={token === null ? 'Show access token' : 'Hide access token'}
-              className="absolute right-2 top-7 rounded px-2 py-1 text-xs font-medium text-slate-600 hover:bg-slate-100"
-            >
-              {token === null ? 'Show' : 'Hide'}
-            </button>
-          </div>
-          <TextField
+          <TextField label="Access token" value={account.accessToken} readOnly className="font-mono" />
+          <SecretField
             label="Replace token"
-            type="password"
-            autoComplete="off"
             placeholder="Paste a new token"
             value={replacement}
             onChange={(e) => setReplacement(e.target.value)}

@@ -44,7 +44,6 @@ export const workflowApi = {
   updateAccount: (id: string, body: object) =>
     api<PixelAccount>(`/api/meta/accounts/${id}`, { method: 'PATCH', body }),
   deleteAccount: (id: string) => api<{ message: string }>(`/api/meta/accounts/${id}`, { method: 'DELETE' }),
-  revealToken: (id: string) => api<{ accessToken: string }>(`/api/meta/accounts/${id}/token`),
   testAccount: (id: string) => api<ConnectionTest>(`/api/meta/accounts/${id}/test`, { method: 'POST' }),
 };
 
