@@ -55,7 +55,7 @@ async function ingestWithinQuota(
   try {
     return await ingest(db, userId, fileName, counted(), limits.maxBytes);
   } finally {
-    await usageRepo.record(db, userId, 'upload', bytes, limits.now);
+    if (bytes) await usageRepo.record(db, userId, 'upload', bytes, limits.now);
   }
 }
 
