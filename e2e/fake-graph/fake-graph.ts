@@ -95,13 +95,31 @@ export async function startFakeGraph(options: FakeGraphOptions = {}) {
       .end(JSON.stringify({ error: { type: 'OAuthException', fbtrace_id: `T${requestCount}`, ...error } }));
   };
 
+  // Requests waiting out the delay: lowering it to 0 lets them all go at once, so a test can hold a send
+  // mid-flight for as long as it needs and then finish it, whatever the machine's speed.
+  const waiting = new Set<() => void>();
+  const setDelay = (ms: number) => {
+    delayMs = ms;
+    if (!ms) for (const go of waiting) go();
+  };
+  const hold = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const go = () => {
+        clearTimeout(timer);
+        waiting.delete(go);
+        resolve();
+      };
+      const timer = setTimeout(go, ms);
+      waiting.add(go);
+    });
+
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname === '/__control/faults' && req.method === 'POST') {
       const body = JSON.parse(await readBody(req)) as { faults?: Fault[]; delayMs?: number; reset?: boolean };
       if (body.reset) reset();
       if (body.faults) faults.push(...body.faults);
-      if (body.delayMs !== undefined) delayMs = body.delayMs;
+      if (body.delayMs !== undefined) setDelay(body.delayMs);
       res.writeHead(204).end();
       return;
     }
@@ -116,7 +134,7 @@ export async function startFakeGraph(options: FakeGraphOptions = {}) {
     if (url.searchParams.has('access_token'))
       return graphError(res, 400, { code: 100, message: 'token must not be in the URL (test rule)' });
     const raw = await readBody(req);
-    if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
+    if (delayMs) await hold(delayMs);
     const auth = req.headers.authorization ?? '';
     const token = auth.startsWith('Bearer ') ? auth.slice(7) : '';
     const pixelId = decodeURIComponent(m[2]!);
@@ -265,7 +283,7 @@ export async function startFakeGraph(options: FakeGraphOptions = {}) {
     deliveredCount,
     stats,
     inject: (...f: Fault[]) => faults.push(...f),
-    setDelay: (ms: number) => void (delayMs = ms),
+    setDelay,
     reset,
     close: async () => {
       for (const s of sockets) s.destroy();

@@ -134,7 +134,8 @@ test('closing /summary mid-send does not stop it; reopening shows progress and t
   test.setTimeout(120_000);
   await signUpAndVerify(page);
   const fileId = await preparedFile(page, csv(1200), 'big.csv');
-  graph.setDelay(1500);
+  // Meta answers nothing until the reopened page has shown the send in progress (the engine waits 60 s).
+  graph.setDelay(30_000);
   await sendFromSubmit(page, fileId);
   await expect(page.getByRole('heading', { name: 'Sending…' })).toBeVisible();
   await expect(page.getByText("This may take a minute—please don't close this window.")).toBeVisible();
@@ -146,6 +147,7 @@ test('closing /summary mid-send does not stop it; reopening shows progress and t
   await again.goto(`/summary?fileId=${fileId}`);
   await expect(again.getByRole('heading', { name: 'Sending…' })).toBeVisible();
   await shot(again, 'phone-sending', 375);
+  graph.setDelay(0);
   await expect(again.getByRole('heading', { name: 'Submission Successful' })).toBeVisible({
     timeout: 60_000,
   });

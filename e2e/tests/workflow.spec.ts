@@ -76,7 +76,7 @@ test('upload, map with suggestions and a template, validate, fix, and reach a re
   await page.getByRole('button', { name: /Send 3 events to Meta/ }).click();
   await expect(page.getByText('Please select or save an account first')).toBeVisible();
   await page.getByLabel('Pixel ID').fill('123456789012');
-  await page.getByLabel('API access token').fill('EAAB-test-token-1234');
+  await page.getByLabel('API access token', { exact: true }).fill('EAAB-test-token-1234');
   await page.getByRole('button', { name: 'Save account' }).click();
   await expect(page.getByText('Account saved')).toBeVisible();
   await page.getByText(/Data preview: first 3 events/).click();
@@ -97,7 +97,7 @@ test('pixel accounts: add with the typed token shown and hidden, rename, delete'
   await expect(page.getByText('Pixel ID and Access Token are required.')).toBeVisible();
   await page.getByLabel('Label (optional)').fill('Main store');
   await page.getByLabel('Pixel ID').first().fill('555666777888');
-  const typed = page.getByLabel('API access token');
+  const typed = page.getByLabel('API access token', { exact: true });
   await typed.fill('EAAB-secret-9876');
   await expect(typed).toHaveAttribute('type', 'password');
   await page.getByRole('button', { name: 'Show API access token' }).click();
