@@ -1,6 +1,6 @@
 import { FIELD_BY_KEY, type FieldDef, type Placement } from '../fields/catalogue.ts';
 import { sha256 } from '../hash/sha256.ts';
-import { jsonString } from '../json/json-string.ts';
+import { jsonString, jsonStringBody } from '../json/json-string.ts';
 import type { RowResult } from '../validate/row-validator.ts';
 
 /**
@@ -171,7 +171,7 @@ export function createEventWriter(): EventWriter {
     heads.get(name) ?? remember(heads, name, ['{"event_name":', jsonString(name), ',"event_time":']);
   const sources = new Map<string, string>();
   const source = (value: string): string =>
-    sources.get(value) ?? remember(sources, value, [',"action_source":', jsonString(value), ',"event_id":']);
+    sources.get(value) ?? remember(sources, value, [',"action_source":', jsonString(value), ',"event_id":"']);
 
   /** Rows with a nested member: objects of members first, then their text (rare: mileage.*). */
   const nestedTail = (eff: Record<string, string>): string => {
@@ -188,7 +188,9 @@ export function createEventWriter(): EventWriter {
 
   // The event's text in pieces, joined once at the end (concatenating would build a rope of ~30 pieces that its
   // first reader has to flatten). One array serves every row of the file: its fixed pieces are written once.
-  const parts = ['', '', '', '', ',"user_data":{'];
+  // event_id's quotes are in the pieces on either side of it (`,"event_id":"` and `","user_data":{`): its
+  // own piece is then the id itself, not a new quoted copy to concatenate and flatten for every row.
+  const parts = ['', '', '', '', '","user_data":{'];
   // After user_data: the top-level members and the custom_data, app_data and original_event_data objects, in the
   // order the row first mentions them. `tail` lists them: a GROUPS index for an object, whose member pieces are
   // in `groups`, or -1 - the index in `top` of a top-level member's pieces. Reused, like `parts`, row after row.
@@ -203,7 +205,7 @@ export function createEventWriter(): EventWriter {
     parts[0] = head(event_name);
     parts[1] = eff.event_time === undefined ? 'null' : num(eff.event_time);
     parts[2] = source(eff.action_source ?? '');
-    parts[3] = jsonString(event_id);
+    parts[3] = jsonStringBody(event_id);
     let n = USER_START;
     let tailCount = 0;
     let topCount = 0;

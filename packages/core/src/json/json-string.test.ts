@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { jsonString } from './json-string.ts';
+import { jsonString, jsonStringBody } from './json-string.ts';
 
 describe('jsonString', () => {
   it('writes what JSON.stringify writes for any string', () => {
@@ -12,6 +12,7 @@ describe('jsonString', () => {
     fc.assert(
       fc.property(text, (s) => {
         expect(jsonString(s)).toBe(JSON.stringify(s));
+        expect(`"${jsonStringBody(s)}"`).toBe(JSON.stringify(s));
       }),
       { numRuns: 10_000 },
     );

@@ -8,3 +8,10 @@ const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
  * Every derived event_id and every written event puts several strings in JSON text.
  */
 export const jsonString = (s: string): string => (NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`);
+
+/**
+ * jsonString(s) without its two quotes, for text that writes them into its own constant parts: in
+ * `["event_name","${jsonStringBody(name)}"]` each string costs one concatenation fewer on each side.
+ */
+export const jsonStringBody = (s: string): string =>
+  NEEDS_ESCAPE.test(s) ? JSON.stringify(s).slice(1, -1) : s;

@@ -91,7 +91,8 @@ export function normalizePhone(raw: string, defaultCountry: string): Normalized 
       digits = digits.slice(3);
     }
   }
-  if (!digits || /^0+$/.test(digits)) return unusable('has no digits');
+  // All zeros: only worth the regex when the first digit is one.
+  if (!digits || (digits.charCodeAt(0) === 48 && /^0+$/.test(digits))) return unusable('has no digits');
   if (international) return internationalNumber(digits);
 
   // Once per setting, not per row: the file's default country is the same string on every row.

@@ -1,5 +1,5 @@
 import { sha256 } from '../hash/sha256.ts';
-import { jsonString } from '../json/json-string.ts';
+import { jsonString, jsonStringBody } from '../json/json-string.ts';
 import { STRONG_IDENTIFIERS, WEAK_IDENTIFIERS } from './identifiers.ts';
 
 /**
@@ -18,8 +18,9 @@ import { STRONG_IDENTIFIERS, WEAK_IDENTIFIERS } from './identifiers.ts';
 export function deriveEventId(eff: Readonly<Record<string, string>>, eventTime: string): string {
   // Exactly JSON.stringify([['event_name', …], ['event_time', …], [key, value]…]), written out: the same
   // bytes (and so the same ids) without building the arrays for every row.
-  let json = `[["event_name",${jsonString(eff.event_name ?? '')}],["event_time",${jsonString(eventTime)}]`;
-  if (eff.order_id) json += `,["order_id",${jsonString(eff.order_id.trim())}]`;
+  // The quotes around each value are part of the constant text: fewer, longer pieces to join and hash.
+  let json = `[["event_name","${jsonStringBody(eff.event_name ?? '')}"],["event_time","${jsonStringBody(eventTime)}"]`;
+  if (eff.order_id) json += `,["order_id","${jsonStringBody(eff.order_id.trim())}"]`;
   else {
     const strong = presentKeys(eff, STRONG_IDENTIFIERS);
     const keys = strong.length ? strong : presentKeys(eff, WEAK_IDENTIFIERS);
