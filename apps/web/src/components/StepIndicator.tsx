@@ -12,12 +12,14 @@ export function StepIndicator({
 }) {
   return (
     <div className="pointer-events-none sticky top-16 z-20 flex justify-center">
-      <p
-        className="pointer-events-auto rounded-full bg-slate-900 px-4 py-1.5 text-xs font-semibold text-white shadow-lg"
-        aria-label={`Step ${step} of ${total}${label ? `: ${label}` : ''}`}
-      >
+      {/* No aria-label: it is not allowed on a paragraph and screen readers skip it; the text says it all. */}
+      <p className="pointer-events-auto rounded-full bg-slate-900 px-4 py-1.5 text-xs font-semibold text-white shadow-lg">
         Step {step} of {total}
-        {label && <span className="font-normal text-slate-300"> • {label}</span>}
+        {label && (
+          <span className="font-normal text-slate-300">
+            <span aria-hidden> •</span> {label}
+          </span>
+        )}
       </p>
     </div>
   );

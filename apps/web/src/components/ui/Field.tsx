@@ -16,6 +16,10 @@ interface FieldProps {
   hint?: ReactNode;
 }
 
+/** The error, or else the hint, is the control's accessible description. */
+const describedBy = (id: string, { error, hint }: Pick<FieldProps, 'error' | 'hint'>) =>
+  error ? `${id}-error` : hint ? `${id}-hint` : undefined;
+
 function FieldShell({ id, label, error, hint, children }: FieldProps & { id: string; children: ReactNode }) {
   return (
     <div className="space-y-1">
@@ -23,7 +27,11 @@ function FieldShell({ id, label, error, hint, children }: FieldProps & { id: str
         {label}
       </label>
       {children}
-      {hint && !error && <p className="text-xs text-slate-500">{hint}</p>}
+      {hint && !error && (
+        <p id={`${id}-hint`} className="text-xs text-slate-500">
+          {hint}
+        </p>
+      )}
       {error && (
         <p id={`${id}-error`} role="alert" className="text-sm text-red-600">
           {error}
@@ -43,7 +51,7 @@ export const TextField = forwardRef<HTMLInputElement, FieldProps & InputHTMLAttr
           ref={ref}
           id={fid}
           aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${fid}-error` : undefined}
+          aria-describedby={describedBy(fid, { error, hint })}
           className={`${control} ${className}`}
           {...props}
         />
@@ -64,6 +72,7 @@ export const SelectField = forwardRef<
         ref={ref}
         id={fid}
         aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(fid, { error, hint })}
         className={`${control} ${className}`}
         {...props}
       >
@@ -85,6 +94,7 @@ export const TextAreaField = forwardRef<
         ref={ref}
         id={fid}
         aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(fid, { error, hint })}
         className={`${control} ${className}`}
         {...props}
       />

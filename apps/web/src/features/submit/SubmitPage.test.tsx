@@ -65,6 +65,14 @@ describe('SubmitPage', () => {
     expect(toast.error).toHaveBeenCalledWith('Failed to load preview');
   });
 
+  it('lets the keyboard reach the preview, which scrolls', async () => {
+    api.preview.mockResolvedValue({ previewRows: [{ event_name: 'Lead' }], totalCount: 25 });
+    renderPage();
+    const preview = await screen.findByRole('region', { name: 'Prepared events (JSON)' });
+    expect(preview.tabIndex).toBe(0);
+    expect(preview.textContent).toContain('"event_name": "Lead"');
+  });
+
   it('does not show the new-account form while saved accounts are still loading', async () => {
     api.preview.mockResolvedValue({ previewRows: [], totalCount: 25 });
     api.accounts.mockReturnValue(new Promise(() => {}));

@@ -215,7 +215,13 @@ export function SubmitPage() {
               </div>
             ) : (
               <>
-                <pre className="max-h-[480px] overflow-auto rounded-lg bg-slate-900 p-4 text-xs text-slate-100">
+                {/* It scrolls: focusable and named, so keyboard users can scroll it too. */}
+                <pre
+                  tabIndex={0}
+                  role="region"
+                  aria-label="Prepared events (JSON)"
+                  className="max-h-[480px] overflow-auto rounded-lg bg-slate-900 p-4 text-xs text-slate-100"
+                >
                   {JSON.stringify(shown, null, 2)}
                 </pre>
                 {total > shown.length && (

@@ -73,6 +73,12 @@ describe('BatchList', () => {
     expect(await screen.findByText('Batch 3')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Show more' })).toBeNull();
   });
+
+  it('lets the keyboard reach the sent batches list, which scrolls when long', () => {
+    render(<BatchList summary={summary([batch(1, 'failed'), batch(0, 'sent')], null)} fileId="f1" />);
+    const list = screen.getByRole('list', { name: 'Sent batches' });
+    expect(list.tabIndex).toBe(0);
+  });
 });
 
 describe('batch row ranges', () => {

@@ -60,7 +60,12 @@ export function BatchList({ summary, fileId }: { summary: DeliverySummary; fileI
           <summary className="cursor-pointer px-4 py-3 text-sm font-medium text-slate-800">
             Sent batches ({p.batchesSent.toLocaleString()})
           </summary>
-          <ul className="max-h-72 divide-y divide-slate-100 overflow-y-auto border-t border-slate-200 text-sm">
+          {/* A long list scrolls: focusable and named, so keyboard users can scroll it too. */}
+          <ul
+            tabIndex={0}
+            aria-label="Sent batches"
+            className="max-h-72 divide-y divide-slate-100 overflow-y-auto border-t border-slate-200 text-sm"
+          >
             {sent.map((b) => (
               <li key={b.batchId} className="flex flex-wrap items-center justify-between gap-2 px-4 py-2">
                 <span className="font-medium text-slate-800">Batch {b.index + 1}</span>

@@ -303,7 +303,8 @@ function ProblemRows({ rows }: { rows: ValidationRow[] }) {
                 </li>
               ))}
             </ul>
-            <pre className="mt-2 overflow-x-auto rounded-lg bg-slate-50 p-2 text-xs text-slate-700">
+            {/* Wraps instead of scrolling sideways on a phone: a scrolled box would need to take focus. */}
+            <pre className="mt-2 rounded-lg bg-slate-50 p-2 text-xs break-words whitespace-pre-wrap text-slate-700">
               {JSON.stringify(r.effectiveRow, null, 2)}
             </pre>
           </li>
