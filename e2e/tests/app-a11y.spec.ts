@@ -262,8 +262,10 @@ test('core flow by keyboard: dashboard, map, validate, submit and summary', asyn
   await expectFocusVisible(page);
   await page.keyboard.type('123456789012');
   await page.keyboard.press('Tab');
-  await expect(page.getByLabel('API access token')).toBeFocused();
+  await expect(page.getByLabel('API access token', { exact: true })).toBeFocused();
   await page.keyboard.type('EAAB-a11y-token-4321');
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: 'Show API access token' })).toBeFocused();
   await page.keyboard.press('Tab');
   await expect(page.getByRole('button', { name: 'Save account' })).toBeFocused();
   await expectFocusVisible(page);
@@ -330,7 +332,7 @@ test('a send with a failed batch: Completed with Errors', async ({ page }) => {
   await page.getByRole('button', { name: 'Continue to Submission' }).click();
   await expect(page.getByText('Data Prepared')).toBeVisible({ timeout: 20_000 });
   await page.getByLabel('Pixel ID').fill('123456789012');
-  await page.getByLabel('API access token').fill('EAAB-a11y-token-4321');
+  await page.getByLabel('API access token', { exact: true }).fill('EAAB-a11y-token-4321');
   await page.getByRole('button', { name: 'Save account' }).click();
   await expect(page.getByText('Account saved')).toBeVisible();
   await page.getByRole('button', { name: /Send .* events to Meta/ }).click();
@@ -390,13 +392,17 @@ test('account settings and pixel accounts', async ({ page }) => {
   await page.keyboard.press('Enter');
   await expect(page.getByLabel('Access token', { exact: true })).toHaveValue('••••••••9876');
   await axe(page, 'pixel accounts with an account');
-  const show = page.getByRole('button', { name: 'Show access token' });
-  await tabTo(page, show);
+  // The saved token is write-only; a replacement being typed can be shown and hidden from the keyboard.
+  const replace = page.getByLabel('Replace token', { exact: true });
+  await tabTo(page, replace);
+  await page.keyboard.type('EAAB-new-5555');
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: 'Show Replace token' })).toBeFocused();
   await expectFocusVisible(page);
   await page.keyboard.press('Enter');
-  await expect(page.getByLabel('Access token', { exact: true })).toHaveValue('EAAB-secret-9876');
-  await expect(page.getByRole('button', { name: 'Hide access token' })).toBeFocused();
-  await axe(page, 'pixel accounts, token shown');
+  await expect(replace).toHaveAttribute('type', 'text');
+  await expect(page.getByRole('button', { name: 'Hide Replace token' })).toBeFocused();
+  await axe(page, 'pixel accounts, typed token shown');
   await shot(page, 'pixel-accounts');
   const del = page.getByRole('button', { name: 'Delete', exact: true });
   await tabTo(page, del);
