@@ -85,6 +85,18 @@ async function expectFocusInDialog(page: Page, title: string) {
   return dialog;
 }
 
+/** A dialog opened from the keyboard: it takes focus and passes axe, Escape closes it, focus goes back. */
+async function dialogByKeyboard(page: Page, opener: Locator, title: string) {
+  await tabTo(page, opener);
+  await expectFocusVisible(page);
+  await page.keyboard.press('Enter');
+  await expectFocusInDialog(page, title);
+  await axe(page, `dialog ${title}`);
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(opener).toBeFocused();
+}
+
 test('guest screens: login, signup and forgot password', async ({ page }) => {
   test.setTimeout(120_000);
   await page.goto('/login');
@@ -304,15 +316,11 @@ test('core flow by keyboard: dashboard, map, validate, submit and summary', asyn
   await expect(page.getByRole('link', { name: 'keyboard-fixed.csv' })).toBeVisible();
   await axe(page, 'dashboard with a file');
   await shot(page, 'dashboard-list');
-  const del = page.getByRole('button', { name: 'Delete keyboard-fixed.csv' });
-  await tabTo(page, del);
-  await expectFocusVisible(page);
-  await page.keyboard.press('Enter');
-  await expectFocusInDialog(page, 'Delete this file?');
-  await axe(page, 'dashboard, delete dialog');
-  await page.keyboard.press('Escape');
-  await expect(page.getByRole('dialog')).toHaveCount(0);
-  await expect(del).toBeFocused();
+  await dialogByKeyboard(
+    page,
+    page.getByRole('button', { name: 'Delete keyboard-fixed.csv' }),
+    'Delete this file?',
+  );
 });
 
 test('a send with a failed batch: Completed with Errors', async ({ page }) => {
@@ -369,15 +377,11 @@ test('account settings and pixel accounts', async ({ page }) => {
   await page.keyboard.press('Enter');
   await expect(page.getByRole('tabpanel').getByRole('alert')).toHaveText('Passwords do not match.');
   await axe(page, 'account, Change Password with an error');
-  const deleteMine = page.getByRole('button', { name: 'Delete my account' });
-  await tabTo(page, deleteMine);
-  await expectFocusVisible(page);
-  await page.keyboard.press('Enter');
-  await expectFocusInDialog(page, 'Delete your account?');
-  await axe(page, 'account, delete dialog');
-  await page.keyboard.press('Escape');
-  await expect(page.getByRole('dialog')).toHaveCount(0);
-  await expect(deleteMine).toBeFocused();
+  await dialogByKeyboard(
+    page,
+    page.getByRole('button', { name: 'Delete my account' }),
+    'Delete your account?',
+  );
 
   await page.goto('/pixel-accounts');
   await expect(page.getByText('No pixel accounts yet.')).toBeVisible();
@@ -404,12 +408,9 @@ test('account settings and pixel accounts', async ({ page }) => {
   await expect(page.getByRole('button', { name: 'Hide Replace token' })).toBeFocused();
   await axe(page, 'pixel accounts, typed token shown');
   await shot(page, 'pixel-accounts');
-  const del = page.getByRole('button', { name: 'Delete', exact: true });
-  await tabTo(page, del);
-  await page.keyboard.press('Enter');
-  await expectFocusInDialog(page, 'Delete this pixel account?');
-  await axe(page, 'pixel accounts, delete dialog');
-  await page.keyboard.press('Escape');
-  await expect(page.getByRole('dialog')).toHaveCount(0);
-  await expect(del).toBeFocused();
+  await dialogByKeyboard(
+    page,
+    page.getByRole('button', { name: 'Delete', exact: true }),
+    'Delete this pixel account?',
+  );
 });
