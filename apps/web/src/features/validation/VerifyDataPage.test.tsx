@@ -3,6 +3,7 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import type { ValidationResponse, ValidationRow } from '@backsignal/contracts';
+import { ApiError } from '../../lib/api.ts';
 import type * as WorkflowApi from '../workflow/workflow-api.ts';
 
 const api = vi.hoisted(() => ({
@@ -167,6 +168,15 @@ describe('VerifyDataPage', () => {
     expect(await screen.findByText('dashboard page')).toBeTruthy();
     expect(toast.error).toHaveBeenCalledWith('Failed to fetch uploaded file.');
     expect(api.validate).not.toHaveBeenCalled();
+  });
+
+  it('keeps why validation could not run on the page, not only in its toast', async () => {
+    const limit = 'Daily limit reached: at most 5 rows validated in 24 hours. Please try again in 3 hours.';
+    api.validate.mockRejectedValue(new ApiError(429, 'RATE_LIMITED', limit));
+    renderPage();
+    expect(await screen.findByText('Validation could not run.')).toBeTruthy();
+    expect(screen.getByText(limit)).toBeTruthy();
+    expect(toast.error).toHaveBeenCalledWith(limit);
   });
 
   it('disables the corrected-file drop zone while the file uploads', async () => {

@@ -25,6 +25,8 @@ export function VerifyDataPage() {
   const fileId = params.get('fileId') ?? '';
   const navigate = useNavigate();
   const [result, setResult] = useState<ValidationResponse | null>(null);
+  /** Why the last run failed, kept on the page after its toast has gone (a daily limit says when to retry). */
+  const [failure, setFailure] = useState('');
   const [loading, setLoading] = useState(true);
   const [busy, setBusy] = useState(false);
 
@@ -50,7 +52,9 @@ export function VerifyDataPage() {
       }
       setResult(await atLeast(3000, workflowApi.validate(fileId)));
     } catch (err) {
-      toast.error(errorMessage(err, 'Failed to validate uploaded data'));
+      const message = errorMessage(err, 'Failed to validate uploaded data');
+      toast.error(message);
+      setFailure(message);
       setResult(null);
     } finally {
       setLoading(false);
@@ -175,6 +179,7 @@ export function VerifyDataPage() {
         ) : (
           <Card>
             <p className="text-sm text-slate-700">Validation could not run.</p>
+            {failure && <p className="mt-1 text-sm text-slate-600">{failure}</p>}
             <Button className="mt-3" onClick={() => void run()}>
               Try again
             </Button>
