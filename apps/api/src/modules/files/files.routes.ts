@@ -17,7 +17,6 @@ import { csvLine } from '../../lib/csv-out.ts';
 import { perUserLimit } from '../../lib/per-user-limit.ts';
 import { streamedBody } from '../../lib/stream-out.ts';
 import { currentUser, requireVerifiedUser } from '../../plugins/session.ts';
-import { takeQuota } from '../usage/quota.service.ts';
 import { filesRepo } from './files.repo.ts';
 import { presentRow, presentUpload } from './files.presenter.ts';
 import * as files from './files.service.ts';
@@ -75,11 +74,6 @@ export const fileRoutes =
     app.addHook('preHandler', requireVerifiedUser);
     const uid = (r: FastifyRequest) => currentUser(r).id;
     const uploadLimits = () => ({ maxBytes: config.maxUploadBytes, quotas: config.quotas, now: deps.now() });
-    /** Downloads that run the whole pipeline count against the same daily quota as the step they repeat. */
-    const takeRows = (f: { rowCount: number }, userId: string, action: 'validate' | 'prepare') =>
-      db.transaction((tx) =>
-        takeQuota(tx, { quotas: config.quotas, userId, action, amount: f.rowCount, now: deps.now() }),
-      );
     // Sweep uploads whose bytes never finished arriving (a crashed or cancelled upload).
     await filesRepo.sweepIncomplete(db, new Date(Date.now() - 60 * 60 * 1000)).catch(() => {});
 
@@ -192,7 +186,7 @@ export const fileRoutes =
       async (request, reply) => {
         const f = await files.ownFile(db, uid(request), request.params.id);
         files.notSubmitted(f);
-        await takeRows(f, uid(request), 'validate');
+        await files.takePass(db, config.quotas, uid(request), f, 'validate', deps.now());
         const body = streamedBody(
           async (write) => {
             await write(csvLine(['row', 'field', 'kind', 'message', 'original', 'corrected']));
@@ -257,7 +251,7 @@ export const fileRoutes =
         const f = await files.ownFile(db, uid(request), request.params.id);
         if (f.status !== 'validated' && f.status !== 'prepared')
           throw new AppError('INVALID_STATE', 'File is not ready to be submitted.');
-        await takeRows(f, uid(request), 'prepare');
+        await files.takePass(db, config.quotas, uid(request), f, 'prepare', deps.now());
         const body = streamedBody(
           async (write) => {
             let first = true;

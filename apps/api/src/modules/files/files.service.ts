@@ -43,6 +43,7 @@ async function ingestWithinQuota(
   stream: AsyncIterable<Uint8Array>,
   limits: UploadLimits,
 ): Promise<IngestResult> {
+  // The size is not known yet: refuse only when not a byte is left.
   await checkQuota(db, { quotas: limits.quotas, userId, action: 'upload', amount: 1, now: limits.now });
   // Counted as the bytes arrive, so a refused file (binary, too large) counts what was read of it too.
   let bytes = 0;
@@ -131,6 +132,19 @@ export async function updateStatus(
   return (await filesRepo.findForUser(db, userId, id))!;
 }
 
+/**
+ * Counts one pass over the whole file against the daily quota: a validation or a prepare, or a download that
+ * repeats one (the validation report, the full preview).
+ */
+export const takePass = (
+  db: Db,
+  quotas: Quotas,
+  userId: string,
+  f: UploadRow,
+  action: 'validate' | 'prepare',
+  now: Date,
+) => db.transaction((tx) => takeQuota(tx, { quotas, userId, action, amount: f.rowCount, now }));
+
 /** Validates the whole file; a clean run records the fingerprint that allows 'validated'. */
 export async function validateFile(
   db: Db,
@@ -142,9 +156,7 @@ export async function validateFile(
   const f = await ownFile(db, userId, id);
   notSubmitted(f);
   if (f.status === 'uploaded') throw new AppError('INVALID_STATE', NOT_MAPPED);
-  await db.transaction((tx) =>
-    takeQuota(tx, { quotas, userId, action: 'validate', amount: f.rowCount, now }),
-  );
+  await takePass(db, quotas, userId, f, 'validate', now);
   const summary = await runPipeline(db, f, { mode: 'validate', now, lane: 'requests' });
   const clean = !summary.error && summary.rowsWithErrors === 0 && summary.rowsChecked > 0;
   await filesRepo.setCleanFingerprint(db, id, clean ? fingerprint(f) : null);
@@ -155,7 +167,7 @@ export async function validateFile(
 export async function prepareFile(db: Db, quotas: Quotas, userId: string, id: string, now: Date) {
   const f = await ownFile(db, userId, id);
   if (f.status !== 'validated' && f.status !== 'prepared') throw new AppError('INVALID_STATE', NOT_READY);
-  await db.transaction((tx) => takeQuota(tx, { quotas, userId, action: 'prepare', amount: f.rowCount, now }));
+  await takePass(db, quotas, userId, f, 'prepare', now);
   const summary = await runPipeline(db, f, { mode: 'validate', now, previewLimit: 0, lane: 'requests' });
   if (summary.error || summary.rowsWithErrors > 0) {
     // Time passed since validation (events aged out of Meta's window): back to validation.

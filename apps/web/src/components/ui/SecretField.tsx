@@ -28,7 +28,7 @@ export function SecretField({
         onClick={() => setShown((s) => !s)}
         aria-label={`${shown ? 'Hide' : 'Show'} ${label}`}
         aria-pressed={shown}
-        className="absolute right-2 top-7 rounded px-2 py-1 text-xs font-medium text-slate-600 hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-600/40"
+        className="absolute right-2 top-7 rounded px-2 py-1 text-xs font-medium text-slate-600 hover:bg-slate-100"
       >
         {shown ? 'Hide' : 'Show'}
       </button>
