@@ -55,12 +55,7 @@ async function expectFocusVisible(page: Page) {
   const what = await focused.evaluate(
     (el) => `${el.tagName.toLowerCase()} "${el.textContent?.trim().slice(0, 40)}"`,
   );
-  const covered = await focused.evaluate((el) => {
-    const b = el.getBoundingClientRect();
-    const hit = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);
-    return hit && (hit === el || el.contains(hit)) ? null : `${hit?.tagName} ${hit?.className}`;
-  });
-  expect(covered, `focused ${what} is hidden under another element`).toBeNull();
+  expect(await coveredBy(focused), `focused ${what} is hidden under another element`).toBeNull();
   await page.waitForTimeout(200); // colour transitions
   const box = (await focused.boundingBox())!;
   const clip = { x: box.x - 5, y: box.y - 5, width: box.width + 10, height: box.height + 10 };
@@ -71,6 +66,15 @@ async function expectFocusVisible(page: Page) {
   const without = await page.screenshot({ clip });
   await handle!.evaluate((el) => (el as HTMLElement).focus());
   expect(withFocus.equals(without), `a focus indicator on ${what}`).toBe(false);
+}
+
+/** What covers the middle of `target` (a sticky bar, a toast), or null when it is on top. */
+function coveredBy(target: Locator): Promise<string | null> {
+  return target.evaluate((el) => {
+    const b = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);
+    return hit && (hit === el || el.contains(hit)) ? null : `${hit?.tagName} ${hit?.className}`;
+  });
 }
 
 /** A modal dialog that is open has focus inside it. */
@@ -155,6 +159,18 @@ test('core flow by keyboard: dashboard, map, validate, submit and summary', asyn
   // Map columns.
   await expect(page).toHaveURL(/\/map-columns\?fileId=/);
   await expect(page.getByLabel('email', { exact: true })).toHaveValue('Email');
+  // The upload's toast sits below the sticky header, whose links stay in reach while it shows, on a phone too
+  // (where the header wraps).
+  await expect(page.getByText('Uploaded: keyboard.csv')).toBeVisible();
+  const header = page.getByRole('banner');
+  for (const width of [375, 1280]) {
+    await page.setViewportSize({ width, height: 720 });
+    for (const link of [
+      header.getByRole('link', { name: 'Account' }),
+      header.getByRole('button', { name: 'Logout' }),
+    ])
+      await expect.poll(() => coveredBy(link), `header link at ${width} px under the toast`).toBeNull();
+  }
   // Alt+T focuses the notifications (spec §9); the toast's close button shows its focus.
   await page.keyboard.press('Alt+T');
   const toast = page.getByRole('alert').filter({ hasText: 'Uploaded: keyboard.csv' });
@@ -237,8 +253,9 @@ test('core flow by keyboard: dashboard, map, validate, submit and summary', asyn
   await expectFocusVisible(page);
   await page.keyboard.press('Enter');
 
-  // Verify data with errors.
+  // Verify data with errors. Focus has moved from the pressed button to the new page's heading.
   await expect(page).toHaveURL(/\/verify-data\?fileId=/);
+  await expect(page.locator('#main h1')).toBeFocused();
   await expect(page.getByText('Rows with errors')).toBeVisible({ timeout: 20_000 });
   await expect(page.getByRole('button', { name: 'Continue to Submission' })).toBeDisabled();
   await axe(page, 'verify data with errors');
@@ -267,6 +284,7 @@ test('core flow by keyboard: dashboard, map, validate, submit and summary', asyn
 
   // Submit with the inline pixel account form.
   await expect(page).toHaveURL(/\/submit\?fileId=/);
+  await expect(page.locator('#main h1')).toBeFocused();
   await expect(page.getByText('Data Prepared')).toBeVisible({ timeout: 20_000 });
   await expect(page.getByLabel('Pixel ID')).toBeVisible();
   await axe(page, 'submit with the pixel account form');

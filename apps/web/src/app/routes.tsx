@@ -4,7 +4,7 @@ import { AdaptiveLayout, AppLayout } from './layouts/AppLayout.tsx';
 import { PublicLayout } from './layouts/PublicLayout.tsx';
 import { GuestOnly, RequireUnverified, RequireVerified } from './guards.tsx';
 import { NotFoundPage } from './NotFoundPage.tsx';
-import { ScrollToTop } from './ScrollToTop.tsx';
+import { RouteChange } from './RouteChange.tsx';
 import { Providers } from './Providers.tsx';
 import { Spinner } from '../components/ui/Spinner.tsx';
 import { LandingPage } from '../marketing/LandingPage.tsx';
@@ -33,7 +33,7 @@ const summary = () => import('../features/summary/SummaryPage.tsx');
 function Root() {
   return (
     <Providers>
-      <ScrollToTop />
+      <RouteChange />
       <Outlet />
     </Providers>
   );

@@ -2,12 +2,14 @@ import { NavLink, Outlet } from 'react-router';
 import { api } from '../../lib/api.ts';
 import { useSession } from '../../lib/session.tsx';
 import { Logo } from './Logo.tsx';
+import { useHeaderHeight } from './useHeaderHeight.ts';
 import { PublicLayout, SiteFooter } from './PublicLayout.tsx';
 
 const nav = 'rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100 hover:text-slate-900';
 
 export function AppHeader() {
   const session = useSession();
+  const header = useHeaderHeight<HTMLElement>();
   const logout = async () => {
     try {
       await api('/auth/logout', { method: 'POST' });
@@ -17,7 +19,7 @@ export function AppHeader() {
     session.signedOut();
   };
   return (
-    <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/90 backdrop-blur">
+    <header ref={header} className="sticky top-0 z-30 border-b border-slate-200 bg-white/90 backdrop-blur">
       <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-2 px-4 py-3">
         <Logo to="/dashboard" />
         <nav aria-label="Account" className="flex items-center gap-1">

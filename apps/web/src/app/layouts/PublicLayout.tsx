@@ -1,13 +1,15 @@
 import { Link, NavLink, Outlet } from 'react-router';
 import { usePublicConfig } from '../../lib/public-config.ts';
 import { Logo } from './Logo.tsx';
+import { useHeaderHeight } from './useHeaderHeight.ts';
 
 const nav = 'rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100 hover:text-slate-900';
 
 export function PublicHeader() {
   const { bookACallUrl } = usePublicConfig();
+  const header = useHeaderHeight<HTMLElement>();
   return (
-    <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/90 backdrop-blur">
+    <header ref={header} className="sticky top-0 z-30 border-b border-slate-200 bg-white/90 backdrop-blur">
       <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-2 px-4 py-3">
         <Logo />
         <nav aria-label="Main" className="flex flex-wrap items-center gap-1">
