@@ -1,4 +1,4 @@
-import { clean, ok, unusable, type Normalized } from './result.ts';
+import { clean, HAS_ZERO_WIDTH, ok, trimmed, unusable, type Normalized } from './result.ts';
 
 // ASCII only, like Meta's validator: local part ≤ 64, total ≤ 254, a dotted domain with a letter TLD. Neither
 // part may hold an '@', so one regex reads both, split at the only '@'.
@@ -18,11 +18,17 @@ export function isValidEmail(v: string): boolean {
  * @example normalizeEmail(' John_Smith@gmail.com ') // { ok: true, value: 'john_smith@gmail.com' }
  */
 export function normalizeEmail(raw: string): Normalized {
-  let v = clean(raw).toLowerCase();
-  if (!v) return unusable('is empty');
-  // The usual case. A valid address has nothing for the clean-ups below to change: it has no ':', '<',
-  // space, ',' or ';', and ends in a letter or digit, not a quote or dot.
+  // The usual case, tried before clean()'s zero-width regex: a valid address is ASCII, so if the trimmed value
+  // is one once lowercased, it had no zero-width character to drop (only trimmed ones, which trim drops too)
+  // and clean() would give the same text. A valid address also has nothing for the clean-ups below to change:
+  // it has no ':', '<', space, ',' or ';', and ends in a letter or digit, not a quote or dot.
+  let v = trimmed(raw).toLowerCase();
   if (isValidEmail(v)) return ok(v);
+  if (HAS_ZERO_WIDTH.test(raw)) {
+    v = clean(raw).toLowerCase();
+    if (isValidEmail(v)) return ok(v);
+  }
+  if (!v) return unusable('is empty');
   const fixes: string[] = [];
   if (v.startsWith('mailto:')) {
     v = v.slice(7);

@@ -19,7 +19,7 @@ export function trimmed(s: string): string {
 }
 
 const ZERO_WIDTH = /[\u200B-\u200D\u2060\uFEFF]/g;
-const HAS_ZERO_WIDTH = /[\u200B-\u200D\u2060\uFEFF]/;
+export const HAS_ZERO_WIDTH = /[\u200B-\u200D\u2060\uFEFF]/;
 
 /**
  * Meta's common first steps: trim (JS trim, which covers NBSP and U+3000), drop zero-width characters. Tested
