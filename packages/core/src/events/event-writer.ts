@@ -1,5 +1,6 @@
 import { FIELD_BY_KEY, type FieldDef, type Placement } from '../fields/catalogue.ts';
 import { sha256 } from '../hash/sha256.ts';
+import { isCanonicalNumber } from '../json/json-number.ts';
 import { jsonString, jsonStringBody } from '../json/json-string.ts';
 import type { RowResult } from '../validate/row-validator.ts';
 
@@ -17,13 +18,9 @@ export interface EncodedEvent {
 export type EventWriter = (row: Pick<RowResult, 'effectiveRow'>) => EncodedEvent;
 
 const SHA256_HEX = /^[0-9a-f]{64}$/i;
-// What the validator writes for times and amounts: an integer of up to 10 digits, or up to 9 digits with up to
-// 6 decimals, no leading or trailing zero. At most 15 significant digits, so String(Number(s)) is s itself.
-// "-0" is not (it prints as 0).
-const CANONICAL_NUMBER = /^(?!-0$)-?(?:0|[1-9]\d{0,9}|(?:0|[1-9]\d{0,8})\.\d{0,5}[1-9])$/;
 /** A JSON number literal, as JSON.stringify writes Number(s) (NaN and infinities as null). */
 const num = (s: string): string => {
-  if (CANONICAL_NUMBER.test(s)) return s;
+  if (isCanonicalNumber(s)) return s;
   const n = Number(s);
   return Number.isFinite(n) ? String(n) : 'null';
 };
