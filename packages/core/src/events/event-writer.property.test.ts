@@ -92,6 +92,24 @@ describe('createEventWriter', () => {
     );
   });
 
+  it("writes remembered members right when values repeat across one writer's rows, in any place", () => {
+    // Few values per key, so the memos (hashed keys, and enumerated members such as currency) answer most rows;
+    // the keys come in any order, so a member is sometimes its object's first and sometimes not.
+    const keys = ['currency', 'content_type', 'delivery_category', 'value', 'order_id', 'first_name', 'city'];
+    keys.push('advertiser_tracking_enabled', 'application_tracking_enabled', 'travel_class');
+    const values = fc.constantFrom('USD', 'usd', '"', '\\', '', '1', '0', 'product', '\ud800', '12.50');
+    const repeating = fc
+      .uniqueArray(fc.tuple(fc.constantFrom(...keys), values), { selector: ([k]) => k, maxLength: 8 })
+      .map((pairs) => Object.fromEntries(pairs));
+    fc.assert(
+      fc.property(fc.array(repeating, { minLength: 2, maxLength: 30 }), (rows) => {
+        const write = createEventWriter();
+        for (const eff of rows) expect(write({ effectiveRow: eff }).json).toBe(reference(eff));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('writes contents as Meta objects', () => {
     const eff = { event_name: 'Purchase', contents: '[{"id":"x","quantity":2}]' };
     expect(createEventWriter()({ effectiveRow: eff }).json).toBe(reference(eff));

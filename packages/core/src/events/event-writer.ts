@@ -98,7 +98,10 @@ const FIXED = -2;
 
 interface Slot {
   def: FieldDef;
-  /** Value → the whole member after a comma (`,"fn":["<hash>"]`), for repeating hashed keys. */
+  /**
+   * Value → the whole member after a comma: `,"fn":["<hash>"]` for repeating hashed keys, and `,"currency":"USD"`
+   * for the enumerated members of custom_data, app_data and original_event_data (a few values each).
+   */
   memo: Map<string, string> | null;
   /** USER_HASHED, USER_PLAIN, TOP, NESTED, FIXED, or 3 + the index of its object in GROUPS. */
   where: number;
@@ -124,7 +127,10 @@ function slotFor(def: FieldDef): Slot {
   const open = `"${def.metaKey}":${def.hashed ? '["' : ''}`;
   return {
     def,
-    memo: def.hashed && REPEATING_KEYS.has(def.metaKey) ? new Map() : null,
+    memo:
+      (def.hashed && REPEATING_KEYS.has(def.metaKey)) || (where >= 3 && def.type === 'enum')
+        ? new Map()
+        : null,
     where,
     open,
     nextOpen: `,${open}`,
@@ -240,14 +246,23 @@ export function createEventWriter(): EventWriter {
         nested = true;
         continue;
       }
-      const json = typedJson(key, slot.def, eff[key]!);
       if (where === TOP) {
         tail[tailCount++] = -1 - topCount;
         top[topCount++] = slot.nextOpen;
-        top[topCount++] = json;
+        top[topCount++] = typedJson(key, slot.def, eff[key]!);
       } else {
         const g = where - 3;
         const count = groupCount[g]!;
+        // An enumerated member after the object's first: one remembered piece, with no escape test or quoting.
+        if (count !== 0 && slot.memo) {
+          const value = eff[key]!;
+          groups[g]![count] =
+            slot.memo.get(value) ??
+            remember(slot.memo, value, [slot.nextOpen, typedJson(key, slot.def, value)]);
+          groupCount[g] = count + 1;
+          continue;
+        }
+        const json = typedJson(key, slot.def, eff[key]!);
         if (count === 0) tail[tailCount++] = g;
         groups[g]![count] = count === 0 ? slot.groupOpen : slot.nextOpen;
         groups[g]![count + 1] = json;
