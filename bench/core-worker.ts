@@ -33,4 +33,6 @@ async function main() {
   for await (const c of createReadStream(file, { start, end, highWaterMark: chunk })) rows.push(c);
   parentPort!.postMessage(rows.end());
 }
-void main();
+// Ready once loaded; the parent starts its clock, then says go.
+parentPort!.once('message', () => void main());
+parentPort!.postMessage('ready');
