@@ -6,6 +6,7 @@ import {
   detectDecimalSeparator,
   plainDigits,
   readAmount,
+  usualAmount,
   type DecimalSeparator,
 } from './amount.ts';
 import { createRowValidator } from './row-validator.ts';
@@ -241,4 +242,62 @@ describe('canonicalDigits', () => {
     expect(canonicalDigits(plainDigits('000.0')!)).toBe('0');
     expect(canonicalDigits(plainDigits('1234567890123456')!)).toBeNull();
   });
+});
+
+describe('usualAmount', () => {
+  const general = (v: string) => {
+    const digits = plainDigits(v);
+    return digits === null ? null : canonicalDigits(digits);
+  };
+
+  it("gives the general path's text, or leaves the value to it", () => {
+    const digit = fc.constantFrom('0', '0', '1', '5', '9');
+    const digitRun = (min: number, max: number) => fc.string({ unit: digit, minLength: min, maxLength: max });
+    const usual = fc
+      .tuple(
+        fc.constantFrom('', '', '$', '€', '£', '¥', '₹', 'A', '-'),
+        fc.oneof(
+          digitRun(0, 16),
+          digitRun(12, 15), // around the 13 whole digits of a canonical amount
+          fc.array(digitRun(1, 4), { minLength: 1, maxLength: 4 }).map((g) => g.join(',')),
+        ),
+        fc.constantFrom('.', '.', ',', ''),
+        digitRun(0, 3),
+      )
+      .map(([s, int, point, frac]) => `${s}${int}${point}${frac}`);
+    const any = fc.string({ unit: fc.constantFrom('0', '1', '9', '.', ',', '$', '€', ' '), maxLength: 12 });
+    fc.assert(
+      fc.property(fc.oneof(usual, any), (v) => {
+        const text = usualAmount(v);
+        if (text !== null) expect(text).toBe(general(v));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it.each([
+    ['425.81', '425.81'],
+    ['425.80', '425.8'],
+    ['425.00', '425'],
+    ['$183.75', '183.75'],
+    ['€1,582.20', '1582.2'],
+    ['₹9,999.00', '9999'],
+    ['1234567890123.45', '1234567890123.45'],
+  ])('reads %j as %j', (v, text) => {
+    expect(usualAmount(v)).toBe(text);
+    expect(general(v)).toBe(text);
+  });
+
+  it.each([
+    '0.50',
+    '$0.50',
+    '1,582.27',
+    '$1,5820.27',
+    '$12,34.56',
+    '$1,234,567.00',
+    '12.5',
+    '12.345',
+    '.50',
+    '$.50',
+  ])('leaves %j to the general path', (v) => expect(usualAmount(v)).toBeNull());
 });

@@ -7,7 +7,7 @@ import { normalizePhone } from '../normalize/phone.ts';
 import { normalizeCountry, normalizeState, normalizeZip } from '../normalize/places.ts';
 import { alreadyHashed, trimmed, type Normalized } from '../normalize/result.ts';
 import type { FileSettings } from '../settings.ts';
-import { canonicalDigits, plainDigits, readAmount, type DecimalSeparator } from './amount.ts';
+import { canonicalDigits, plainDigits, readAmount, usualAmount, type DecimalSeparator } from './amount.ts';
 import { parseContents } from './contents.ts';
 import { deriveEventId } from './event-id.ts';
 import { parseExtinfo } from './extinfo.ts';
@@ -453,8 +453,11 @@ function checkAmount(
 ): void {
   // The usual amounts: '49.5' is its own text, and '$602.47' or '103.90' the digits String() would write once
   // the symbol and zeros are gone; such a text is read as its digits, never ambiguously.
-  const digits = plainDigits(v);
-  const text = digits === null ? null : canonicalDigits(digits);
+  let text = usualAmount(v);
+  if (text === null) {
+    const digits = plainDigits(v);
+    text = digits === null ? null : canonicalDigits(digits);
+  }
   if (text !== null) {
     row.effectiveRow[key] = text;
     if (reportReading && text !== v) addCorrection(row, key, `${key} "${v}" read as ${text}`, raw, text);
