@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { detectDateOrder, parseEventTime } from './event-time.ts';
+import { detectDateOrder, parseEventTime, readEventTime } from './event-time.ts';
 
 const utc = (...a: [number, number, number, number?, number?, number?]) =>
   Date.UTC(a[0], a[1] - 1, a[2], a[3] ?? 0, a[4] ?? 0, a[5] ?? 0) / 1000;
@@ -100,6 +100,82 @@ describe('parseEventTime', () => {
           expect(parseEventTime(`${date} ${time}`, zone, order)).toEqual(
             parseEventTime(`${date}  ${time}`, zone, order),
           );
+        },
+      ),
+      { numRuns: 5000 },
+    );
+  });
+
+  // The shortcuts for the usual shapes (UTC_ISO, milliseconds, SLASH_TIME, each chosen by length) against the
+  // general path alone: values near each shape, with a character changed, dropped or added now and then.
+  const near = (shape: fc.Arbitrary<string>) =>
+    fc.oneof(
+      { weight: 3, arbitrary: shape },
+      fc
+        .tuple(
+          shape,
+          fc.nat(),
+          fc.constantFrom('', '0', '9', '-', ':', '.', ',', 'T', 't', ' ', 'Z', 'z', '/', '+', 'é'),
+        )
+        .map(([v, at, c]) => {
+          const i = at % (v.length + 1);
+          return `${v.slice(0, i)}${c}${v.slice(i + 1)}`;
+        }),
+      fc.tuple(shape, fc.nat(), fc.constantFrom('0', '5', ' ', 'Z', '.')).map(([v, at, c]) => {
+        const i = at % (v.length + 1);
+        return `${v.slice(0, i)}${c}${v.slice(i)}`;
+      }),
+    );
+  const digits = (min: number, max: number) =>
+    fc.string({ unit: fc.constantFrom('0', '1', '2', '5', '9'), minLength: min, maxLength: max });
+  const utcIsoLike = fc
+    .tuple(
+      digits(4, 4),
+      digits(2, 2),
+      digits(2, 2),
+      fc.constantFrom('T', 't', ' '),
+      digits(2, 2),
+      digits(2, 2),
+      digits(2, 2),
+      fc.constantFrom('', '.000', ',5', '.', '.123456', '.1a'),
+      fc.constantFrom('Z', 'z', '', '+00:00'),
+    )
+    .map(([y, mo, d, t, h, mi, s, frac, z]) => `${y}-${mo}-${d}${t}${h}:${mi}:${s}${frac}${z}`);
+  const slashLike = fc
+    .tuple(digits(1, 2), digits(1, 2), digits(4, 4), digits(1, 2), digits(2, 2), fc.option(digits(2, 2)))
+    .map(([x, b, y, h, mi, s]) => `${x}/${b}/${y} ${h}:${mi}${s === null ? '' : `:${s}`}`);
+  const numberLike = fc.oneof(
+    digits(1, 15),
+    fc.tuple(digits(1, 6), digits(1, 3)).map(([a, b]) => `${a}.${b}`),
+    fc.integer({ min: 1_000_000_000_000, max: 9_999_999_999_999 }).map(String),
+  );
+
+  it('reads "2026-11-20T09:02:52.000Z" as the general path does', () => {
+    fc.assert(
+      fc.property(near(utcIsoLike), fc.constantFrom('UTC', 'America/New_York'), (v, zone) => {
+        expect(parseEventTime(v, zone, 'MDY')).toEqual(readEventTime(v, zone, 'MDY'));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('reads Unix seconds, milliseconds and other numbers as the general path does', () => {
+    fc.assert(
+      fc.property(near(numberLike), (v) => {
+        expect(parseEventTime(v, 'Asia/Kolkata', 'DMY')).toEqual(readEventTime(v, 'Asia/Kolkata', 'DMY'));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('reads "11/21/2026 20:12" and any other value as the general path does', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(near(slashLike), fc.string({ maxLength: 30 })),
+        fc.constantFrom('UTC', 'America/New_York'),
+        fc.constantFrom<'MDY' | 'DMY'>('MDY', 'DMY'),
+        (v, zone, order) => {
+          expect(parseEventTime(v, zone, order)).toEqual(readEventTime(v, zone, order));
         },
       ),
       { numRuns: 5000 },

@@ -13,7 +13,7 @@ import { deriveEventId } from './event-id.ts';
 import { parseExtinfo } from './extinfo.ts';
 import {
   FUTURE_TOLERANCE,
-  parseEventTime,
+  parseTrimmedEventTime,
   sendableSeconds,
   windowFor,
   type DateOrder,
@@ -329,7 +329,7 @@ function checkField(row: RowState, src: Source, raw: string, v: string): void {
     }
     case 'event_time':
     case 'original_event_time': {
-      const t = parseEventTime(v, settings.timeZone, src.dateOrder);
+      const t = parseTrimmedEventTime(v, settings.timeZone, src.dateOrder);
       if (!t.ok) return addError(row, key, `${key} "${v}" ${t.reason}.`);
       const seconds = sendableSeconds(t, row.now);
       const written = String(t.seconds);
