@@ -18,6 +18,16 @@ export function isValidEmail(v: string): boolean {
  * @example normalizeEmail(' John_Smith@gmail.com ') // { ok: true, value: 'john_smith@gmail.com' }
  */
 export function normalizeEmail(raw: string): Normalized {
+  // An address already written as Meta wants it, as most are: EMAIL admits no upper-case letter (nor any
+  // non-ASCII one), so toLowerCase() would return the same text. Skipping it matters because a cell is a
+  // sliced string of the CSV text, which V8's toLowerCase builtin hands to the runtime (~580 instructions).
+  const t = trimmed(raw);
+  if (isValidEmail(t)) return ok(t);
+  return readEmail(raw);
+}
+
+/** normalizeEmail without its shortcut for an address that needs nothing: exported so the tests hold it to it. */
+export function readEmail(raw: string): Normalized {
   // The usual case, tried before clean()'s zero-width regex: a valid address is ASCII, so if the trimmed value
   // is one once lowercased, it had no zero-width character to drop (only trimmed ones, which trim drops too)
   // and clean() would give the same text. A valid address also has nothing for the clean-ups below to change:

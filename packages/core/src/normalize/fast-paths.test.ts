@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isValidEmail, normalizeEmail } from './email.ts';
+import { isValidEmail, normalizeEmail, readEmail } from './email.ts';
 import { asciiPlainPhone, nanp, normalizePhone } from './phone.ts';
 import { isPlaceholder } from './placeholder.ts';
 import { normalizeZip } from './places.ts';
@@ -53,6 +53,23 @@ describe('fast paths of the normalisers', { timeout: 60_000 }, () => {
         const r = normalizeEmail(s);
         if (isValidEmail(c)) expect(r).toEqual({ ok: true, value: c });
         else if (!c) expect(r).toEqual({ ok: false, reason: 'is empty' });
+      }),
+      runs,
+    );
+  });
+
+  it('email: an address that needs nothing is what the general path gives', () => {
+    // Valid addresses as they come, in upper or mixed case, padded, or with a character changed.
+    const mixedCase = fc
+      .tuple(fc.emailAddress(), fc.array(fc.boolean(), { maxLength: 40 }))
+      .map(([e, up]) => [...e].map((ch, i) => (up[i] ? ch.toUpperCase() : ch)).join(''));
+    const near = fc
+      .tuple(fc.emailAddress(), fc.nat(), fc.constantFrom('A', 'Z', 'É', 'ß', '\u0130', '.', '@', ' ', ''))
+      .map(([e, at, ch]) => `${e.slice(0, at % (e.length + 1))}${ch}${e.slice((at % (e.length + 1)) + 1)}`);
+    fc.assert(
+      fc.property(fc.oneof(fc.emailAddress(), mixedCase, near, texts), (s) => {
+        expect(normalizeEmail(s)).toEqual(readEmail(s));
+        if (isValidEmail(s)) expect(s.toLowerCase()).toBe(s);
       }),
       runs,
     );
