@@ -26,6 +26,77 @@ export class RecordParser {
     return this.buf.length;
   }
 
+  /**
+   * The general loop: reads the record at i into out and answers where the next one starts, or -1 when the
+   * record is not complete yet (out unchanged).
+   */
+  private record(s: string, i: number, final: boolean, out: string[][]): number {
+    const n = s.length;
+    const D = this.delimiter.charCodeAt(0);
+    const rec: string[] = [];
+    let j = i;
+    for (;;) {
+      let field: string;
+      let c = j < n ? s.charCodeAt(j) : -1;
+      if (c === QUOTE) {
+        let k = j + 1;
+        let acc = '';
+        for (;;) {
+          const q = s.indexOf('"', k);
+          if (q === -1) {
+            if (!final) return -1;
+            acc += s.slice(k);
+            j = n;
+            this.unterminatedQuote = true;
+            break;
+          }
+          if (q + 1 >= n && !final) return -1; // cannot tell a closing quote from an escaped one yet
+          if (s.charCodeAt(q + 1) === QUOTE) {
+            acc += s.slice(k, q + 1);
+            k = q + 2;
+            continue;
+          }
+          acc += s.slice(k, q);
+          j = q + 1;
+          break;
+        }
+        let e = j;
+        while (e < n && (c = s.charCodeAt(e)) !== D && c !== LF && c !== CR) e++;
+        if (e >= n && !final) return -1;
+        field = e > j ? acc + s.slice(j, e) : acc;
+        j = e;
+      } else {
+        let e = j;
+        while (e < n && (c = s.charCodeAt(e)) !== D && c !== LF && c !== CR) e++;
+        if (e >= n && !final) return -1;
+        field = s.slice(j, e);
+        j = e;
+      }
+      rec.push(field);
+      if (j >= n) {
+        out.push(rec);
+        return n;
+      }
+      c = s.charCodeAt(j);
+      if (c === D) {
+        j++;
+        if (j >= n) {
+          if (!final) return -1;
+          rec.push('');
+          out.push(rec);
+          return n;
+        }
+        continue;
+      }
+      if (c === CR) {
+        if (j + 1 >= n && !final) return -1;
+        j += s.charCodeAt(j + 1) === LF ? 2 : 1;
+      } else j += 1;
+      out.push(rec);
+      return j;
+    }
+  }
+
   feed(text: string, final: boolean): string[][] {
     // join() copies into one flat string; `+` would make a rope that every charCodeAt and indexOf below
     // has to look through.
@@ -42,99 +113,100 @@ export class RecordParser {
     let d = -1;
     let i = 0;
     const fast = this.lineFastPath;
+    // The general loop is a method of its own (record): feed runs once per chunk, and while it held that loop
+    // too, V8 ran much of it in baseline code (after a deopt it reached the loop only through on-stack
+    // replacement). Now feed is small enough to be optimised as a whole.
     outer: while (i < n) {
       if (fast) {
-        if (lf < i) lf = indexOr(s, '\n', i, n);
-        if (cr < i) cr = indexOr(s, '\r', i, n);
-        if (q < i) q = indexOr(s, '"', i, n);
-        if (d < i) d = indexOr(s, delimiter, i, n);
-        const end = lf < cr ? lf : cr;
-        // Fast path: with no quote before its line end (q === end only when neither exists), a record is its
-        // line split at the delimiter. Quoted records take the general loop below.
-        if (q >= end) {
-          // Incomplete until its line end arrives; a CR last in the buffer may be half of a CRLF.
-          if (!final && (end === n || (end === cr && end + 1 === n))) break;
-          const rec: string[] = [];
-          let from = i;
-          while (d < end) {
-            rec.push(s.slice(from, d));
-            from = d + 1;
-            d = indexOr(s, delimiter, from, n);
-          }
-          rec.push(s.slice(from, end));
-          out.push(rec);
-          i = end === cr && s.charCodeAt(end + 1) === LF ? end + 2 : end + 1;
-          continue;
-        }
-      }
-      const rec: string[] = [];
-      let j = i;
-      for (;;) {
-        let field: string;
-        let c = j < n ? s.charCodeAt(j) : -1;
-        if (c === QUOTE) {
-          let k = j + 1;
-          let acc = '';
-          for (;;) {
-            const q = s.indexOf('"', k);
-            if (q === -1) {
-              if (!final) break outer;
-              acc += s.slice(k);
-              j = n;
-              this.unterminatedQuote = true;
-              break;
-            }
-            if (q + 1 >= n && !final) break outer; // cannot tell a closing quote from an escaped one yet
-            if (s.charCodeAt(q + 1) === QUOTE) {
-              acc += s.slice(k, q + 1);
-              k = q + 2;
-              continue;
-            }
-            acc += s.slice(k, q);
-            j = q + 1;
+        // Fast path: a record's fields are cut with indexOf, not read character by character. A run of
+        // fields without a quote before its line end (q === end only when neither exists) is split at the
+        // delimiter; a quoted field that opens a field is read to its closing quote. Anything else (a quote
+        // inside a field, text after a closing quote, a record that reaches the end of the text) is left to
+        // the general loop below, from the record's start.
+        const rec: string[] = [];
+        let from = i;
+        let next = -1;
+        for (;;) {
+          if (lf < from) lf = indexOr(s, '\n', from, n);
+          if (cr < from) cr = indexOr(s, '\r', from, n);
+          if (q < from) q = indexOr(s, '"', from, n);
+          if (d < from) d = indexOr(s, delimiter, from, n);
+          const end = lf < cr ? lf : cr;
+          if (q >= end) {
+            // Incomplete until its line end arrives; a CR last in the buffer may be half of a CRLF.
+            if (!final && (end === n || (end === cr && end + 1 === n))) break outer;
+            d = splitLine(s, from, end, d, delimiter, rec);
+            next = end === cr && s.charCodeAt(end + 1) === LF ? end + 2 : end + 1;
             break;
           }
-          let e = j;
-          while (e < n && (c = s.charCodeAt(e)) !== D && c !== LF && c !== CR) e++;
-          if (e >= n && !final) break outer;
-          field = e > j ? acc + s.slice(j, e) : acc;
-          j = e;
-        } else {
-          let e = j;
-          while (e < n && (c = s.charCodeAt(e)) !== D && c !== LF && c !== CR) e++;
-          if (e >= n && !final) break outer;
-          field = s.slice(j, e);
-          j = e;
-        }
-        rec.push(field);
-        if (j >= n) {
-          out.push(rec);
-          i = n;
+          if (D === QUOTE || (q > from && s.charCodeAt(q - 1) !== D)) break;
+          if (q > from) d = splitLine(s, from, q - 1, d, delimiter, rec);
+          const j = readQuoted(s, q, rec);
+          if (j < 0) break;
+          const c = s.charCodeAt(j);
+          if (c === D) {
+            from = j + 1;
+            continue;
+          }
+          if (c === LF) next = j + 1;
+          else if (c === CR && j + 1 < n) next = s.charCodeAt(j + 1) === LF ? j + 2 : j + 1;
           break;
         }
-        c = s.charCodeAt(j);
-        if (c === D) {
-          j++;
-          if (j >= n) {
-            if (!final) break outer;
-            rec.push('');
-            out.push(rec);
-            i = n;
-            break;
-          }
+        if (next >= 0) {
+          out.push(rec);
+          i = next;
           continue;
         }
-        if (c === CR) {
-          if (j + 1 >= n && !final) break outer;
-          j += s.charCodeAt(j + 1) === LF ? 2 : 1;
-        } else j += 1;
-        out.push(rec);
-        i = j;
-        break;
       }
+      const next = this.record(s, i, final, out);
+      if (next < 0) break;
+      i = next;
     }
     this.buf = i < n ? s.slice(i) : '';
     return out;
+  }
+}
+
+/**
+ * Pushes the cells of the unquoted line s[from, end) to rec; d is the first delimiter at or after from (end or
+ * beyond when there is none before end). Answers the first delimiter at or after end, for the next line.
+ */
+function splitLine(
+  s: string,
+  from: number,
+  end: number,
+  d: number,
+  delimiter: string,
+  rec: string[],
+): number {
+  const n = s.length;
+  while (d < end) {
+    rec.push(s.slice(from, d));
+    from = d + 1;
+    d = indexOr(s, delimiter, from, n);
+  }
+  rec.push(s.slice(from, end));
+  return d;
+}
+
+/**
+ * Pushes the quoted field that opens at s[q] to rec and answers the index after its closing quote; -1 when
+ * that quote is not followed by another character in s (the general loop decides what the text's end means).
+ */
+function readQuoted(s: string, q: number, rec: string[]): number {
+  const n = s.length;
+  let k = q + 1;
+  let acc = '';
+  for (;;) {
+    const c = s.indexOf('"', k);
+    if (c === -1 || c + 1 >= n) return -1;
+    if (s.charCodeAt(c + 1) === QUOTE) {
+      acc += s.slice(k, c + 1);
+      k = c + 2;
+      continue;
+    }
+    rec.push(acc + s.slice(k, c));
+    return c + 1;
   }
 }
 
