@@ -93,7 +93,7 @@ interface Source {
   textMemo: ValueMemo<{ value: string; note?: string } | null> | null;
   /** The field's normalisation, for hashed customer keys. */
   rule: Rule | undefined;
-  /** Stores the normalised value of a hashed customer key in the effective row (see STORE_HASHED). */
+  /** Stores the normalised value of a hashed customer key in the effective row (see HASHED). */
   store: Store | undefined;
 }
 
@@ -116,43 +116,35 @@ function source(
     decimal,
     memo: REPEATING.has(field) ? new ValueMemo<Normalized>() : null,
     textMemo: TEXT_MEMO.has(field) ? new ValueMemo<{ value: string; note?: string } | null>() : null,
-    rule: HASHED_RULES[field],
-    store: STORE_HASHED[field],
+    rule: HASHED[field]?.rule,
+    store: HASHED[field]?.store,
   };
 }
 
 type Rule = (v: string, s: FileSettings, today: CalendarDate, order: DateOrder) => Normalized;
-const HASHED_RULES: Record<string, Rule> = {
-  email: (v) => normalizeEmail(v),
-  phone: (v, s) => normalizePhone(v, s.defaultCountry),
-  first_name: (v) => normalizeName(v),
-  last_name: (v) => normalizeName(v),
-  db: (v, _s, today, order) => normalizeDateOfBirth(v, order, today),
-  gender: (v) => normalizeGender(v),
-  city: (v) => normalizeCity(v),
-  state: (v) => normalizeState(v),
-  zip: (v) => normalizeZip(v),
-  country: (v) => normalizeCountry(v),
-  external_id: (v) => normalizeExternalId(v),
-};
-
-// Each hashed key is stored by its own function, at its own store site. One `eff[key] = value` for all of them
-// sees every key on a different shape of the row, and V8 makes such a store megamorphic: a generic lookup of
-// the key and its transition, ~200 instructions per cell, against a few for a named store that always sees the
-// same shape. (A store function per Source would not do: closures made at one place share their feedback.)
 type Store = (eff: Record<string, string>, value: string) => void;
-const STORE_HASHED: Record<string, Store> = {
-  email: (eff, v) => void (eff.email = v),
-  phone: (eff, v) => void (eff.phone = v),
-  first_name: (eff, v) => void (eff.first_name = v),
-  last_name: (eff, v) => void (eff.last_name = v),
-  db: (eff, v) => void (eff.db = v),
-  gender: (eff, v) => void (eff.gender = v),
-  city: (eff, v) => void (eff.city = v),
-  state: (eff, v) => void (eff.state = v),
-  zip: (eff, v) => void (eff.zip = v),
-  country: (eff, v) => void (eff.country = v),
-  external_id: (eff, v) => void (eff.external_id = v),
+/**
+ * Each hashed customer key: its normalisation, and the store of its value in the effective row. Each key is
+ * stored by its own function, at its own store site: one `eff[key] = value` for all of them sees every key on a
+ * different shape of the row, and V8 makes such a store megamorphic (a generic lookup of the key and its
+ * transition, ~200 instructions per cell, against a few for a named store that always sees the same shape). A
+ * store function made per Source would not do: closures made at one place share their feedback.
+ */
+const HASHED: Record<string, { rule: Rule; store: Store }> = {
+  email: { rule: (v) => normalizeEmail(v), store: (eff, v) => void (eff.email = v) },
+  phone: { rule: (v, s) => normalizePhone(v, s.defaultCountry), store: (eff, v) => void (eff.phone = v) },
+  first_name: { rule: (v) => normalizeName(v), store: (eff, v) => void (eff.first_name = v) },
+  last_name: { rule: (v) => normalizeName(v), store: (eff, v) => void (eff.last_name = v) },
+  db: {
+    rule: (v, _s, today, order) => normalizeDateOfBirth(v, order, today),
+    store: (eff, v) => void (eff.db = v),
+  },
+  gender: { rule: (v) => normalizeGender(v), store: (eff, v) => void (eff.gender = v) },
+  city: { rule: (v) => normalizeCity(v), store: (eff, v) => void (eff.city = v) },
+  state: { rule: (v) => normalizeState(v), store: (eff, v) => void (eff.state = v) },
+  zip: { rule: (v) => normalizeZip(v), store: (eff, v) => void (eff.zip = v) },
+  country: { rule: (v) => normalizeCountry(v), store: (eff, v) => void (eff.country = v) },
+  external_id: { rule: (v) => normalizeExternalId(v), store: (eff, v) => void (eff.external_id = v) },
 };
 
 /** An age past `limit`, in days: "12 days", or "more than 7 days" when whole days would say 7 (or fewer). */
