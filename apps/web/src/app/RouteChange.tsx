@@ -28,7 +28,7 @@ const WAIT_MS = 3000;
  * Focuses the page heading (`#main h1`) once it is there, unless focus is already in the page (a form that
  * focuses its first field) or the user has moved it meanwhile. Answers a cleanup that stops waiting.
  */
-export function focusNewPage(doc: Document): () => void {
+function focusNewPage(doc: Document): () => void {
   const main = () => doc.getElementById('main');
   let done = false;
   const stop = () => {
