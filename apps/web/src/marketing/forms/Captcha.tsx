@@ -17,12 +17,17 @@ declare global {
 /**
  * Cloudflare Turnstile when keys are configured, else the development captcha (a checkbox that fetches a
  * signed single-use token the server verifies the same way). `resetKey` changes force a fresh token.
+ *
+ * Like Turnstile's widget, the development box shows ticked only once it holds a token: ticked at the click,
+ * it told a quick visitor (or a browser test) the captcha was done while the token was still on its way, and
+ * their submit got 'Please complete the captcha.' next to a ticked box.
  */
 export function Captcha({ onToken, resetKey }: { onToken: (token: string) => void; resetKey: number }) {
   const { captchaMode, captchaSiteKey } = usePublicConfig();
   const box = useRef<HTMLDivElement>(null);
   const widget = useRef<string | null>(null);
   const [checked, setChecked] = useState(false);
+  const [verifying, setVerifying] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
@@ -62,21 +67,25 @@ export function Captcha({ onToken, resetKey }: { onToken: (token: string) => voi
         className="h-5 w-5"
         checked={checked}
         onChange={async (e) => {
-          if (!e.target.checked) return;
-          setChecked(true);
+          // Not disabled while verifying: a focused control that becomes disabled drops keyboard focus.
+          if (!e.target.checked || verifying) return;
+          setVerifying(true);
           try {
             const { token } = await api<{ token: string }>('/api/captcha/dev');
             setError(null);
+            setChecked(true);
             onToken(token);
           } catch {
-            setChecked(false);
             setError('The captcha could not load. Try again.');
+          } finally {
+            setVerifying(false);
           }
         }}
       />
       <label htmlFor={`captcha-${resetKey}`} className="text-sm text-slate-700">
         I'm not a robot <span className="text-xs text-slate-600">(development captcha)</span>
       </label>
+      {verifying && <span className="text-xs text-slate-600">Verifying...</span>}
       {error && <span className="text-xs text-red-700">{error}</span>}
     </div>
   );
