@@ -212,3 +212,39 @@ test('dev captcha: the box ticks only once its token has arrived, and the submis
   await page.getByRole('button', { name: 'Join the waitlist' }).click();
   await expect(page.getByText("You've been added to the waitlist!")).toBeVisible();
 });
+
+/**
+ * A visitor on a slow phone sees the prerendered form before the app's script has run. The form must say it
+ * is loading and take nothing: typing was wiped when the app took over, and submit sent the form natively as
+ * a GET with name, email and message in the URL.
+ */
+for (const c of retryCases) {
+  test(`${c.name}: before the app is ready the form is disabled and says so, then works`, async ({
+    page,
+  }) => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route('**/assets/*.js', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(c.path, { waitUntil: 'commit' });
+    const email = page.getByLabel('Email');
+    const submit = page.getByRole('button', { name: c.button });
+    // What an early visitor does: tap the field, type, press Enter. Nothing may be taken, or sent natively.
+    await email.click({ force: true });
+    await page.keyboard.type('early@example.com');
+    await page.keyboard.press('Enter');
+    await expect(email).toHaveValue('');
+    expect(new URL(page.url()).search).toBe('');
+    await expect(page.getByText('Loading the form...')).toBeVisible();
+    await expect(email).toBeDisabled();
+    await expect(submit).toBeDisabled();
+    if (c.name === 'contact') await page.screenshot({ path: `${SHOTS}/forms-contact-loading.png` });
+    release();
+    await expect(page.getByText('Loading the form...')).toHaveCount(0);
+    await c.fill(page);
+    await expect(submit).toBeEnabled();
+    expect(new URL(page.url()).search).toBe('');
+  });
+}

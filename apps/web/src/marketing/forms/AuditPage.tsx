@@ -11,6 +11,7 @@ import { usePageMeta } from '../../lib/page-meta.ts';
 import { usePublicConfig } from '../../lib/public-config.ts';
 import { track } from '../../lib/track.ts';
 import { Captcha } from './Captcha.tsx';
+import { ReadyForm } from './ReadyForm.tsx';
 import { AUDIT_FAQ } from './leaks.ts';
 import { firePixelLead } from './marketing-pixel.ts';
 
@@ -81,10 +82,7 @@ export function AuditPage() {
             </a>
           </div>
         ) : (
-          <form
-            onSubmit={submit}
-            className="space-y-4 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm"
-          >
+          <ReadyForm onSubmit={submit} className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
             <div className="grid gap-4 sm:grid-cols-2">
               <TextField label="Name" autoComplete="name" required value={form.name} onChange={set('name')} />
               <TextField
@@ -147,7 +145,7 @@ export function AuditPage() {
             <Button type="submit" disabled={busy} className="w-full">
               {busy ? 'Submitting Audit' : 'Get my free audit'}
             </Button>
-          </form>
+          </ReadyForm>
         )}
       </section>
       <AuditFaq />

@@ -9,6 +9,7 @@ import { errorMessage } from '../../lib/errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { track } from '../../lib/track.ts';
 import { Captcha } from './Captcha.tsx';
+import { ReadyForm } from './ReadyForm.tsx';
 
 export const HEADLINES = [
   'Stop answering the same calls all day',
@@ -183,9 +184,9 @@ export function AutomationPage() {
         <h2 tabIndex={-1} className="text-3xl font-bold text-slate-900 focus:outline-none">
           Join the Waitlist
         </h2>
-        <form
+        <ReadyForm
           onSubmit={submit}
-          className="mt-8 w-full max-w-md space-y-4 rounded-2xl border border-slate-200 bg-white p-6 text-left shadow-sm"
+          className="mt-8 w-full max-w-md rounded-2xl border border-slate-200 bg-white p-6 text-left shadow-sm"
         >
           <TextField
             label="Name"
@@ -219,7 +220,7 @@ export function AutomationPage() {
           <Button type="submit" disabled={busy} className="w-full">
             {busy ? 'Joining...' : 'Join the waitlist'}
           </Button>
-        </form>
+        </ReadyForm>
       </section>
     </div>
   );

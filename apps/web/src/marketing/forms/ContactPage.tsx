@@ -9,6 +9,7 @@ import { errorMessage } from '../../lib/errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { useSession } from '../../lib/session.tsx';
 import { Captcha } from './Captcha.tsx';
+import { ReadyForm } from './ReadyForm.tsx';
 
 export function ContactPage() {
   usePageMeta(PUBLIC_PAGES['/contact']!);
@@ -51,9 +52,9 @@ export function ContactPage() {
     <section className="mx-auto max-w-2xl px-4 py-16">
       <h1 className="text-3xl font-bold tracking-tight text-slate-900">Contact us</h1>
       <p className="mt-2 text-slate-600">We answer within one business day.</p>
-      <form
+      <ReadyForm
         onSubmit={submit}
-        className="mt-8 space-y-4 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm"
+        className="mt-8 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm"
         noValidate
       >
         {!user && (
@@ -97,7 +98,7 @@ export function ContactPage() {
         <Button type="submit" disabled={busy}>
           {busy ? 'Submitting...' : 'Send message'}
         </Button>
-      </form>
+      </ReadyForm>
     </section>
   );
 }

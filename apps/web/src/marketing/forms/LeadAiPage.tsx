@@ -9,6 +9,7 @@ import { usePageMeta } from '../../lib/page-meta.ts';
 import { useSession } from '../../lib/session.tsx';
 import { track } from '../../lib/track.ts';
 import { Captcha } from './Captcha.tsx';
+import { ReadyForm } from './ReadyForm.tsx';
 
 export function LeadAiPage() {
   usePageMeta(PUBLIC_PAGES['/lead-ai']!);
@@ -78,7 +79,7 @@ export function LeadAiPage() {
             </p>
           </div>
         ) : (
-          <form onSubmit={submit} className="space-y-4" noValidate>
+          <ReadyForm onSubmit={submit} noValidate>
             <h2 className="text-lg font-semibold text-slate-900">Join the waitlist</h2>
             {!user && (
               <>
@@ -108,7 +109,7 @@ export function LeadAiPage() {
             <Button type="submit" disabled={busy} className="w-full">
               {busy ? 'Submitting...' : 'Join the waitlist'}
             </Button>
-          </form>
+          </ReadyForm>
         )}
       </div>
     </section>
