@@ -60,7 +60,7 @@ export function Captcha({ onToken, resetKey }: { onToken: (token: string) => voi
   if (captchaMode === 'off') return null;
   if (captchaMode === 'turnstile') return <div ref={box} />;
   return (
-    <div className="inline-flex items-center gap-3 rounded-lg border border-slate-300 bg-slate-50 px-4 py-3">
+    <div className="flex w-fit items-center gap-3 rounded-lg border border-slate-300 bg-slate-50 px-4 py-3">
       <input
         id={`captcha-${resetKey}`}
         type="checkbox"
