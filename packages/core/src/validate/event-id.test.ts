@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { DEFAULT_FILE_SETTINGS } from '../settings.ts';
+import { createEventIdDeriver, deriveEventId } from './event-id.ts';
 import { createRowValidator } from './row-validator.ts';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0) / 1000;
@@ -95,4 +96,33 @@ describe('derived event_id', () => {
       { numRuns: 200 },
     );
   });
+
+  it(
+    "one file's deriver gives deriveEventId's id for a number's text, across rows (property)",
+    { timeout: 60_000 },
+    () => {
+      // Names that repeat (the deriver remembers each one's JSON) and names JSON has to escape.
+      const name = fc.oneof(
+        fc.constantFrom('Purchase', 'Lead', 'a"b', 'back\\slash', '\u0001', '\ud800'),
+        fc.string(),
+      );
+      const time = fc.oneof(fc.constant(''), fc.integer().map(String), fc.double().map(String));
+      const row = fc.record(
+        {
+          event_name: name,
+          order_id: fc.oneof(fc.string(), fc.constant(' A-1 ')),
+          email: fc.emailAddress(),
+          city: fc.string(),
+        },
+        { requiredKeys: [] },
+      );
+      fc.assert(
+        fc.property(fc.array(fc.tuple(row, time), { maxLength: 20 }), (rows) => {
+          const derive = createEventIdDeriver();
+          for (const [eff, t] of rows) expect(derive(eff, t)).toBe(deriveEventId(eff, t));
+        }),
+        { numRuns: 1_000 },
+      );
+    },
+  );
 });

@@ -9,7 +9,7 @@ import { alreadyHashed, trimmed, type Normalized } from '../normalize/result.ts'
 import type { FileSettings } from '../settings.ts';
 import { canonicalDigits, plainDigits, readAmount, usualAmount, type DecimalSeparator } from './amount.ts';
 import { parseContents } from './contents.ts';
-import { deriveEventId } from './event-id.ts';
+import { createEventIdDeriver } from './event-id.ts';
 import { parseExtinfo } from './extinfo.ts';
 import {
   FUTURE_TOLERANCE,
@@ -186,6 +186,7 @@ export function createRowValidator(
   // Dates of birth are judged against today's date where the file was written.
   const today = zonedDate(ctx.settings.timeZone, ctx.now * 1000);
   const { settings, now } = ctx;
+  const deriveEventId = createEventIdDeriver();
 
   return (values, rowNumber) => {
     const row: RowState = {
@@ -230,7 +231,7 @@ export function createRowValidator(
     const idProblem = identifierProblem(eff);
     if (idProblem) addError(row, 'user_data', idProblem);
 
-    if (!eff.event_id) eff.event_id = deriveEventId(eff, row.eventTimeAsWritten ?? eff.event_time ?? '');
+    if (!eff.event_id) eff.event_id = deriveEventId(eff, row.eventTimeAsWritten ?? '');
     return {
       rowNumber,
       errors: row.errors,
