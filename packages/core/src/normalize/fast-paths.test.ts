@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isValidEmail, normalizeEmail, readEmail } from './email.ts';
-import { asciiPlainPhone, nanp, normalizePhone } from './phone.ts';
+import { digitsOnly, nanp, normalizePhone, plainPhoneDigits } from './phone.ts';
 import { isPlaceholder } from './placeholder.ts';
 import { normalizeZip } from './places.ts';
 import { clean, HAS_ZERO_WIDTH, ok, trimmed, unusable, type Normalized } from './result.ts';
@@ -79,7 +79,7 @@ describe('fast paths of the normalisers', { timeout: 60_000 }, () => {
     fc.assert(
       fc.property(texts, (s) => {
         const t = trimmed(s);
-        if (asciiPlainPhone(t)) {
+        if (plainPhoneDigits(t) !== null) {
           expect(clean(s)).toBe(t);
           expect(/^[\d\s().+-]+$/.test(t)).toBe(true);
         }
@@ -92,6 +92,32 @@ describe('fast paths of the normalisers', { timeout: 60_000 }, () => {
         expect(normalizePhone(` ${s}\u3000`, 'US')).toEqual(normalizePhone(s, 'US'));
       }),
       { numRuns: 2_000 },
+    );
+  });
+
+  it("phone: a plain phone's digits are digitsOnly's, and anything else is not plain", () => {
+    const ASCII_PLAIN = /^[\d ().+-]+$/;
+    fc.assert(
+      fc.property(texts, (s) => {
+        expect(plainPhoneDigits(s)).toBe(ASCII_PLAIN.test(s) ? digitsOnly(s) : null);
+      }),
+      runs,
+    );
+  });
+
+  it('phone: a plain phone gives what the general path gives', () => {
+    // A zero-width character in front makes the same phone take the general path (clean() drops it), where
+    // its digits are read by digitsOnly after the ".0" and "(0)" are removed.
+    const phones = fc.oneof(
+      texts,
+      fc.stringMatching(/^\+?\d{6,12}(\.0)?$/),
+      fc.stringMatching(/^(\+44|0) ?\(0\) ?\d{3,4} ?\d{6}$/),
+    );
+    fc.assert(
+      fc.property(phones, fc.constantFrom('US', 'GB'), (s, country) => {
+        expect(normalizePhone(s, country)).toEqual(normalizePhone(`\u200b${s}`, country));
+      }),
+      runs,
     );
   });
 
