@@ -3,6 +3,17 @@ import { captchaBox, solveCaptcha } from '../helpers/captcha.ts';
 
 const SHOTS = process.env.E2E_SHOTS_DIR ?? 'screenshots';
 
+/** Holds the page's requests to `url` until the returned function is called. */
+async function holdRequests(page: Page, url: string): Promise<() => void> {
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  await page.route(url, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
 test('contact form: required fields, captcha, success clears the form', async ({ page }) => {
   await page.goto('/contact');
   await page.getByRole('button', { name: 'Send message' }).click();
@@ -192,12 +203,7 @@ test('dev captcha: the box ticks only once its token has arrived, and the submis
   page,
 }) => {
   // Hold the token back: on a busy machine it arrived after Playwright's next click, and that submit was refused.
-  let release!: () => void;
-  const held = new Promise<void>((r) => (release = r));
-  await page.route('**/api/captcha/dev', async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdRequests(page, '**/api/captcha/dev');
   await page.goto('/automation');
   await page.getByLabel('Name').fill('Sam Ortiz');
   await page.getByLabel('Email').fill(`sam-slow-${Date.now()}@example.com`);
@@ -222,12 +228,7 @@ for (const c of retryCases) {
   test(`${c.name}: before the app is ready the form is disabled and says so, then works`, async ({
     page,
   }) => {
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    await page.route('**/assets/*.js', async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdRequests(page, '**/assets/*.js');
     await page.goto(c.path, { waitUntil: 'commit' });
     const email = page.getByLabel('Email');
     const submit = page.getByRole('button', { name: c.button });
