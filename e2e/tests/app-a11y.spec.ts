@@ -22,6 +22,13 @@ const file = (name: string, text: string) => ({ name, mimeType: 'text/csv', buff
  * A prohibited ARIA attribute on an element with text comes back as 'needs review', not as a violation: counted too.
  */
 async function axe(page: Page, screen: string) {
+  // A toast fades in and out: axe mid-fade reads its text blended with the page, a contrast failure no reader
+  // meets (seen on a slow machine). Its progress bar, a child, animates for as long as it shows: not waited for.
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('.Toastify__toast')].every((t) =>
+      t.getAnimations().every((a) => a.playState !== 'running'),
+    ),
+  );
   const results = await new AxeBuilder({ page }).analyze();
   const found = [...results.violations, ...results.incomplete.filter((v) => v.id === 'aria-prohibited-attr')];
   const serious = found
