@@ -25,8 +25,8 @@ async function axe(page: Page, screen: string) {
   // A toast fades in and out: axe mid-fade reads its text blended with the page, a contrast failure no reader
   // meets (seen on a slow machine). Its progress bar, a child, animates for as long as it shows: not waited for.
   await page.waitForFunction(() =>
-    [...document.querySelectorAll('.Toastify__toast')].every((t) =>
-      t.getAnimations().every((a) => a.playState !== 'running'),
+    Array.from(document.querySelectorAll('.Toastify__toast')).every((t) =>
+      t.getAnimations().every((a: Animation) => a.playState !== 'running'),
     ),
   );
   const results = await new AxeBuilder({ page }).analyze();
