@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { sha256 } from '../hash/sha256.ts';
 import { DEFAULT_FILE_SETTINGS } from '../settings.ts';
 import { createEventIdDeriver, deriveEventId } from './event-id.ts';
+import { STRONG_IDENTIFIERS, WEAK_IDENTIFIERS } from './identifiers.ts';
 import { createRowValidator } from './row-validator.ts';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0) / 1000;
@@ -94,6 +96,30 @@ describe('derived event_id', () => {
         },
       ),
       { numRuns: 200 },
+    );
+  });
+
+  it('is the hash of its pairs as JSON.stringify writes them, whatever the values hold (property)', () => {
+    // decision 0011, written plainly: the id's text is built by hand, and every value must be escaped as JSON.
+    const reference = (eff: Record<string, string>, time: string) => {
+      const present = (keys: readonly string[]) => keys.filter((k) => eff[k]).sort();
+      const strong = present(STRONG_IDENTIFIERS);
+      const pairs = eff.order_id
+        ? [['order_id', eff.order_id.trim()]]
+        : (strong.length ? strong : present(WEAK_IDENTIFIERS)).map((k) => [k, eff[k]]);
+      const json = JSON.stringify([['event_name', eff.event_name ?? ''], ['event_time', time], ...pairs]);
+      return `bs-${sha256(json).slice(0, 32)}`;
+    };
+    const text = fc.oneof(fc.string(), fc.constantFrom('a"b', 'back\\slash', '\u0001', '\ud800', ' A-1 '));
+    const row = fc.record(
+      { event_name: text, order_id: text, email: text, city: text },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(row, text, (eff, time) => {
+        expect(deriveEventId(eff, time)).toBe(reference(eff, time));
+      }),
+      { numRuns: 1_000 },
     );
   });
 

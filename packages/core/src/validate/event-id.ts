@@ -2,6 +2,7 @@ import { sha256 } from '../hash/sha256.ts';
 import { jsonString, jsonStringBody } from '../json/json-string.ts';
 import { trimmed } from '../normalize/result.ts';
 import { STRONG_IDENTIFIERS, WEAK_IDENTIFIERS } from './identifiers.ts';
+import { ValueMemo } from './value-memo.ts';
 
 /**
  * The event_id Backsignal sends when the file has none (docs/decisions/0011-event-id-derivation.md).
@@ -17,14 +18,11 @@ import { STRONG_IDENTIFIERS, WEAK_IDENTIFIERS } from './identifiers.ts';
  *   when the file is validated
  */
 export function deriveEventId(eff: Readonly<Record<string, string>>, eventTime: string): string {
-  return eventIdOf(
-    eff,
-    `[["event_name","${jsonStringBody(eff.event_name ?? '')}"],["event_time","`,
-    jsonStringBody(eventTime),
-  );
+  return eventIdOf(eff, headOf(eff.event_name ?? ''), jsonStringBody(eventTime));
 }
 
-const HEADS_LIMIT = 1_000;
+/** The id's JSON before the event time's text. */
+const headOf = (name: string): string => `[["event_name","${jsonStringBody(name)}"],["event_time","`;
 
 /**
  * deriveEventId for one file's rows, whose event time is a number's text (`String(seconds)`, or '' when there
@@ -32,16 +30,10 @@ const HEADS_LIMIT = 1_000;
  * them, and the escape test of each name and time was two regex calls per row (~350 instructions each).
  */
 export function createEventIdDeriver(): (eff: Readonly<Record<string, string>>, seconds: string) => string {
-  const heads = new Map<string, string>();
+  const heads = new ValueMemo<string>();
   return (eff, seconds) => {
     const name = eff.event_name ?? '';
-    let head = heads.get(name);
-    if (head === undefined) {
-      if (heads.size >= HEADS_LIMIT) heads.clear();
-      head = `[["event_name","${jsonStringBody(name)}"],["event_time","`;
-      heads.set(name, head);
-    }
-    return eventIdOf(eff, head, seconds);
+    return eventIdOf(eff, heads.get(name) ?? heads.set(name, headOf(name)), seconds);
   };
 }
 
