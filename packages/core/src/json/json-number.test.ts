@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { CANONICAL_NUMBER, isCanonicalNumber } from './json-number.ts';
+import { CANONICAL_NUMBER, integerText, isCanonicalNumber } from './json-number.ts';
 
 describe('isCanonicalNumber', () => {
   it('answers what CANONICAL_NUMBER answers, whatever the text', () => {
@@ -43,5 +43,30 @@ describe('isCanonicalNumber', () => {
     for (const s of yes) expect([s, isCanonicalNumber(s)]).toEqual([s, true]);
     for (const s of no) expect([s, isCanonicalNumber(s)]).toEqual([s, false]);
     for (const s of [...yes, ...no]) expect(isCanonicalNumber(s)).toBe(CANONICAL_NUMBER.test(s));
+  });
+});
+
+describe('integerText', () => {
+  it('writes what String() writes, for any number', () => {
+    const integers = fc.oneof(
+      fc.integer({ min: 0, max: 0xffffffff }),
+      fc.integer({ min: -5000, max: 5000 }),
+      fc.integer({ min: 1_700_000_000, max: 1_900_000_000 }),
+    );
+    fc.assert(
+      fc.property(fc.oneof(integers, fc.double()), (n) => {
+        expect(integerText(n)).toBe(String(n));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it('keeps the zeros inside the number', () => {
+    const cases = [
+      0, 7, 999, 1000, 1001, 1010, 100_000, 1_795_000_007, 1_795_507_260, 0x7fffffff, 0x80000000,
+    ];
+    for (const n of cases) expect(integerText(n)).toBe(String(n));
+    expect(integerText(-0)).toBe('0');
+    expect(integerText(1000.5)).toBe('1000.5');
   });
 });

@@ -7,6 +7,7 @@ import { normalizePhone } from '../normalize/phone.ts';
 import { normalizeCountry, normalizeState, normalizeZip } from '../normalize/places.ts';
 import { alreadyHashed, trimmed, type Normalized } from '../normalize/result.ts';
 import type { FileSettings } from '../settings.ts';
+import { integerText } from '../json/json-number.ts';
 import { canonicalDigits, plainDigits, readAmount, usualAmount, type DecimalSeparator } from './amount.ts';
 import { parseContents } from './contents.ts';
 import { createEventIdDeriver } from './event-id.ts';
@@ -325,7 +326,7 @@ function checkField(row: RowState, src: Source, raw: string, v: string): void {
       const t = parseTrimmedEventTime(v, settings.timeZone, src.dateOrder);
       if (!t.ok) return addError(row, key, `${key} "${v}" ${t.reason}.`);
       const seconds = sendableSeconds(t, row.now);
-      const written = String(t.seconds);
+      const written = integerText(t.seconds);
       const sent = seconds === t.seconds ? written : String(seconds);
       if (key === 'event_time') row.eventTimeAsWritten = written;
       eff[key] = sent;
