@@ -214,6 +214,18 @@ console.log(
     `${(threads.rps / pipeline.rps).toFixed(2)}x, where the machine gave a second thread ${machine.toFixed(2)}x ` +
     '(one hashing loop alone, then two at once).',
 );
+// Each path does the same work in every run, so the spread of its runs shows how busy the host was meanwhile.
+const spreads = Object.entries(runs).map(([name, rs]) => {
+  const rps = rs.map((r) => r.rps);
+  return [name, Math.max(...rps) / Math.min(...rps)] as const;
+});
+console.log(
+  `Run-to-run spread (fastest / slowest run of a path): ${spreads.map(([n, x]) => `${n} ${x.toFixed(2)}x`).join(', ')}.` +
+    // Parse-only is left out: its runs are short (~1 s), and the verdicts are about the other three.
+    (spreads.some(([n, x]) => n !== 'parse' && x > 1.2)
+      ? ' Over 1.2x outside parse-only: the host was busy during this bench, and its verdicts below are not reliable; run it again on a quiet machine.'
+      : ''),
+);
 console.log(
   `\nAbout the SDK path: ServerSideUtils.normalizeAndHash threw on ${fmt(sdk.sdkThrown ?? 0)} of ${fmt(values)} values ` +
     `(${(((sdk.sdkThrown ?? 0) / values) * 100).toFixed(1)}%). It throws on country names ('United States', 'usa', 'Germany', 'France': ` +
