@@ -26,11 +26,11 @@ export function isCanonicalNumber(s: string): boolean {
 
 const THREE_DIGITS = Array.from({ length: 1000 }, (_, n) => String(n).padStart(3, '0'));
 /**
- * String(n) for a non-negative integer, for the event time written on every row. String() puts each text it
- * makes in V8's number-to-text cache, an old-generation table, so the distinct times of a file outlive their
- * rows and most are promoted: on the 1M-row bench that was ~0.5 s more garbage collection (two full ones) of a
- * ~6 s run. Here only the thousands go through String() (a file's times share a few hundred, which the cache
- * already holds), and the last three digits come from a table.
+ * String(n), the same text for any number, made without String() for the event time of every row. String() puts
+ * each text it makes in V8's number-to-text cache, an old-generation table, so the distinct times of a file
+ * outlived their rows and most were promoted: on the 1M-row bench that was ~0.5 s more garbage collection (two
+ * full ones) in a ~6 s run. Here only the thousands go through String() (a file's times share a few hundred, which
+ * the cache holds anyway), and the last three digits come from a table.
  */
 export function integerText(n: number): string {
   if (n < 1000 || n > 0x7fffffff || n !== Math.floor(n)) return String(n);

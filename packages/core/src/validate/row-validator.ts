@@ -1,4 +1,5 @@
 import { FIELD_BY_KEY, type FieldDef } from '../fields/catalogue.ts';
+import { integerText } from '../json/json-number.ts';
 import type { HardcodedValues, Mappings } from '../mapping/suggest.ts';
 import { normalizeDateOfBirth, type CalendarDate } from '../normalize/dates.ts';
 import { normalizeEmail } from '../normalize/email.ts';
@@ -7,7 +8,6 @@ import { normalizePhone } from '../normalize/phone.ts';
 import { normalizeCountry, normalizeState, normalizeZip } from '../normalize/places.ts';
 import { alreadyHashed, trimmed, type Normalized } from '../normalize/result.ts';
 import type { FileSettings } from '../settings.ts';
-import { integerText } from '../json/json-number.ts';
 import { canonicalDigits, plainDigits, readAmount, usualAmount, type DecimalSeparator } from './amount.ts';
 import { parseContents } from './contents.ts';
 import { createEventIdDeriver } from './event-id.ts';
@@ -327,7 +327,7 @@ function checkField(row: RowState, src: Source, raw: string, v: string): void {
       if (!t.ok) return addError(row, key, `${key} "${v}" ${t.reason}.`);
       const seconds = sendableSeconds(t, row.now);
       const written = integerText(t.seconds);
-      const sent = seconds === t.seconds ? written : String(seconds);
+      const sent = seconds === t.seconds ? written : integerText(seconds);
       if (key === 'event_time') row.eventTimeAsWritten = written;
       eff[key] = sent;
       if (seconds !== t.seconds)
