@@ -68,6 +68,27 @@ describe('country', () => {
     ['Palestinian Territories', 'ps'],
     ['Sint Maarten', 'sx'],
     ['St. Martin', 'mf'],
+    // ISO's own English short names today, article last or in brackets
+    ['United States of America (the)', 'us'],
+    ['United Kingdom of Great Britain and Northern Ireland (the)', 'gb'],
+    ['Netherlands (Kingdom of the)', 'nl'],
+    ['Netherlands (the)', 'nl'],
+    ['Philippines (the)', 'ph'],
+    ['Korea (the Republic of)', 'kr'],
+    ["Korea (the Democratic People's Republic of)", 'kp'],
+    ['Moldova (the Republic of)', 'md'],
+    ["Lao People's Democratic Republic (the)", 'la'],
+    ['Tanzania, the United Republic of', 'tz'],
+    ['Congo (the)', 'cg'],
+    ['Congo (the Democratic Republic of the)', 'cd'],
+    ['Falkland Islands (the) [Malvinas]', 'fk'],
+    ['Holy See (the)', 'va'],
+    ['Micronesia (Federated States of)', 'fm'],
+    ['Virgin Islands (U.S.)', 'vi'],
+    ['Virgin Islands (British)', 'vg'],
+    ['United States Minor Outlying Islands (the)', 'um'],
+    ['Bahamas, The', 'bs'],
+    ['Gambia, The', 'gm'],
     // codes
     ['US', 'us'],
     ['u.s.', 'us'],
@@ -89,6 +110,10 @@ describe('country', () => {
     'EU',
     'XX',
     'Europe',
+    // neither name nor code, whichever way the brackets are read
+    'Congo (Democratic Republic)',
+    'The',
+    '(the)',
     '',
   ])('%j is unusable', (raw) => expect(value(raw)).toBeNull());
 

@@ -39,8 +39,12 @@ export function normalizeGender(raw: string): Normalized {
   return unusable(v ? 'is not f or m' : 'is empty');
 }
 
-/** external_id: trim and lowercase, then hashed (Meta SDK's normalizeAndHash). */
+/**
+ * external_id: trim and lowercase, then hashed (Meta SDK's normalizeAndHash). A placeholder ("N/A", "null",
+ * "-") is unusable: sent, it would give every such row one and the same customer id.
+ */
 export function normalizeExternalId(raw: string): Normalized {
   const v = clean(raw).toLowerCase();
-  return v ? ok(v) : unusable('is empty');
+  if (!v) return unusable('is empty');
+  return isPlaceholder(v) ? unusable('is a placeholder, not a customer id') : ok(v);
 }

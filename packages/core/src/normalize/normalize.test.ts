@@ -158,6 +158,13 @@ describe('names, city, gender, external id', () => {
 
   it('external id is trimmed and lowercased', () =>
     expect(value(normalizeExternalId('  CRM-00123 '))).toBe('crm-00123'));
+  // Hashed and sent, a placeholder would be one customer id shared by every row that has it.
+  it.each(['N/A', 'null', 'none', 'unknown', '-', '#N/A'])('external id %j is a placeholder', (raw) =>
+    expect(normalizeExternalId(raw)).toEqual({ ok: false, reason: 'is a placeholder, not a customer id' }),
+  );
+  it.each(['0', 'na-001', 'nan7', 'Unknown Pleasures'])('external id %j is an id', (raw) =>
+    expect(value(normalizeExternalId(raw))).toBe(raw.toLowerCase()),
+  );
 });
 
 describe('state, zip, country', () => {
@@ -167,6 +174,12 @@ describe('state, zip, country', () => {
     ['az', 'az'],
     ['District of Columbia', 'dc'],
     ['Puerto Rico', 'pr'],
+    ['Commonwealth of Puerto Rico', 'pr'],
+    ['Virgin Islands, U.S.', 'vi'],
+    ['United States Minor Outlying Islands', 'um'],
+    ['Federated States of Micronesia', 'fm'],
+    ['Marshall Islands', 'mh'],
+    ['Palau', 'pw'],
     ['New York', 'ny'],
     ['Bayern', 'bayern'],
     ['Île-de-France', 'îledefrance'],

@@ -90,5 +90,12 @@ describe('zip', () => {
     ['94025', '94025'],
     ['SW1A 1AA', 'sw1a1aa'],
     ['100-0001', '1000001'],
+    // other dashes, as word processors and spreadsheets write them
+    ['94025—1234', '94025'],
+    ['94025\u22121234', '94025'],
+    ['SW1A\u20111AA', 'sw1a1aa'],
+    ['SW1A–1AA', 'sw1a1aa'],
+    ['100–0001', '1000001'],
+    ['00\u2212950', '00950'],
   ])('%j → %s', (raw, expected) => expect(value(normalizeZip(raw))).toBe(expected));
 });

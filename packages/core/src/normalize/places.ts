@@ -61,6 +61,15 @@ const US_STATES: Record<string, string> = {
   northernmarianaislands: 'mp',
   usvirginislands: 'vi',
   virginislands: 'vi',
+  virginislandsus: 'vi',
+  commonwealthofpuertorico: 'pr',
+  unitedstatesminoroutlyingislands: 'um',
+  usminoroutlyingislands: 'um',
+  // The freely associated states, which have codes of their own in the FIPS table Meta's docs link.
+  federatedstatesofmicronesia: 'fm',
+  micronesia: 'fm',
+  marshallislands: 'mh',
+  palau: 'pw',
 };
 
 /**
@@ -89,7 +98,9 @@ export function normalizeState(raw: string): Normalized {
  * a spreadsheet ".0" is removed; placeholders ("N/A", "none", "unknown") are unusable.
  * @example normalizeZip('94035-1234') // { ok: true, value: '94035' }
  */
-const US_ZIP = /^(\d{5})(?:\s*[-–]\s*\d{4}|\s*\d{4})?$/;
+// Any dash: spreadsheets and word processors turn "-" into an en dash, a non-breaking hyphen or a minus sign.
+const US_ZIP = /^(\d{5})(?:\s*[\p{Pd}\u2212]\s*\d{4}|\s*\d{4})?$/u;
+const SPACES_AND_DASHES = /[\s\p{Pd}\u2212]/gu;
 const FIVE_DIGITS = /^\d{5}$/;
 
 export function normalizeZip(raw: string): Normalized {
@@ -108,7 +119,7 @@ export function normalizeZip(raw: string): Normalized {
   v = v.replace(/^(\d+)\.0$/, '$1');
   us = US_ZIP.exec(v);
   if (us) return ok(us[1]!, v.length > 5 ? `Zip "${raw.trim()}" shortened to the 5-digit US zip` : undefined);
-  v = v.replace(/[\s-]/g, '');
+  v = v.replace(SPACES_AND_DASHES, '');
   if (v.length < 2 || !/^[\p{L}\p{N}]+$/u.test(v)) return unusable('is not a postal code');
   return isPlaceholder(v) ? unusable('is a placeholder, not a postal code') : ok(v);
 }
@@ -219,6 +230,16 @@ const squeeze = (s: string) =>
     .replace(/&/g, 'and')
     .replace(/[^a-z]/g, '');
 
+// ISO's own English short names put the article last or in brackets: "Bahamas (the)", "Korea (the Republic
+// of)", "Tanzania, the United Republic of", "Netherlands (Kingdom of the)". The article is not part of the name.
+const withoutArticle = (s: string) => s.replace(/(?<![\p{L}\p{N}])the(?![\p{L}\p{N}])/giu, ' ');
+const withoutBrackets = (s: string) => s.replace(/[([][^()[\]]*[)\]]/g, ' ');
+/** "Netherlands (Kingdom of the)" → "Kingdom of the Netherlands"; null without a closing bracketed part. */
+const unbracketed = (s: string) => {
+  const m = /^(.+?)\s*\(([^()]+)\)\s*$/.exec(s);
+  return m ? `${m[2]} ${m[1]}` : null;
+};
+
 let countryIndex: { codes: Set<string>; names: Map<string, string> } | null = null;
 function countries() {
   if (countryIndex) return countryIndex;
@@ -230,13 +251,30 @@ function countries() {
     for (const name of written) names.set(squeeze(name), alpha2);
   }
   for (const [name, code] of Object.entries(INFORMAL)) if (!names.has(name)) names.set(name, code);
+  // Then each name without its article and without its bracketed part ("Holy See (Vatican City State)" is
+  // also "Holy See"), where no name above already reads so.
+  for (const [alpha2, , ...written] of ISO_3166_1)
+    for (const name of written)
+      for (const variant of [withoutArticle(name), withoutBrackets(name)]) {
+        const key = squeeze(variant);
+        if (key && !names.has(key)) names.set(key, alpha2);
+      }
   countryIndex = { codes, names };
   return countryIndex;
 }
 
+/** An ISO-style name's code: without its article, or with its bracketed part read first. */
+function isoStyleName(text: string, names: Map<string, string>): string | undefined {
+  const turned = unbracketed(text);
+  return (
+    names.get(squeeze(withoutArticle(text))) ??
+    (turned === null ? undefined : names.get(squeeze(withoutArticle(turned))))
+  );
+}
+
 /**
- * country: ISO 3166-1 alpha-2, lowercase. ISO short names ("Korea, Republic of"), common names ("South
- * Korea"), official names, alpha-3 codes and common informal names become the code (reported), whatever
+ * country: ISO 3166-1 alpha-2, lowercase. ISO short names ("Korea, Republic of", or as ISO writes them
+ * today, "Korea (the Republic of)"), common names ("South Korea"), official names, alpha-3 codes and common informal names become the code (reported), whatever
  * their accents, case or punctuation. Placeholders such as "N/A" or "N.A." are unusable, never Namibia.
  * @example normalizeCountry('United States') // { ok: true, value: 'us', note: 'Country "United States" → "us"' }
  */
@@ -252,6 +290,7 @@ export function normalizeCountry(raw: string): Normalized {
   const code =
     names.get(v) ??
     (v.startsWith('the') ? names.get(v.slice(3)) : undefined) ??
+    isoStyleName(text, names) ??
     (v.length === 2 && codes.has(v) ? v : undefined);
   if (!code) return unusable('is not a country');
   return ok(code, code === text.toLowerCase() ? undefined : `Country "${text}" → "${code}"`);
