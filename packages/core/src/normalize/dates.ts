@@ -1,7 +1,8 @@
+import { lookupTable } from '../lookup-table.ts';
 import { clean, ok, unusable, type Normalized } from './result.ts';
 
 /** English and French month names and abbreviations → month number. */
-export const MONTH_NUMBERS: Record<string, number> = {
+export const MONTH_NUMBERS = lookupTable({
   jan: 1,
   january: 1,
   janv: 1,
@@ -47,7 +48,7 @@ export const MONTH_NUMBERS: Record<string, number> = {
   déc: 12,
   decembre: 12,
   décembre: 12,
-};
+});
 
 const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 /** Days in month `m` (1–12) of year `y`; Date.UTC reads years 0–99 as 1900–1999, and so does this. */

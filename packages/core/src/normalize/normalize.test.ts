@@ -182,6 +182,7 @@ describe('state, zip, country', () => {
     ['Palau', 'pw'],
     ['New York', 'ny'],
     ['Bayern', 'bayern'],
+    ['Constructor', 'constructor'],
     ['Île-de-France', 'îledefrance'],
   ])('state %j → %s', (raw, out) => expect(value(normalizeState(raw))).toBe(out));
 

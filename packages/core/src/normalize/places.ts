@@ -1,8 +1,9 @@
+import { lookupTable } from '../lookup-table.ts';
 import { ISO_3166_1 } from './iso-3166-1.ts';
 import { isPlaceholder } from './placeholder.ts';
 import { clean, ok, unusable, type Normalized } from './result.ts';
 
-const US_STATES: Record<string, string> = {
+const US_STATES = lookupTable({
   alabama: 'al',
   alaska: 'ak',
   arizona: 'az',
@@ -70,7 +71,7 @@ const US_STATES: Record<string, string> = {
   micronesia: 'fm',
   marshallislands: 'mh',
   palau: 'pw',
-};
+});
 
 /**
  * st: US state names (with DC and the territories) become their 2-letter code; 2-letter input stays; other
@@ -134,7 +135,7 @@ function digitsAt(s: string, from: number, to: number): boolean {
 }
 
 // Informal names and endonyms people write for a country; ISO names and codes come from the table.
-const INFORMAL: Record<string, string> = {
+const INFORMAL = lookupTable({
   america: 'us',
   unitedstatesofamerica: 'us',
   us: 'us',
@@ -216,7 +217,7 @@ const INFORMAL: Record<string, string> = {
   usoutlyingislands: 'um',
   stvincentandgrenadines: 'vc',
   usvirginislands: 'vi',
-};
+});
 
 /**
  * Lowercase letters only, accents removed, "&" read as "and": "Côte d'Ivoire", "Cote d'Ivoire" and "COTE
@@ -250,7 +251,7 @@ function countries() {
     names.set(alpha3, alpha2);
     for (const name of written) names.set(squeeze(name), alpha2);
   }
-  for (const [name, code] of Object.entries(INFORMAL)) if (!names.has(name)) names.set(name, code);
+  for (const [name, code] of Object.entries(INFORMAL)) if (code && !names.has(name)) names.set(name, code);
   // Then each name without its article and without its bracketed part ("Holy See (Vatican City State)" is
   // also "Holy See"), where no name above already reads so.
   for (const [alpha2, , ...written] of ISO_3166_1)

@@ -21,8 +21,9 @@ describe('canonicalCurrency', () => {
     expect(c?.value).toBe(code);
     expect(Boolean(c?.note)).toBe(noted);
   });
-  it.each(['', 'US', 'USDD', 'dollars', 'XYZ', '12'])('%j is not a currency', (raw) =>
-    expect(canonicalCurrency(raw)).toBeNull(),
+  it.each(['', 'US', 'USDD', 'dollars', 'XYZ', '12', 'constructor', '__proto__'])(
+    '%j is not a currency',
+    (raw) => expect(canonicalCurrency(raw)).toBeNull(),
   );
 });
 
@@ -131,7 +132,8 @@ describe('canonicalActionSource', () => {
     expect(canonicalActionSource(raw)).toEqual(note ? { value, note } : { value }),
   );
 
-  it.each(['carrier pigeon', 'fax', ''])('%j is not one of Meta’s values', (raw) =>
-    expect(canonicalActionSource(raw)).toBeNull(),
+  it.each(['carrier pigeon', 'fax', '', 'Constructor', '__proto__', 'toString'])(
+    '%j is not one of Meta’s values',
+    (raw) => expect(canonicalActionSource(raw)).toBeNull(),
   );
 });

@@ -1,3 +1,4 @@
+import { lookupTable } from '../lookup-table.ts';
 import { ACTION_SOURCES } from '../fields/catalogue.ts';
 import { readAmount, type DecimalSeparator } from './amount.ts';
 
@@ -33,7 +34,7 @@ export function canonicalEventName(raw: string): { value: string; note?: string 
   return { value: v };
 }
 
-const SOURCE_VARIANTS: Record<string, string> = {
+const SOURCE_VARIANTS = lookupTable({
   store: 'physical_store',
   instore: 'physical_store',
   offline: 'physical_store',
@@ -64,7 +65,7 @@ const SOURCE_VARIANTS: Record<string, string> = {
   whatsapp: 'chat',
   messenger: 'chat',
   businessmessaging: 'business_messaging',
-};
+});
 const SOURCES = new Set<string>([...ACTION_SOURCES, 'business_messaging']);
 
 /** One of Meta's action_source values; obvious variants ('In Store', 'Phone', 'CRM') are corrected. */
@@ -90,7 +91,7 @@ export function isCurrency(code: string): boolean {
   return currencies.has(code);
 }
 
-const CURRENCY_SYMBOLS: Record<string, string> = {
+const CURRENCY_SYMBOLS = lookupTable({
   $: 'USD',
   us$: 'USD',
   '€': 'EUR',
@@ -99,7 +100,7 @@ const CURRENCY_SYMBOLS: Record<string, string> = {
   a$: 'AUD',
   '¥': 'JPY',
   '₹': 'INR',
-};
+});
 export function canonicalCurrency(raw: string): { value: string; note?: string } | null {
   const v = raw.trim();
   const upper = v.toUpperCase();
