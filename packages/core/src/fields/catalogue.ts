@@ -102,7 +102,24 @@ const EVENT = group('event', 'top', [
   ['data_processing_options', 'list', 'Limited Data Use: LDU, or empty.', { allowedValues: ['LDU'] }],
   ['data_processing_options_country', 'integer', 'LDU country: 1 for the US, 0 to let Meta geolocate.'],
   ['data_processing_options_state', 'integer', 'LDU state: 1000 for California, 0 to let Meta geolocate.'],
-  ['customer_segmentation', 'string', 'The customer segment of the purchaser.'],
+  [
+    'customer_segmentation',
+    'enum',
+    "The customer's relationship to the business, e.g. new_customer_to_business.",
+    {
+      allowedValues: [
+        'new_customer_to_business',
+        'new_customer_to_business_line',
+        'new_customer_to_product_area',
+        'new_customer_to_medium',
+        'existing_customer_to_business',
+        'existing_customer_to_business_line',
+        'existing_customer_to_product_area',
+        'existing_customer_to_medium',
+        'customer_in_loyalty_program',
+      ],
+    },
+  ],
 ]);
 
 const hashedUser = (
@@ -314,7 +331,8 @@ export const REQUIRED_FIELDS = ['event_name', 'event_time', 'action_source'] as 
 export const fieldsOfGroup = (g: FieldGroup): FieldDef[] => FIELDS.filter((f) => f.group === g);
 
 // Spec §5: these fields offer their allowed values as a select when hardcoded; every other field takes free text
-// (opt_out, data_processing_options and content_type have allowed values too, but only for validation).
+// (opt_out, data_processing_options, content_type and customer_segmentation have allowed values too, but only
+// for validation).
 const HARDCODED_SELECTS = new Set([
   'action_source',
   'gender',

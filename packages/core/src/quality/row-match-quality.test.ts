@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMatchQualityTracker } from './match-quality.ts';
+import { STRONG_IDENTIFIERS } from '../validate/identifiers.ts';
 import { rowMatchQuality } from './row-match-quality.ts';
 
 describe('rowMatchQuality', () => {
@@ -23,10 +24,23 @@ describe('rowMatchQuality', () => {
       'Great',
       false,
     ],
+    // App and messaging files: their ids count, and nothing is missing for Meta.
+    [{ madid: '38400000-8cf0-11bd-b23e-10b96e40000d', anon_id: 'a1' }, ['madid', 'anon_id'], 4, 'OK', false],
+    [
+      { ctwa_clid: 'ARAkLkA8rmlF', page_scoped_user_id: '5' },
+      ['page_scoped_user_id', 'ctwa_clid'],
+      7,
+      'Great',
+      false,
+    ],
   ])('%j', (row, usable, score, label, rejected) => {
     const q = rowMatchQuality(row);
     expect(q).toMatchObject({ usable, score, label });
     expect(q.problem !== null).toBe(rejected);
+  });
+
+  it('weighs every identifier that matches on its own', () => {
+    for (const key of STRONG_IDENTIFIERS) expect(rowMatchQuality({ [key]: 'x' }).usable).toEqual([key]);
   });
 
   it('agrees with the per-file score for a single row', () => {

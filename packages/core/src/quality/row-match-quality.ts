@@ -18,6 +18,16 @@ export const MATCH_WEIGHTS: Readonly<Record<string, number>> = {
   fbc: 1.5,
   fbp: 0.8,
   lead_id: 3,
+  // Meta's own ids for a person (app login, Messenger, Instagram) match as surely as an email; a device's
+  // advertising id or a click-to-WhatsApp click id as surely as a lead id; the rest only within one app or shop.
+  fb_login_id: 4,
+  page_scoped_user_id: 4,
+  ig_sid: 4,
+  madid: 3,
+  ctwa_clid: 3,
+  ig_account_id: 1,
+  anon_id: 1,
+  subscription_id: 1,
 };
 
 export interface RowMatchQuality {

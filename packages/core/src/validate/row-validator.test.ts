@@ -221,6 +221,36 @@ describe('createRowValidator', () => {
     expect(r.effectiveRow).toMatchObject({ event_name: 'Lead', action_source: 'system_generated' });
   });
 
+  it("takes customer_segmentation only as one of Meta's nine values, in any case", () => {
+    const v = createRowValidator({
+      headers: ['email', 'when', 'segment'],
+      mappings: { email: 'email', when: 'event_time', segment: 'customer_segmentation' },
+      hardcoded: { event_name: 'Lead', action_source: 'system_generated' },
+      settings: DEFAULT_FILE_SETTINGS,
+      now: NOW,
+    });
+    const ok = v(['ann@example.com', '2026-11-21', 'Customer_In_Loyalty_Program'], 2);
+    expect(ok.errors).toEqual([]);
+    expect(ok.effectiveRow.customer_segmentation).toBe('customer_in_loyalty_program');
+    expect(v(['ann@example.com', '2026-11-21', 'VIP'], 3).errors.map((e) => e.message)).toEqual([
+      expect.stringMatching(/^customer_segmentation "VIP" must be one of: new_customer_to_business, /),
+    ]);
+  });
+
+  it("names every one of Meta's action_source values when a cell is none of them", () => {
+    const v = createRowValidator({
+      headers: ['email', 'when', 'source'],
+      mappings: { email: 'email', when: 'event_time', source: 'action_source' },
+      hardcoded: { event_name: 'Lead' },
+      settings: DEFAULT_FILE_SETTINGS,
+      now: NOW,
+    });
+    expect(v(['ann@example.com', '2026-11-21', 'business_messaging'], 2).errors).toEqual([]);
+    expect(v(['ann@example.com', '2026-11-21', 'fax'], 3).errors.map((e) => e.message)).toEqual([
+      `action_source "fax" is not one of Meta's values: email, website, app, phone_call, chat, physical_store, system_generated, other, business_messaging.`,
+    ]);
+  });
+
   it('names missing required fields', () => {
     const v = createRowValidator({
       headers: ['email'],

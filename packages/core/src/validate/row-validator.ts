@@ -31,6 +31,7 @@ import {
   FBP,
   isIpAddress,
   LEAD_ID,
+  META_ACTION_SOURCES,
   parseBoolean,
   parseInteger,
   splitList,
@@ -315,7 +316,7 @@ function checkField(row: RowState, src: Source, raw: string, v: string): void {
         return addError(
           row,
           key,
-          `action_source "${v}" is not one of Meta's values: email, website, app, phone_call, chat, physical_store, system_generated, other.`,
+          `action_source "${v}" is not one of Meta's values: ${META_ACTION_SOURCES.join(', ')}.`,
         );
       eff[key] = r.value;
       if (r.note) addCorrection(row, key, r.note, raw, r.value);

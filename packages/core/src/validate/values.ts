@@ -66,7 +66,9 @@ const SOURCE_VARIANTS = lookupTable({
   messenger: 'chat',
   businessmessaging: 'business_messaging',
 });
-const SOURCES = new Set<string>([...ACTION_SOURCES, 'business_messaging']);
+/** Every action_source Meta takes: the spec's select offers all but business_messaging (meta-capi.md §1.4). */
+export const META_ACTION_SOURCES: readonly string[] = [...ACTION_SOURCES, 'business_messaging'];
+const SOURCES = new Set(META_ACTION_SOURCES);
 
 /** One of Meta's action_source values; obvious variants ('In Store', 'Phone', 'CRM') are corrected. */
 export function canonicalActionSource(raw: string): { value: string; note?: string } | null {
