@@ -26,7 +26,26 @@ describe('parseEventTime', () => {
     ['1795348800000', 1795348800],
     ['46347', utc(2026, 11, 21, 12)],
     ['46347.5', utc(2026, 11, 21, 12)],
+    // whole numbers as spreadsheets write them, and Unix times with fractions of a second
+    ['1795348800.0', 1795348800],
+    ['1795348800.789', 1795348800],
+    ['1795348800000.0', 1795348800],
+    // ISO 8601's basic format
+    ['20261121', utc(2026, 11, 21, 12)],
+    ['20261121T100000Z', utc(2026, 11, 21, 10)],
+    ['20261121T100000.5Z', utc(2026, 11, 21, 10)],
+    ['20261121T1000+0200', utc(2026, 11, 21, 8)],
+    ['20261121T1000', utc(2026, 11, 21, 10)],
   ])('%s', (raw, expected) => expect(seconds(raw)).toBe(expected));
+
+  it('says what it did with a fraction of a second', () => {
+    expect(parseEventTime('1795348800.0', 'UTC', 'MDY')).toMatchObject({
+      note: 'Converted event_time "1795348800.0" to whole seconds',
+    });
+    expect(parseEventTime('1795348800000.0', 'UTC', 'MDY')).toMatchObject({
+      note: 'Converted event_time from milliseconds to seconds',
+    });
+  });
 
   it('reads ambiguous slash dates by the file order', () => {
     expect(seconds('03/04/2026', 'UTC', 'MDY')).toBe(utc(2026, 3, 4, 12));
@@ -46,10 +65,18 @@ describe('parseEventTime', () => {
     });
   });
 
-  it.each(['', 'yesterday', '2026-02-30', '13/13/2026', '2026-11-21T25:00:00', '12', 'NaN'])(
-    '%j is unreadable',
-    (raw) => expect(parseEventTime(raw, 'UTC', 'MDY').ok).toBe(false),
-  );
+  it.each([
+    '',
+    'yesterday',
+    '2026-02-30',
+    '13/13/2026',
+    '2026-11-21T25:00:00',
+    '12',
+    'NaN',
+    '20261321',
+    '20261121T2500Z',
+    '12345678.5',
+  ])('%j is unreadable', (raw) => expect(parseEventTime(raw, 'UTC', 'MDY').ok).toBe(false));
 
   it('reads a UTC ISO time ending in Z as the same time ending in +00:00', () => {
     const n = (digits: number, max: number) =>

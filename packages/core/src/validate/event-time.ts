@@ -161,6 +161,16 @@ export function parseTrimmedEventTime(v: string, zone: string, order: DateOrder)
 
 // Unix milliseconds, read by readEventTime's number branch.
 const MILLISECONDS = /^\d{12,13}$/;
+const UNIX_WITH_FRACTION = /^(\d{9,13})\.\d+$/;
+// ISO 8601's basic format: '20261121', and '20261121T100000Z' (read as '2026-11-21T10:00:00Z').
+const BASIC_DATE = /^(\d{4})(\d\d)(\d\d)$/;
+const BASIC_DATE_TIME =
+  /^(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d(?:[.,]\d+)?)?(\s*(?:z|[+-]\d{2}(?::?\d{2})?)?)$/i;
+/** The ISO regex's match of a basic-format date and time, as if written in the extended format. */
+function basicIso(v: string): RegExpExecArray | null {
+  const b = BASIC_DATE_TIME.exec(v);
+  return b && ISO.exec(`${b[1]}-${b[2]}-${b[3]}T${b[4]}:${b[5]}${b[6] ? `:${b[6]}` : ''}${b[7]}`);
+}
 const MILLISECONDS_NOTE = 'Converted event_time from milliseconds to seconds';
 
 /**
@@ -171,6 +181,18 @@ export function readEventTime(raw: string, zone: string, order: DateOrder): Pars
   const v = trimmed(raw);
   if (!v) return { ok: false, reason: 'is empty' };
   if (/^\d+(\.\d+)?$/.test(v)) {
+    // A spreadsheet writes a whole number as '1795348800.0'; Python's time.time() adds fractions of a second.
+    const whole = UNIX_WITH_FRACTION.exec(v)?.[1];
+    if (whole) {
+      const r = readEventTime(whole, zone, order);
+      return r.ok ? { ...r, note: r.note ?? `Converted event_time "${v}" to whole seconds` } : r;
+    }
+    // '20261121', ISO 8601's basic date: a number of no other meaning here (as Unix seconds it is 1970).
+    const basic = BASIC_DATE.exec(v);
+    if (basic) {
+      const [y, mo, d] = [Number(basic[1]), Number(basic[2]), Number(basic[3])];
+      if (validDate(y, mo, d)) return dateOnly(zone, undefined, y, mo, d);
+    }
     const n = Number(v);
     if (MILLISECONDS.test(v)) return { ok: true, seconds: Math.floor(n / 1000), note: MILLISECONDS_NOTE };
     if (/^\d{9,10}$/.test(v)) return { ok: true, seconds: n };
@@ -201,7 +223,7 @@ export function readEventTime(raw: string, zone: string, order: DateOrder): Pars
     return { ok: false, reason: 'is a number that is not a timestamp' };
   }
 
-  let m = ISO.exec(v);
+  let m = ISO.exec(v) ?? basicIso(v);
   if (m) {
     const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
     if (!validDate(y, mo, d)) return { ok: false, reason: 'is not a valid date' };
