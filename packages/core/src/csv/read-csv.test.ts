@@ -175,6 +175,18 @@ describe('readCsv', () => {
     expect((await read(noise)).fatal?.code).toBe('NOT_TEXT');
   });
 
+  // Bytes of no known format, ~10% of them control bytes as in any random data.
+  it.each([128, 300, 511])('rejects %i bytes of noise as not text', async (size) => {
+    const noise = new Uint8Array(size).map((_, i) => (i * 73 + 11) % 256);
+    expect((await read(noise)).fatal?.code).toBe('NOT_TEXT');
+  });
+
+  it('reads a short file with a few stray control bytes as text', async () => {
+    const r = await read('email,name\na@b.co,A\u0001n\u0002n\nc@d.co,B\u0003o\n');
+    expect(r.fatal).toBeUndefined();
+    expect(r.rows).toHaveLength(2);
+  });
+
   it('never throws and always ends, whatever the bytes', async () => {
     await fc.assert(
       fc.asyncProperty(

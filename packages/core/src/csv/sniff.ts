@@ -25,8 +25,10 @@ export function bomEncoding(head: Uint8Array): { encoding: CsvEncoding; skip: nu
 }
 
 // Below this many bytes a few stray control bytes are too few to call a file binary: one NUL in a
-// three-line CSV is a data problem (reported per cell), not a sign of a spreadsheet or an image.
+// three-line CSV is a data problem (reported per cell), not a sign of a spreadsheet or an image. Eight or more
+// in a short file are: random bytes are ~10% control bytes.
 const MIN_BINARY_SAMPLE = 512;
+const MIN_BAD_BYTES = 8;
 
 /** Share of NUL and other control bytes: text files have almost none. */
 export function looksBinary(sample: Uint8Array): boolean {
@@ -37,7 +39,7 @@ export function looksBinary(sample: Uint8Array): boolean {
     if (b < 9 || (b > 13 && b < 32 && b !== 27)) bad++;
   }
   const share = bad / sample.length;
-  return sample.length >= MIN_BINARY_SAMPLE ? share > 0.05 : share > 0.3;
+  return share > 0.3 || (share > 0.05 && (sample.length >= MIN_BINARY_SAMPLE || bad >= MIN_BAD_BYTES));
 }
 
 const CANDIDATES = [',', ';', '\t', '|'];
