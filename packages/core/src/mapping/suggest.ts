@@ -103,7 +103,7 @@ export function suggestField(header: string): string | null {
 /**
  * Suggests a field for each header (alias first, then fuzzy); each field goes to the first header that
  * claims it. Answers column → field and field → column.
- * @example suggestMappings(['Email', 'Phone Number']) // { forward: { Email: 'email', 'Phone Number': 'phone' }, ... }
+ * @example suggestMappings(['Email', 'Phone', 'tel']) // { forward: { Email: 'email', Phone: 'phone' }, ... }
  */
 export function suggestMappings(headers: readonly string[]): {
   forward: Mappings;
