@@ -89,6 +89,13 @@ describe('country', () => {
     ['United States Minor Outlying Islands (the)', 'um'],
     ['Bahamas, The', 'bs'],
     ['Gambia, The', 'gm'],
+    // "Rep." and "Dem.", as statistics offices abbreviate them
+    ['Dominican Rep.', 'do'],
+    ['Czech Rep.', 'cz'],
+    ['Korea, Rep.', 'kr'],
+    ['Congo, Dem. Rep.', 'cd'],
+    ['Congo (Democratic Republic)', 'cd'],
+    ["Korea, Dem. People's Rep.", 'kp'],
     // codes
     ['US', 'us'],
     ['u.s.', 'us'],
@@ -111,7 +118,8 @@ describe('country', () => {
     'XX',
     'Europe',
     // neither name nor code, whichever way the brackets are read
-    'Congo (Democratic Republic)',
+    'Niger (Nigeria)',
+    'Atlantis (the)',
     'The',
     '(the)',
     '',

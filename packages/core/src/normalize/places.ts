@@ -264,12 +264,23 @@ function countries() {
   return countryIndex;
 }
 
-/** An ISO-style name's code: without its article, or with its bracketed part read first. */
+// "Dominican Rep.", and as statistics offices write names, "Korea, Rep." and "Congo, Dem. Rep." (for "Korea,
+// Republic of" and "Congo, The Democratic Republic of the").
+const unabbreviated = (s: string) =>
+  s.replace(/(?<![\p{L}])rep\b\.?/giu, 'Republic').replace(/(?<![\p{L}])dem\b\.?/giu, 'Democratic');
+
+/**
+ * An ISO-style name's code: without its article, with its bracketed part read first, or with "Rep." and "Dem."
+ * written out (and the "of" such names drop).
+ */
 function isoStyleName(text: string, names: Map<string, string>): string | undefined {
   const turned = unbracketed(text);
+  const spelled = squeeze(withoutArticle(unabbreviated(text)));
   return (
     names.get(squeeze(withoutArticle(text))) ??
-    (turned === null ? undefined : names.get(squeeze(withoutArticle(turned))))
+    (turned === null ? undefined : names.get(squeeze(withoutArticle(turned)))) ??
+    names.get(spelled) ??
+    names.get(`${spelled}of`)
   );
 }
 
