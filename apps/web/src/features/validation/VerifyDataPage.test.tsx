@@ -115,6 +115,35 @@ describe('VerifyDataPage', () => {
     expect(screen.queryByText(/You must fix all errors/)).toBeNull();
   });
 
+  it('shows the usual identifiers, then any other the file has', async () => {
+    api.validate.mockResolvedValue(
+      result({
+        quality: {
+          identifiers: { madid: 3, ctwa_clid: 2, state: 0 },
+          rows: 3,
+          score: 5,
+          label: 'Good',
+          advice: [],
+        },
+      }),
+    );
+    renderPage();
+    await screen.findByText('Match quality estimate');
+    const cells = screen.getAllByRole('term').map((dt) => `${dt.textContent} ${dt.nextSibling?.textContent}`);
+    expect(cells).toEqual([
+      'email 0%',
+      'phone 0%',
+      'first_name 0%',
+      'last_name 0%',
+      'zip 0%',
+      'city 0%',
+      'external_id 0%',
+      'db 0%',
+      'madid 100%',
+      'ctwa_clid 67%',
+    ]);
+  });
+
   it('shows the problems met while reading the CSV', async () => {
     api.validate.mockResolvedValue(
       result({

@@ -235,9 +235,19 @@ function Stat({
   );
 }
 
+// Always shown, at 0% too: what most files should have. Any other identifier the file has follows them (an app
+// file's madid, a messaging file's ctwa_clid), so a score never stands on identifiers the card does not show.
+const USUAL_IDENTIFIERS = ['email', 'phone', 'first_name', 'last_name', 'zip', 'city', 'external_id', 'db'];
+
 function QualityCard({ quality }: { quality: NonNullable<ValidationResponse['quality']> }) {
   const pct = (k: string) =>
     quality.rows ? Math.round(((quality.identifiers[k] ?? 0) / quality.rows) * 100) : 0;
+  const shown = [
+    ...USUAL_IDENTIFIERS,
+    ...Object.keys(quality.identifiers).filter(
+      (k) => !USUAL_IDENTIFIERS.includes(k) && quality.identifiers[k],
+    ),
+  ];
   return (
     <Card>
       <div className="flex flex-wrap items-baseline justify-between gap-2">
@@ -248,7 +258,7 @@ function QualityCard({ quality }: { quality: NonNullable<ValidationResponse['qua
         </p>
       </div>
       <dl className="mt-3 grid grid-cols-2 gap-2 text-sm sm:grid-cols-4">
-        {['email', 'phone', 'first_name', 'last_name', 'zip', 'city', 'external_id', 'db'].map((k) => (
+        {shown.map((k) => (
           <div key={k} className="rounded-lg bg-slate-50 px-3 py-2">
             <dt className="text-xs text-slate-500">{k}</dt>
             <dd className="font-semibold text-slate-900">{pct(k)}%</dd>
