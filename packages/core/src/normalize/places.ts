@@ -286,8 +286,9 @@ function isoStyleName(text: string, names: Map<string, string>): string | undefi
 
 /**
  * country: ISO 3166-1 alpha-2, lowercase. ISO short names ("Korea, Republic of", or as ISO writes them
- * today, "Korea (the Republic of)"), common names ("South Korea"), official names, alpha-3 codes and common informal names become the code (reported), whatever
- * their accents, case or punctuation. Placeholders such as "N/A" or "N.A." are unusable, never Namibia.
+ * today, "Korea (the Republic of)"), common names ("South Korea"), official names, alpha-3 codes and common
+ * informal names become the code (reported), whatever their accents, case or punctuation. Placeholders such
+ * as "N/A" or "N.A." are unusable, never Namibia.
  * @example normalizeCountry('United States') // { ok: true, value: 'us', note: 'Country "United States" → "us"' }
  */
 export function normalizeCountry(raw: string): Normalized {

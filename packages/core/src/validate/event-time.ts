@@ -161,6 +161,7 @@ export function parseTrimmedEventTime(v: string, zone: string, order: DateOrder)
 
 // Unix milliseconds, read by readEventTime's number branch.
 const MILLISECONDS = /^\d{12,13}$/;
+const MILLISECONDS_NOTE = 'Converted event_time from milliseconds to seconds';
 const UNIX_WITH_FRACTION = /^(\d{9,13})\.\d+$/;
 // ISO 8601's basic format: '20261121', and '20261121T100000Z' (read as '2026-11-21T10:00:00Z').
 const BASIC_DATE = /^(\d{4})(\d\d)(\d\d)$/;
@@ -171,7 +172,6 @@ function basicIso(v: string): RegExpExecArray | null {
   const b = BASIC_DATE_TIME.exec(v);
   return b && ISO.exec(`${b[1]}-${b[2]}-${b[3]}T${b[4]}:${b[5]}${b[6] ? `:${b[6]}` : ''}${b[7]}`);
 }
-const MILLISECONDS_NOTE = 'Converted event_time from milliseconds to seconds';
 
 /**
  * parseEventTime without its shortcuts for the usual shapes: every shape it reads, by its regexes. Exported
