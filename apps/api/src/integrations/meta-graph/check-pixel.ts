@@ -1,4 +1,5 @@
 import type { ConnectionTest } from '@backsignal/contracts';
+import { withoutToken } from './without-token.ts';
 
 interface GraphError {
   error?: { code?: number; error_subcode?: number; message?: string; error_user_msg?: string };
@@ -26,7 +27,8 @@ export async function checkPixel(
   } catch {
     return { ok: false, message: 'Could not reach Meta. Check your internet connection and try again.' };
   }
-  const body = (await res.json().catch(() => ({}))) as GraphError & { id?: string; name?: string };
+  const text = withoutToken(await res.text().catch(() => ''), token);
+  const body = (safeJson(text) ?? {}) as GraphError & { id?: string; name?: string };
   if (res.ok && body.id)
     return { ok: true, message: `Connected to "${body.name ?? body.id}".`, pixelName: body.name };
   const code = body.error?.code;
@@ -57,4 +59,12 @@ export async function checkPixel(
     ok: false,
     message: `Meta answered with an error: ${body.error?.error_user_msg ?? body.error?.message ?? `HTTP ${res.status}`}`,
   };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
 }

@@ -54,4 +54,28 @@ describe('postEvents', () => {
       }),
     );
   });
+
+  it('keeps no access token from the answer: Meta quotes a malformed one in its message', async () => {
+    const token = 'EAABmalformed0123456789abcdef';
+    const answer = {
+      error: { message: `Malformed access token ${token}`, type: 'OAuthException', code: 190 },
+      other: 'EAAZanotherTokenLikeText0123456789',
+    };
+    const res = await postEvents({
+      fetch: (async () => new Response(JSON.stringify(answer), { status: 400 })) as typeof fetch,
+      graphUrl: 'https://graph.test',
+      apiVersion: 'v24.0',
+      pixelId: '123',
+      accessToken: token,
+      events: [encodeEvent(event('a'))],
+      testEventCode: null,
+      timeoutMs: 1000,
+      nowMs: () => 0,
+    });
+    const kept = JSON.stringify(res);
+    expect(kept).not.toContain(token);
+    expect(kept).not.toContain('EAAZanother');
+    expect(res.bodyText).toContain('Malformed access token [access token removed]');
+    expect(res.outcome).toMatchObject({ kind: 'error', error: { code: 190 } });
+  });
 });

@@ -5,6 +5,7 @@ import {
   type EncodedEvent,
   type Outcome,
 } from '@backsignal/core';
+import { withoutToken } from './without-token.ts';
 
 /** Identifies Backsignal's traffic in Meta's Dataset Quality API (`agent_name`). */
 export const PARTNER_AGENT = 'backsignal';
@@ -23,7 +24,7 @@ export interface PostEventsInput {
 
 export interface PostEventsResult {
   outcome: Outcome;
-  /** Meta's body as received (errors are kept verbatim for the summary); null on network failure. */
+  /** Meta's body as received, less any access token (kept for the summary); null on network failure. */
   bodyText: string | null;
 }
 
@@ -55,7 +56,7 @@ export async function postEvents(input: PostEventsInput): Promise<PostEventsResu
   }
   let text: string;
   try {
-    text = await res.text();
+    text = withoutToken(await res.text(), input.accessToken);
   } catch (err) {
     // The connection dropped mid-answer: we cannot know what Meta did, so the batch is retried.
     return { outcome: classifyNetworkFailure(isTimeout(err) ? 'timeout' : 'network'), bodyText: null };

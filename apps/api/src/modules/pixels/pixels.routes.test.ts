@@ -15,6 +15,9 @@ beforeAll(async () => {
     if (req.url.startsWith('/v25.0/999999'))
       return json(res, 400, { error: { code: 100, error_subcode: 33, message: 'Unsupported get request' } });
     if (token === 'noperm') return json(res, 403, { error: { code: 200, message: 'Permissions error' } });
+    // An error that quotes the token back, as Meta's "Malformed access token …" does.
+    if (token?.startsWith('EAAQuoted'))
+      return json(res, 400, { error: { code: 1, message: `Unknown error for token ${token}` } });
     return json(res, 200, { id: '123456789', name: 'Store pixel' });
   });
   ctx = await createTestContext({ env: { META_GRAPH_URL: graph.url } });
@@ -114,6 +117,13 @@ describe('pixel accounts', () => {
     );
     const noperm = (await create(agent, { pixelId: '123456789', accessToken: 'noperm' })).json().id;
     expect((await agent.post(`/api/meta/accounts/${noperm}/test`)).json().message).toMatch(/no permission/);
+    const quoted = 'EAAQuoted0123456789abcdefgh';
+    const echo = (await create(agent, { pixelId: '123456789', accessToken: quoted })).json().id;
+    const answer = await agent.post(`/api/meta/accounts/${echo}/test`);
+    expect(answer.body).not.toContain(quoted);
+    expect(answer.json().message).toBe(
+      'Meta answered with an error: Unknown error for token [access token removed]',
+    );
   });
 
   it("guards every call: 401, 403 without XSRF, 404 for another user's account", async () => {
