@@ -122,8 +122,8 @@ test('a batch Meta rejects is isolated: Completed with Errors, the reason, and t
   const file = await download;
   expect(file.suggestedFilename()).toBe('failed-rows-batch-2.csv');
   const text = readFileSync((await file.path())!, 'utf8');
-  expect(text.split('\r\n')[0]).toBe('Email,Event,When,Source,reason');
-  expect(text).toContain('buyer77@example.com,PoisonRow');
+  expect(text.split('\r\n')[0]).toBe('"Email","Event","When","Source","reason"');
+  expect(text).toContain('"buyer77@example.com","PoisonRow"');
   await shot(page, 'phone-errors', 375);
 });
 

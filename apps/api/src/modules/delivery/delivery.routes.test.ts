@@ -183,7 +183,7 @@ describe('send, summary, delivered count and failed-rows download', () => {
       `attachment; filename="failed-rows-batch-${failed[0].index + 1}.csv"`,
     );
     const lines = dl.body.trim().split('\r\n');
-    expect(lines[0]).toBe('Email,Event,When,Source,reason');
+    expect(lines[0]).toBe('"Email","Event","When","Source","reason"');
     expect(lines).toHaveLength(2);
     // Formula-leading cells are neutralised for spreadsheets.
     expect(lines[1]).toMatch(/^"'=cmd\|evil/);

@@ -437,10 +437,10 @@ describe('validation, report, prepare and preview', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-disposition']).toBe('attachment; filename="report.csv"');
     const lines = res.body.trim().split('\r\n');
-    expect(lines[0]).toBe('row,field,kind,message,original,corrected');
+    expect(lines[0]).toBe('"row","field","kind","message","original","corrected"');
     expect(res.body).toContain(`"'=HYPERLINK(""http://x"")"`);
-    expect(res.body).not.toMatch(/(^|,)=HYPERLINK/m);
-    expect(lines.some((l) => l.startsWith('4,user_data,error'))).toBe(true);
+    expect(res.body).not.toMatch(/(^|,)"?=HYPERLINK/m);
+    expect(lines.some((l) => l.startsWith('"4","user_data","error"'))).toBe(true);
   });
 
   it('refuses report.csv, validation and corrected files for a submitted file', async () => {
@@ -467,13 +467,13 @@ describe('validation, report, prepare and preview', () => {
     const id = await mapped(agent, text);
     const lines = (await agent.get(`/api/uploads/${id}/validate/report.csv`)).body.trim().split('\r\n');
     const at = (row: number, field: string, kind: string) =>
-      lines.find((l) => l.startsWith(`${row},${field},${kind},`));
+      lines.find((l) => l.startsWith(`"${row}","${field}","${kind}",`));
     // Errors: the raw cell (or the mapped customer columns), nothing corrected.
-    expect(at(5, 'event_time', 'error')).toMatch(/,2030-01-01T00:00:00Z,$/);
-    expect(at(5, 'currency', 'error')).toMatch(/,dollars,$/);
-    expect(at(4, 'user_data', 'error')).toMatch(/,email=not-an-email; phone=,$/);
+    expect(at(5, 'event_time', 'error')).toMatch(/,"2030-01-01T00:00:00Z",""$/);
+    expect(at(5, 'currency', 'error')).toMatch(/,"dollars",""$/);
+    expect(at(4, 'user_data', 'error')).toMatch(/,"email=not-an-email; phone=",""$/);
     // Corrections keep both values.
-    expect(at(2, 'currency', 'correction')).toMatch(/,usd,USD$/);
+    expect(at(2, 'currency', 'correction')).toMatch(/,"usd","USD"$/);
   });
 
   it('only allows validated after a clean run; a corrected file revalidates clean; prepare and preview follow', async () => {
