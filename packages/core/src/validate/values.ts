@@ -1,5 +1,5 @@
-import { lookupTable } from '../lookup-table.ts';
 import { ACTION_SOURCES } from '../fields/catalogue.ts';
+import { lookupTable } from '../lookup-table.ts';
 import { readAmount, type DecimalSeparator } from './amount.ts';
 
 export const STANDARD_EVENTS = [
