@@ -6,7 +6,7 @@ import { loggedInAgent } from '../../test/agent.ts';
 import { deliveryRepo } from '../modules/delivery/delivery.repo.ts';
 import { seedUploadAndAccount } from '../modules/delivery/delivery.test-helpers.ts';
 
-const SQL = readFileSync(new URL('./migrations/0303_redact_meta_tokens.sql', import.meta.url), 'utf8');
+const SQL = readFileSync(new URL('./migrations/0304_redact_meta_tokens.sql', import.meta.url), 'utf8');
 const TOKEN = 'EAABwzLixnjYBO0123456789abcdefXYZ';
 
 let ctx: TestContext;
@@ -15,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(async () => ctx.close());
 
-describe('0303_redact_meta_tokens', () => {
+describe('0304_redact_meta_tokens', () => {
   it('cuts Meta tokens out of answers stored before the client did', async () => {
     const { userId } = await loggedInAgent(ctx.app, ctx.db);
     const { uploadId, accountId } = await seedUploadAndAccount(ctx.db, userId);
