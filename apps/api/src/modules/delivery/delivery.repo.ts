@@ -47,6 +47,8 @@ export interface BatchRow {
   error_message: string | null;
   error_raw: string | null;
   payload_hash: string;
+  /** Failed as a whole batch after both its halves were refused like it (see failWhole): final, never split. */
+  failed_whole: boolean;
 }
 
 export interface BatchError {
@@ -322,7 +324,8 @@ export const deliveryRepo = {
     parentError: BatchError | null = null,
   ): Promise<boolean> {
     return db.transaction(async (tx) => {
-      // Ours under lease, or (token null) a failed half whose sibling just showed the parent was not failed whole.
+      // Ours under lease, or (token null) a failed half whose sibling just showed the parent was not failed whole;
+      // never a batch that was itself failed whole (a worker that lost its lease may still try to resolve it).
       const r = await tx.query(
         `update send_batches set status = 'split', lease_token = null, lease_until = null, updated_at = now(),
            verdict = coalesce($3, verdict), error_code = case when $3::text is null then error_code else $4 end,
@@ -330,7 +333,8 @@ export const deliveryRepo = {
            error_title = case when $3::text is null then error_title else $6 end,
            error_message = case when $3::text is null then error_message else $7 end,
            error_raw = case when $3::text is null then error_raw else $8 end
-         where id = $1 and (case when $2::uuid is null then status = 'failed' else lease_token = $2 and status = 'sending' end)`,
+         where id = $1 and (case when $2::uuid is null then status = 'failed' and not failed_whole
+           else lease_token = $2 and status = 'sending' end)`,
         [
           parent.id,
           token,
@@ -376,7 +380,8 @@ export const deliveryRepo = {
 
   /**
    * First halves still held as failed like their parent although their second half has settled (a worker died
-   * between the two): they must be split, not left failed whole.
+   * between the two): they must be split, not left failed whole. A first half that was failed whole (its own
+   * halves both refused like it) is final and not among them.
    */
   async heldFirstHalves(db: Queryable, runId: string): Promise<BatchRow[]> {
     const { rows } = await db.query<BatchRow>(
@@ -385,6 +390,7 @@ export const deliveryRepo = {
        join send_batches s on s.run_id = f.run_id and s.idx = f.idx and s.part = left(f.part, -1) || '1'
          and s.status in ('sent', 'failed', 'split')
        where f.run_id = $1 and f.status = 'failed' and f.verdict = 'bad_rows' and f.part like '%0' and f.event_count > 1
+         and not f.failed_whole
          and f.error_code is not distinct from p.error_code and f.error_subcode is not distinct from p.error_subcode`,
       [runId],
     );
@@ -421,7 +427,8 @@ export const deliveryRepo = {
 
   /**
    * Both halves of a split failed the way their parent did: the rejection was about the whole batch, not one
-   * row. The parent (which kept its error) becomes the failed leaf again and the halves go away.
+   * row. The parent (which kept its error) becomes the failed leaf again, marked failed whole, and the halves go
+   * away.
    */
   async failWhole(db: Db, parent: BatchRow, leaf: BatchRow, token: string): Promise<boolean> {
     return db.transaction(async (tx) => {
@@ -435,7 +442,8 @@ export const deliveryRepo = {
         [parent.run_id, parent.idx, parent.part + '0'],
       );
       await tx.query(
-        `update send_batches set status = 'failed', updated_at = now() where id = $1 and status = 'split'`,
+        `update send_batches set status = 'failed', failed_whole = true, updated_at = now()
+         where id = $1 and status = 'split'`,
         [parent.id],
       );
       return true;
