@@ -285,6 +285,54 @@ describe('delivery engine', () => {
     expect(graph.deliveredCount.size).toBe(8);
   });
 
+  it('does not finish while a first half is held: a waiting worker splits it when the one that sent its second half died', async () => {
+    const run = await newRun();
+    const invalid = { kind: 'graph' as const, code: 100, message: 'Invalid parameter' };
+    // The batch and its first half are refused naming no row; the second half and the quarters go through.
+    graph.inject(invalid, invalid);
+    const events = makeEvents(8);
+    let bWaits!: () => void;
+    const bWaiting = new Promise<void>((r) => (bWaits = r));
+    let aDies!: () => void;
+    const aDead = new Promise<void>((r) => (aDies = r));
+    // Worker B only sleeps in its wait loop (no request here is retried): the first time it does, it has found
+    // nothing to take (A holds the batch), and it waits there until A is dead.
+    const b = engine(fakeSource(events), {
+      concurrency: 1,
+      sleep: async () => {
+        bWaits();
+        await aDead;
+        await new Promise((r) => setImmediate(r));
+      },
+    });
+    let bRun: Promise<unknown> | null = null;
+    const a = engine(fakeSource(events), {
+      concurrency: 1,
+      onPoint: async (point, batch) => {
+        if (point === 'before-send' && batch.part === '' && !bRun) {
+          bRun = runSend(b.opts, run.id);
+          await bWaiting;
+        }
+        // A dies after committing the second half, before splitting the held first half.
+        if (point === 'after-commit' && batch.part === '1') throw new Error('simulated crash');
+      },
+    });
+    await expect(runSend(a.opts, run.id)).rejects.toThrow('simulated crash');
+    expect((await deliveryRepo.findPart(ctx.db, run.id, 0, '0'))?.status).toBe('failed');
+    aDies();
+    expect(await bRun).toBe('completed');
+    // B split the held half without sending it again unchanged; only the bad request's rows were ever refused.
+    expect(graph.requests.map((r) => [r.events.length, r.outcome])).toEqual([
+      [8, 'fault'],
+      [4, 'fault'],
+      [4, 'accepted'],
+      [2, 'accepted'],
+      [2, 'accepted'],
+    ]);
+    expect(graph.deliveredCount.size).toBe(8);
+    expect(await deliveryRepo.totals(ctx.db, run.id)).toMatchObject({ events_sent: 8, events_failed: 0 });
+  });
+
   it('never splits again a first half that was failed whole, when a later pass finds it', async () => {
     const run = await newRun();
     const tooOld = {

@@ -420,8 +420,10 @@ export async function runSend(opts: EngineOptions, runId: string): Promise<RunSt
       const finished = await deliveryRepo.tryFinish(db, runId);
       if (finished) return finished;
       if (!(await stillRunning())) return (await deliveryRepo.getRun(db, runId))?.status ?? null;
-      // Another worker holds the last batches: wait for them to settle or for their lease to run out.
-      while (!(await deliveryRepo.hasClaimable(db, runId))) {
+      // Another worker holds the last batches: wait for them to settle or for their lease to run out. A held first
+      // half keeps the run open too: if the worker that settled its second half dies before splitting it, the next
+      // pass here splits it (nobody else would: this worker's heartbeat keeps the sweeper away).
+      while (!(await deliveryRepo.hasWork(db, runId))) {
         const done = await deliveryRepo.tryFinish(db, runId);
         if (done) return done;
         if (!(await stillRunning())) return (await deliveryRepo.getRun(db, runId))?.status ?? null;

@@ -77,6 +77,20 @@ export interface RunTotals {
 const SIBLING_SETTLED = `not (b.part like '%1' and exists (select 1 from send_batches s where s.run_id = b.run_id
   and s.idx = b.idx and s.part = left(b.part, -1) || '0' and s.status in ('pending', 'sending')))`;
 
+/**
+ * `f` is a first half ('…0') held as failed like its parent, naming no row (see the engine's wholeBatchRejection):
+ * not an outcome yet. Once its second half settles it is split, unless it was failed whole.
+ */
+const HELD_FIRST_HALF = `f.status = 'failed' and f.verdict = 'bad_rows' and f.part like '%0' and f.event_count > 1
+  and not f.failed_whole
+  and exists (select 1 from send_batches p where p.run_id = f.run_id and p.idx = f.idx and p.part = left(f.part, -1)
+    and p.status = 'split' and p.error_code is not distinct from f.error_code
+    and p.error_subcode is not distinct from f.error_subcode)`;
+
+/** The second half of `f` has an outcome: `f` must be split now (see heldFirstHalves). */
+const SECOND_HALF_SETTLED = `exists (select 1 from send_batches s where s.run_id = f.run_id and s.idx = f.idx
+  and s.part = left(f.part, -1) || '1' and s.status in ('sent', 'failed', 'split'))`;
+
 const LEASE = `now() + make_interval(secs => $LEASE::double precision / 1000)`;
 const lease = (sql: string, n: number) => sql.replaceAll('$LEASE', `$${n}`);
 
@@ -168,7 +182,11 @@ export const deliveryRepo = {
     );
   },
 
-  /** Closes a fully planned run with no open batch left; answers the final status (or null if still open). */
+  /**
+   * Closes a fully planned run with no open batch left; answers the final status (or null if still open). A held
+   * first half counts as open: it fails only the bad rows once split, and a worker that died between its second
+   * half's outcome and the split would otherwise leave all its rows failed.
+   */
   async tryFinish(db: Queryable, runId: string): Promise<RunStatus | null> {
     const { rows } = await db.query<{ status: RunStatus }>(
       `update send_runs r set
@@ -177,6 +195,7 @@ export const deliveryRepo = {
          finished_at = now(), updated_at = now()
        where r.id = $1 and r.status = 'running' and r.planned
          and not exists (select 1 from send_batches b where b.run_id = r.id and b.status in ('pending', 'sending'))
+         and not exists (select 1 from send_batches f where f.run_id = r.id and ${HELD_FIRST_HALF})
        returning r.status`,
       [runId],
     );
@@ -385,13 +404,7 @@ export const deliveryRepo = {
    */
   async heldFirstHalves(db: Queryable, runId: string): Promise<BatchRow[]> {
     const { rows } = await db.query<BatchRow>(
-      `select f.* from send_batches f
-       join send_batches p on p.run_id = f.run_id and p.idx = f.idx and p.part = left(f.part, -1) and p.status = 'split'
-       join send_batches s on s.run_id = f.run_id and s.idx = f.idx and s.part = left(f.part, -1) || '1'
-         and s.status in ('sent', 'failed', 'split')
-       where f.run_id = $1 and f.status = 'failed' and f.verdict = 'bad_rows' and f.part like '%0' and f.event_count > 1
-         and not f.failed_whole
-         and f.error_code is not distinct from p.error_code and f.error_subcode is not distinct from p.error_subcode`,
+      `select f.* from send_batches f where f.run_id = $1 and ${HELD_FIRST_HALF} and ${SECOND_HALF_SETTLED}`,
       [runId],
     );
     return rows;
@@ -450,11 +463,16 @@ export const deliveryRepo = {
     });
   },
 
-  /** Whether a worker could take a batch of the run right now (pending, or a lease that ran out). */
-  async hasClaimable(db: Queryable, runId: string): Promise<boolean> {
+  /**
+   * Whether a worker has something to do on the run right now: a batch to take (pending, or a lease that ran out)
+   * or a held first half to split (its second half settled, and whoever sent that did not split it).
+   */
+  async hasWork(db: Queryable, runId: string): Promise<boolean> {
     const { rows } = await db.query<{ ok: boolean }>(
       `select exists (select 1 from send_batches b where run_id = $1
-         and (status = 'pending' or (status = 'sending' and lease_until < now())) and ${SIBLING_SETTLED}) as ok`,
+           and (status = 'pending' or (status = 'sending' and lease_until < now())) and ${SIBLING_SETTLED})
+         or exists (select 1 from send_batches f where f.run_id = $1 and ${HELD_FIRST_HALF} and ${SECOND_HALF_SETTLED})
+         as ok`,
       [runId],
     );
     return rows[0]!.ok;
