@@ -400,18 +400,26 @@ export async function runSend(opts: EngineOptions, runId: string): Promise<RunSt
       }
       chunk = [];
     };
+    let readToEnd = true;
     for await (const item of source.events(run)) {
-      if (stopped) break;
+      if (stopped) {
+        readToEnd = false;
+        break;
+      }
       chunk.push(item);
       if (chunk.length >= LEDGER_CHUNK) await drain();
     }
-    if (!stopped) {
+    // The last chunk is counted even if the run stopped meanwhile (a batch in flight refused the token): the file
+    // was read, and its skip lookups are all that stand between a stopped run and honest counts.
+    if (readToEnd) {
       await drain();
       await launch(batcher.flush());
     }
     await Promise.all(inflight);
     if (failure) throw failure;
-    if (!stopped) await deliveryRepo.finishPlan(db, runId, total - skipped, skipped);
+    // Every event was counted, so the plan holds for a stopped run too: /summary says from it what was not sent
+    // and what was skipped.
+    if (readToEnd) await deliveryRepo.finishPlan(db, runId, total - skipped, skipped);
   }
 
   async function sendAll(): Promise<RunStatus | null> {
