@@ -48,14 +48,20 @@ export const BatchSummary = z.object({
 export type BatchSummary = z.infer<typeof BatchSummary>;
 
 export const DeliveryProgress = z.object({
+  /**
+   * Events to send: the prepared count while the file is being read (at most the real one), exact once it was
+   * read to the end; null when unknown (a run that stopped before that).
+   */
   totalEvents: z.number().int().nullable(),
   batchesSent: z.number().int(),
   batchesFailed: z.number().int(),
   batchesRemaining: z.number().int(),
   eventsSent: z.number().int(),
   eventsFailed: z.number().int(),
+  /** totalEvents less those sent or failed; null when totalEvents is. */
   eventsRemaining: z.number().int().nullable(),
-  eventsSkipped: z.number().int(),
+  /** Already delivered live to the pixel, so not sent; null until the file was read to the end. */
+  eventsSkipped: z.number().int().nullable(),
 });
 export type DeliveryProgress = z.infer<typeof DeliveryProgress>;
 

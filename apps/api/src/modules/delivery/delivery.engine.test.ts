@@ -285,6 +285,107 @@ describe('delivery engine', () => {
     expect(graph.deliveredCount.size).toBe(8);
   });
 
+  it('does not finish while a first half is held: a waiting worker splits it when the one that sent its second half died', async () => {
+    const run = await newRun();
+    const invalid = { kind: 'graph' as const, code: 100, message: 'Invalid parameter' };
+    // The batch and its first half are refused naming no row; the second half and the quarters go through.
+    graph.inject(invalid, invalid);
+    const events = makeEvents(8);
+    let bWaits!: () => void;
+    const bWaiting = new Promise<void>((r) => (bWaits = r));
+    let aDies!: () => void;
+    const aDead = new Promise<void>((r) => (aDies = r));
+    // Worker B only sleeps in its wait loop (no request here is retried): the first time it does, it has found
+    // nothing to take (A holds the batch), and it waits there until A is dead.
+    const b = engine(fakeSource(events), {
+      concurrency: 1,
+      sleep: async () => {
+        bWaits();
+        await aDead;
+        await new Promise((r) => setImmediate(r));
+      },
+    });
+    let bRun: Promise<unknown> | null = null;
+    const a = engine(fakeSource(events), {
+      concurrency: 1,
+      onPoint: async (point, batch) => {
+        if (point === 'before-send' && batch.part === '' && !bRun) {
+          bRun = runSend(b.opts, run.id);
+          await bWaiting;
+        }
+        // A dies after committing the second half, before splitting the held first half.
+        if (point === 'after-commit' && batch.part === '1') throw new Error('simulated crash');
+      },
+    });
+    await expect(runSend(a.opts, run.id)).rejects.toThrow('simulated crash');
+    expect((await deliveryRepo.findPart(ctx.db, run.id, 0, '0'))?.status).toBe('failed');
+    aDies();
+    expect(await bRun).toBe('completed');
+    // B split the held half without sending it again unchanged; only the bad request's rows were ever refused.
+    expect(graph.requests.map((r) => [r.events.length, r.outcome])).toEqual([
+      [8, 'fault'],
+      [4, 'fault'],
+      [4, 'accepted'],
+      [2, 'accepted'],
+      [2, 'accepted'],
+    ]);
+    expect(graph.deliveredCount.size).toBe(8);
+    expect(await deliveryRepo.totals(ctx.db, run.id)).toMatchObject({ events_sent: 8, events_failed: 0 });
+  });
+
+  it('never splits again a first half that was failed whole, when a later pass finds it', async () => {
+    const run = await newRun();
+    const tooOld = {
+      kind: 'graph' as const,
+      code: 100,
+      subcode: 2804003,
+      title: 'Event Timestamp Too Old',
+      message: 'Invalid parameter',
+    };
+    // Rows 2–7 are too old: any request carrying one of them is refused, naming no row. Batch 0 (rows 2–5) is
+    // halved down to its rows, so the worker learns this error rejects whole batches. Batch 1 (rows 6–9) is
+    // refused, its first half too (held), its second half goes through, and the held half's own halves are both
+    // refused: the first half '0' is failed whole, although it is a first half refused like its parent.
+    const refuseOld = (point: string, leaf: { row_numbers: number[] }) => {
+      if (point === 'before-send' && leaf.row_numbers.some((r) => r <= 7)) graph.inject(tooOld);
+    };
+    const events = makeEvents(12);
+    const first = engine(fakeSource(events), {
+      concurrency: 1,
+      batchSize: 4,
+      onPoint: (point, leaf) => {
+        // The worker dies on batch 2, leaving the run running for another pass.
+        if (point === 'before-send' && leaf.idx === 2) throw new Error('simulated crash');
+        refuseOld(point, leaf);
+      },
+    });
+    await expect(runSend(first.opts, run.id)).rejects.toThrow('simulated crash');
+    const batch1 = (await deliveryRepo.leaves(ctx.db, run.id)).filter((l) => l.idx === 1);
+    expect(batch1.map((l) => [l.part, l.status, l.event_count])).toEqual([
+      ['0', 'failed', 2],
+      ['1', 'sent', 2],
+    ]);
+    expect(graph.requests).toHaveLength(7 + 5);
+    // The dead worker's lease on batch 2 runs out.
+    await ctx.db.query(
+      `update send_batches set lease_until = now() - interval '1 second' where run_id = $1 and status = 'sending'`,
+      [run.id],
+    );
+    const second = engine(fakeSource(events), { concurrency: 1, batchSize: 4, onPoint: refuseOld });
+    expect(await runSend(second.opts, run.id)).toBe('completed_with_errors');
+    // Only batch 2 went out again; no rejected batch was sent a second time unchanged.
+    expect(graph.requests.slice(12).map((r) => [r.events.length, r.outcome])).toEqual([[4, 'accepted']]);
+    const bodies = graph.requests.map((r) => r.events.map((e) => e.event_id).join());
+    expect(new Set(bodies).size).toBe(bodies.length);
+    const leaves = await deliveryRepo.leaves(ctx.db, run.id);
+    expect(leaves.find((l) => l.idx === 1 && l.part === '0')).toMatchObject({
+      status: 'failed',
+      failed_whole: true,
+      row_numbers: [6, 7],
+    });
+    expect(await deliveryRepo.totals(ctx.db, run.id)).toMatchObject({ events_failed: 6, events_sent: 6 });
+  });
+
   it('stops on an answer that is not from the Conversions API instead of splitting', async () => {
     const run = await newRun();
     graph.inject({ kind: 'status', status: 404, body: '<html>Not Found</html>' });

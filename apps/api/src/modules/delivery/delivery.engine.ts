@@ -400,18 +400,26 @@ export async function runSend(opts: EngineOptions, runId: string): Promise<RunSt
       }
       chunk = [];
     };
+    let readToEnd = true;
     for await (const item of source.events(run)) {
-      if (stopped) break;
+      if (stopped) {
+        readToEnd = false;
+        break;
+      }
       chunk.push(item);
       if (chunk.length >= LEDGER_CHUNK) await drain();
     }
-    if (!stopped) {
+    // The last chunk is counted even if the run stopped meanwhile (a batch in flight refused the token): the file
+    // was read, and its skip lookups are all that stand between a stopped run and honest counts.
+    if (readToEnd) {
       await drain();
       await launch(batcher.flush());
     }
     await Promise.all(inflight);
     if (failure) throw failure;
-    if (!stopped) await deliveryRepo.finishPlan(db, runId, total - skipped, skipped);
+    // Every event was counted, so the plan holds for a stopped run too: /summary says from it what was not sent
+    // and what was skipped.
+    if (readToEnd) await deliveryRepo.finishPlan(db, runId, total - skipped, skipped);
   }
 
   async function sendAll(): Promise<RunStatus | null> {
@@ -420,8 +428,10 @@ export async function runSend(opts: EngineOptions, runId: string): Promise<RunSt
       const finished = await deliveryRepo.tryFinish(db, runId);
       if (finished) return finished;
       if (!(await stillRunning())) return (await deliveryRepo.getRun(db, runId))?.status ?? null;
-      // Another worker holds the last batches: wait for them to settle or for their lease to run out.
-      while (!(await deliveryRepo.hasClaimable(db, runId))) {
+      // Another worker holds the last batches: wait for them to settle or for their lease to run out. A held first
+      // half keeps the run open too: if the worker that settled its second half dies before splitting it, the next
+      // pass here splits it (nobody else would: this worker's heartbeat keeps the sweeper away).
+      while (!(await deliveryRepo.hasWork(db, runId))) {
         const done = await deliveryRepo.tryFinish(db, runId);
         if (done) return done;
         if (!(await stillRunning())) return (await deliveryRepo.getRun(db, runId))?.status ?? null;

@@ -47,6 +47,8 @@ export interface BatchRow {
   error_message: string | null;
   error_raw: string | null;
   payload_hash: string;
+  /** Failed as a whole batch after both its halves were refused like it (see failWhole): final, never split. */
+  failed_whole: boolean;
 }
 
 export interface BatchError {
@@ -74,6 +76,20 @@ export interface RunTotals {
  */
 const SIBLING_SETTLED = `not (b.part like '%1' and exists (select 1 from send_batches s where s.run_id = b.run_id
   and s.idx = b.idx and s.part = left(b.part, -1) || '0' and s.status in ('pending', 'sending')))`;
+
+/**
+ * `f` is a first half ('…0') held as failed like its parent, naming no row (see the engine's wholeBatchRejection):
+ * not an outcome yet. Once its second half settles it is split, unless it was failed whole.
+ */
+const HELD_FIRST_HALF = `f.status = 'failed' and f.verdict = 'bad_rows' and f.part like '%0' and f.event_count > 1
+  and not f.failed_whole
+  and exists (select 1 from send_batches p where p.run_id = f.run_id and p.idx = f.idx and p.part = left(f.part, -1)
+    and p.status = 'split' and p.error_code is not distinct from f.error_code
+    and p.error_subcode is not distinct from f.error_subcode)`;
+
+/** The second half of `f` has an outcome: `f` must be split now (see heldFirstHalves). */
+const SECOND_HALF_SETTLED = `exists (select 1 from send_batches s where s.run_id = f.run_id and s.idx = f.idx
+  and s.part = left(f.part, -1) || '1' and s.status in ('sent', 'failed', 'split'))`;
 
 const LEASE = `now() + make_interval(secs => $LEASE::double precision / 1000)`;
 const lease = (sql: string, n: number) => sql.replaceAll('$LEASE', `$${n}`);
@@ -166,7 +182,11 @@ export const deliveryRepo = {
     );
   },
 
-  /** Closes a fully planned run with no open batch left; answers the final status (or null if still open). */
+  /**
+   * Closes a fully planned run with no open batch left; answers the final status (or null if still open). A held
+   * first half counts as open: it fails only the bad rows once split, and a worker that died between its second
+   * half's outcome and the split would otherwise leave all its rows failed.
+   */
   async tryFinish(db: Queryable, runId: string): Promise<RunStatus | null> {
     const { rows } = await db.query<{ status: RunStatus }>(
       `update send_runs r set
@@ -175,6 +195,7 @@ export const deliveryRepo = {
          finished_at = now(), updated_at = now()
        where r.id = $1 and r.status = 'running' and r.planned
          and not exists (select 1 from send_batches b where b.run_id = r.id and b.status in ('pending', 'sending'))
+         and not exists (select 1 from send_batches f where f.run_id = r.id and ${HELD_FIRST_HALF})
        returning r.status`,
       [runId],
     );
@@ -322,7 +343,8 @@ export const deliveryRepo = {
     parentError: BatchError | null = null,
   ): Promise<boolean> {
     return db.transaction(async (tx) => {
-      // Ours under lease, or (token null) a failed half whose sibling just showed the parent was not failed whole.
+      // Ours under lease, or (token null) a failed half whose sibling just showed the parent was not failed whole;
+      // never a batch that was itself failed whole (a worker that lost its lease may still try to resolve it).
       const r = await tx.query(
         `update send_batches set status = 'split', lease_token = null, lease_until = null, updated_at = now(),
            verdict = coalesce($3, verdict), error_code = case when $3::text is null then error_code else $4 end,
@@ -330,7 +352,8 @@ export const deliveryRepo = {
            error_title = case when $3::text is null then error_title else $6 end,
            error_message = case when $3::text is null then error_message else $7 end,
            error_raw = case when $3::text is null then error_raw else $8 end
-         where id = $1 and (case when $2::uuid is null then status = 'failed' else lease_token = $2 and status = 'sending' end)`,
+         where id = $1 and (case when $2::uuid is null then status = 'failed' and not failed_whole
+           else lease_token = $2 and status = 'sending' end)`,
         [
           parent.id,
           token,
@@ -376,16 +399,12 @@ export const deliveryRepo = {
 
   /**
    * First halves still held as failed like their parent although their second half has settled (a worker died
-   * between the two): they must be split, not left failed whole.
+   * between the two): they must be split, not left failed whole. A first half that was failed whole (its own
+   * halves both refused like it) is final and not among them.
    */
   async heldFirstHalves(db: Queryable, runId: string): Promise<BatchRow[]> {
     const { rows } = await db.query<BatchRow>(
-      `select f.* from send_batches f
-       join send_batches p on p.run_id = f.run_id and p.idx = f.idx and p.part = left(f.part, -1) and p.status = 'split'
-       join send_batches s on s.run_id = f.run_id and s.idx = f.idx and s.part = left(f.part, -1) || '1'
-         and s.status in ('sent', 'failed', 'split')
-       where f.run_id = $1 and f.status = 'failed' and f.verdict = 'bad_rows' and f.part like '%0' and f.event_count > 1
-         and f.error_code is not distinct from p.error_code and f.error_subcode is not distinct from p.error_subcode`,
+      `select f.* from send_batches f where f.run_id = $1 and ${HELD_FIRST_HALF} and ${SECOND_HALF_SETTLED}`,
       [runId],
     );
     return rows;
@@ -421,7 +440,8 @@ export const deliveryRepo = {
 
   /**
    * Both halves of a split failed the way their parent did: the rejection was about the whole batch, not one
-   * row. The parent (which kept its error) becomes the failed leaf again and the halves go away.
+   * row. The parent (which kept its error) becomes the failed leaf again, marked failed whole, and the halves go
+   * away.
    */
   async failWhole(db: Db, parent: BatchRow, leaf: BatchRow, token: string): Promise<boolean> {
     return db.transaction(async (tx) => {
@@ -435,18 +455,24 @@ export const deliveryRepo = {
         [parent.run_id, parent.idx, parent.part + '0'],
       );
       await tx.query(
-        `update send_batches set status = 'failed', updated_at = now() where id = $1 and status = 'split'`,
+        `update send_batches set status = 'failed', failed_whole = true, updated_at = now()
+         where id = $1 and status = 'split'`,
         [parent.id],
       );
       return true;
     });
   },
 
-  /** Whether a worker could take a batch of the run right now (pending, or a lease that ran out). */
-  async hasClaimable(db: Queryable, runId: string): Promise<boolean> {
+  /**
+   * Whether a worker has something to do on the run right now: a batch to take (pending, or a lease that ran out)
+   * or a held first half to split (its second half settled, and whoever sent that did not split it).
+   */
+  async hasWork(db: Queryable, runId: string): Promise<boolean> {
     const { rows } = await db.query<{ ok: boolean }>(
       `select exists (select 1 from send_batches b where run_id = $1
-         and (status = 'pending' or (status = 'sending' and lease_until < now())) and ${SIBLING_SETTLED}) as ok`,
+           and (status = 'pending' or (status = 'sending' and lease_until < now())) and ${SIBLING_SETTLED})
+         or exists (select 1 from send_batches f where f.run_id = $1 and ${HELD_FIRST_HALF} and ${SECOND_HALF_SETTLED})
+         as ok`,
       [runId],
     );
     return rows[0]!.ok;

@@ -277,6 +277,86 @@ describe('send, summary, delivered count and failed-rows download', () => {
     expect(graph.requests).toHaveLength(0);
   });
 
+  it('counts a run stopped after its file was read from the plan: repeats and delivered events are not "not sent"', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const accountId = await account(agent);
+    const lines = (users: number[]) =>
+      [
+        'Email,Event,When,Source',
+        ...users.map((u) => `user${u}@example.com,Lead,${when},physical_store`),
+      ].join('\r\n');
+    const range = (from: number, n: number) => Array.from({ length: n }, (_, i) => from + i);
+    // users 2–51 reach the pixel live first.
+    const before = await prepared(agent, lines(range(2, 50)));
+    const first = (await agent.post(`/api/uploads/${before}/send`, { selectedAccountId: accountId })).json();
+    expect(await work(first.runId)).toBe('completed');
+
+    // 320 rows: users 2–301, then users 100–119 again (left out as repeats). 50 are skipped, 250 to send.
+    const id = await prepared(agent, lines([...range(2, 300), ...range(100, 20)]));
+    const { runId } = (await agent.post(`/api/uploads/${id}/send`, { selectedAccountId: accountId })).json();
+    // Until the file is read, the prepared count (every row) is all that is known.
+    expect((await agent.get(`/api/uploads/${id}/summary`)).json().progress).toMatchObject({
+      totalEvents: 320,
+      eventsSkipped: null,
+    });
+    graph.reset();
+    const expired = {
+      kind: 'graph' as const,
+      code: 190,
+      subcode: 463,
+      status: 401,
+      message: 'Session has expired.',
+    };
+    // One batch at a time: the file is read to its end before the second batch goes out and is refused.
+    const status = await work(runId, {
+      concurrency: 1,
+      onPoint: (point, batch) => {
+        if (point === 'before-send' && batch.idx === 1) graph.inject(expired);
+      },
+    });
+    expect(status).toBe('stopped');
+    const s = (await agent.get(`/api/uploads/${id}/summary`)).json();
+    expect(s).toMatchObject({ status: 'stopped', stopReason: 'token', totalSent: 100, totalFailed: 100 });
+    expect(s.progress).toMatchObject({
+      totalEvents: 250,
+      eventsSent: 100,
+      eventsFailed: 100,
+      eventsRemaining: 50,
+      eventsSkipped: 50,
+      batchesRemaining: 1,
+    });
+    // Sent + failed + not sent + skipped: the file's 300 distinct events.
+    const p = s.progress;
+    expect(p.eventsSent + p.eventsFailed + p.eventsRemaining + p.eventsSkipped).toBe(300);
+  });
+
+  it('does not count what a run stopped before its file was read to the end did not send', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const id = await prepared(agent, csv(600));
+    const accountId = await account(agent);
+    const { runId } = (await agent.post(`/api/uploads/${id}/send`, { selectedAccountId: accountId })).json();
+    const expired = {
+      kind: 'graph' as const,
+      code: 190,
+      subcode: 463,
+      status: 401,
+      message: 'Session has expired.',
+    };
+    graph.inject(expired);
+    // One batch at a time: the first is refused while the engine holds only the file's first 500 events.
+    expect(await work(runId, { concurrency: 1 })).toBe('stopped');
+    const s = (await agent.get(`/api/uploads/${id}/summary`)).json();
+    expect(s).toMatchObject({ status: 'stopped', stopReason: 'token', totalSent: 0, totalFailed: 100 });
+    // The 600 prepared rows may hold repeats and events already delivered: no total, remainder or skip is made up.
+    expect(s.progress).toMatchObject({
+      totalEvents: null,
+      eventsSent: 0,
+      eventsFailed: 100,
+      eventsRemaining: null,
+      eventsSkipped: null,
+    });
+  });
+
   it('refuses files that are not prepared, accounts of others, bad bodies, strangers and missing XSRF', async () => {
     const a = await loggedInAgent(ctx.app, ctx.db);
     const b = await loggedInAgent(ctx.app, ctx.db);

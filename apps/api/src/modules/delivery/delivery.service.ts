@@ -60,7 +60,8 @@ export async function startSend(
       accountName: account.name,
       testEventCode: body.testEventCode?.trim() || null,
       skipDelivered: body.skipDelivered ?? true,
-      // A prepared file has no row with errors, so every data row becomes one event.
+      // A prepared file has no row with errors, so this is at most the events to send: rows repeating an
+      // earlier row's event and events already delivered come off once the file is planned.
       expectedEvents: upload.rowCount,
     });
   });
@@ -117,6 +118,10 @@ export async function summary(
     ? totals.batches_failed
     : totals.batches_sent + totals.batches_failed + totals.batches_open;
   const next = batchOffset + page.length;
+  // A run that ended before any worker read its file to the end never learnt how many events it was to send or
+  // skip: the count it started with still holds repeated rows and events already delivered, so it is not
+  // reported as the total, and nothing is said to remain or to have been skipped.
+  const counted = run.planned || run.status === 'running';
   return {
     runId: run.id,
     status: run.status,
@@ -129,18 +134,18 @@ export async function summary(
     batchesListed: onlyFailed ? 'failed' : 'all',
     nextBatchOffset: page.length > 0 && next < listed ? next : null,
     progress: {
-      totalEvents: run.total_events,
+      totalEvents: counted ? run.total_events : null,
       batchesSent: totals.batches_sent,
       batchesFailed: totals.batches_failed,
       batchesRemaining: totals.batches_open,
       eventsSent: totals.events_sent,
       eventsFailed: totals.events_failed,
-      // Until the whole file is read only the batches cut so far are known.
+      // Unknown without a total (see counted).
       eventsRemaining:
-        run.total_events === null
+        !counted || run.total_events === null
           ? null
           : Math.max(0, run.total_events - totals.events_sent - totals.events_failed),
-      eventsSkipped: run.skipped_events,
+      eventsSkipped: run.planned ? run.skipped_events : null,
     },
     stopReason: run.stop_reason,
     stopExplanation: run.stop_reason ? explainStop(run.stop_reason, run.stop_error) : null,

@@ -3,8 +3,12 @@ import { render } from '@testing-library/react';
 import type { DeliverySummary } from '@backsignal/contracts';
 import { Progress } from './Progress.tsx';
 
-const summary = (progress: Partial<DeliverySummary['progress']>) =>
+const summary = (
+  progress: Partial<DeliverySummary['progress']>,
+  status: DeliverySummary['status'] = 'running',
+) =>
   ({
+    status,
     progress: {
       totalEvents: 150,
       batchesSent: 2,
@@ -42,6 +46,20 @@ describe('Progress', () => {
     );
     expect(container.querySelectorAll('dl > div')[2]?.textContent?.replace(/\s+/g, ' ').trim()).toBe(
       'Remaining27 eventsplanning batches…',
+    );
+  });
+
+  it('says what a run stopped before its file was read to the end left is not counted, not "…" or "planning"', () => {
+    const { container } = render(
+      <Progress
+        summary={summary(
+          { totalEvents: null, eventsRemaining: null, eventsSkipped: null, batchesRemaining: 0 },
+          'stopped',
+        )}
+      />,
+    );
+    expect(container.querySelectorAll('dl > div')[2]?.textContent?.replace(/\s+/g, ' ').trim()).toBe(
+      'Remainingnot counted',
     );
   });
 });

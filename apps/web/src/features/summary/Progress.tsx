@@ -5,6 +5,8 @@ import { progressPercent } from './progress.ts';
 export function Progress({ summary }: { summary: DeliverySummary }) {
   const p = summary.progress;
   const pct = progressPercent(summary);
+  // A run that stopped before its file was read to the end never counted what it left: said, not guessed.
+  const uncounted = p.eventsRemaining === null && summary.status !== 'running';
   const remaining = p.eventsRemaining === null ? '…' : p.eventsRemaining.toLocaleString();
   // Before the batches are planned, events remain in no batch yet: '27 events, 0 batches' would not add up.
   const batchesRemaining =
@@ -37,7 +39,12 @@ export function Progress({ summary }: { summary: DeliverySummary }) {
           batches={p.batchesFailed}
           tone={p.eventsFailed ? 'text-red-700' : 'text-slate-900'}
         />
-        <Stat label="Remaining" events={remaining} batches={batchesRemaining} tone="text-slate-900" />
+        <Stat
+          label="Remaining"
+          events={uncounted ? null : remaining}
+          batches={uncounted ? undefined : batchesRemaining}
+          tone="text-slate-900"
+        />
       </dl>
     </div>
   );
@@ -50,8 +57,10 @@ function Stat({
   tone,
 }: {
   label: string;
-  events: string;
-  batches: number | null;
+  /** null: not counted. */
+  events: string | null;
+  /** null: not planned yet; undefined: no batch line. */
+  batches?: number | null;
   tone: string;
 }) {
   return (
@@ -60,14 +69,22 @@ function Stat({
         {label}
       </dt>
       <dd className={`mt-1 text-lg font-semibold ${tone}`}>
-        {events}{' '}
-        <span className="block text-xs font-normal text-slate-500 sm:inline">
-          {events === '1' ? 'event' : 'events'}
-        </span>
+        {events === null ? (
+          'not counted'
+        ) : (
+          <>
+            {events}{' '}
+            <span className="block text-xs font-normal text-slate-500 sm:inline">
+              {events === '1' ? 'event' : 'events'}
+            </span>
+          </>
+        )}
       </dd>
-      <dd className="text-xs text-slate-500">
-        {batches === null ? 'planning batches…' : `${batches} ${batches === 1 ? 'batch' : 'batches'}`}
-      </dd>
+      {batches !== undefined && (
+        <dd className="text-xs text-slate-500">
+          {batches === null ? 'planning batches…' : `${batches} ${batches === 1 ? 'batch' : 'batches'}`}
+        </dd>
+      )}
     </div>
   );
 }

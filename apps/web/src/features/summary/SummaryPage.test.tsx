@@ -123,6 +123,28 @@ describe('SummaryPage announcing the end of a send', () => {
     expect(toastSuccess).not.toHaveBeenCalled();
   });
 
+  it('says a stop before the whole file was read left an uncounted rest, without a made-up number', async () => {
+    vi.mocked(summaryApi.file).mockResolvedValue({ status: 'submitted' } as never);
+    const stopped = finished('stopped');
+    vi.mocked(summaryApi.summary).mockResolvedValue({
+      ...stopped,
+      stopReason: 'token',
+      stopExplanation: {
+        title: 'Access token expired or invalid',
+        explanation: 'Meta refused it.',
+        fix: 'Reconnect.',
+        metaTitle: null,
+        metaMessage: '',
+      },
+      progress: { ...stopped.progress, totalEvents: null, eventsRemaining: null, eventsSkipped: null },
+    });
+    renderSummary(null);
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain(
+      'Sending stopped before the whole file was read, so Backsignal did not count how many events were not sent.',
+    );
+  });
+
   it('does not toast a send it started that was stopped', async () => {
     vi.mocked(summaryApi.file).mockResolvedValue({ status: 'prepared' } as never);
     vi.mocked(summaryApi.send).mockResolvedValue({} as never);

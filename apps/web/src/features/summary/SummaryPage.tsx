@@ -196,7 +196,13 @@ function Result({ summary, fileId }: { summary: DeliverySummary; fileId: string 
             <p className="mt-1 text-red-800">
               <span className="font-medium">How to fix it:</span> {summary.stopExplanation.fix}
             </p>
-            {summary.progress.eventsRemaining ? (
+            {summary.progress.eventsRemaining === null ? (
+              // The file's repeated rows and events already delivered are only known once it was read to the end.
+              <p className="mt-1 text-red-800">
+                Sending stopped before the whole file was read, so Backsignal did not count how many events
+                were not sent.
+              </p>
+            ) : summary.progress.eventsRemaining ? (
               <p className="mt-1 text-red-800">
                 {summary.progress.eventsRemaining.toLocaleString()} events were not sent.
               </p>

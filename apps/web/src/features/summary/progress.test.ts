@@ -43,4 +43,8 @@ describe('progressPercent', () => {
       progressPercent({ status: 'stopped', progress: progress({ totalEvents: 1000, eventsSent: 100 }) }),
     ).toBe(10);
   });
+
+  it('stays empty for a run that stopped before its file was read to the end (no total)', () => {
+    expect(progressPercent({ status: 'stopped', progress: progress({ eventsFailed: 100 }) })).toBe(0);
+  });
 });
