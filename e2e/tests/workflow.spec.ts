@@ -126,6 +126,18 @@ test('workflow screens fit a phone', async ({ page }) => {
   const fits = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1);
   await shot(page, 'phone-map-columns');
   expect(await fits()).toBe(true);
+  // The header wraps to two rows here: scrolled, the step pill sits below it, not behind it.
+  await page.evaluate(() => window.scrollTo(0, 400));
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+  const gap = await page.evaluate(() => {
+    const header = document.querySelector('header')!.getBoundingClientRect();
+    const pill = Array.from(document.querySelectorAll('p')).find((p) =>
+      p.textContent?.startsWith('Step 2 of 5'),
+    )!;
+    return Math.round(pill.getBoundingClientRect().top - header.bottom);
+  });
+  expect(gap).toBeGreaterThanOrEqual(0);
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.getByRole('button', { name: 'Mapping Actions' }).click();
   const menu = page.getByRole('button', { name: 'Clear All Mappings' });
   const box = await menu.boundingBox();

@@ -11,7 +11,8 @@ export function StepIndicator({
   label?: string;
 }) {
   return (
-    <div className="pointer-events-none sticky top-16 z-20 flex justify-center">
+    // Just below the sticky header, whose height grows when it wraps on a phone (useHeaderHeight).
+    <div className="pointer-events-none sticky top-[var(--header-height,4rem)] z-20 flex justify-center">
       {/* No aria-label: it is not allowed on a paragraph and screen readers skip it; the text says it all. */}
       <p className="pointer-events-auto rounded-full bg-slate-900 px-4 py-1.5 text-xs font-semibold text-white shadow-lg">
         Step {step} of {total}

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 
 /**
  * Publishes the sticky header's height as `--header-height` on the page, for what must sit below it: toasts
- * (index.css). The header wraps to two or three rows on a phone, so no fixed offset fits every width.
+ * (index.css) and the step pill (StepIndicator). The header wraps to two or three rows on a phone, so no fixed offset fits every width.
  */
 export function useHeaderHeight<T extends HTMLElement>() {
   const ref = useRef<T>(null);

@@ -6,7 +6,8 @@ export function FileDrop({
   disabled,
   children,
 }: {
-  onFile: (file: File | undefined) => void;
+  /** Every file picked or dropped: none, one, or (dropped) several. */
+  onFile: (files: readonly File[]) => void;
   disabled?: boolean;
   children: ReactNode;
 }) {
@@ -15,7 +16,7 @@ export function FileDrop({
   const drop = (e: DragEvent) => {
     e.preventDefault();
     setOver(false);
-    if (!disabled) onFile(e.dataTransfer.files.length > 1 ? undefined : e.dataTransfer.files[0]);
+    if (!disabled) onFile([...e.dataTransfer.files]);
   };
   return (
     <div
@@ -46,7 +47,7 @@ export function FileDrop({
         className="hidden"
         data-testid="file-input"
         onChange={(e) => {
-          onFile(e.target.files?.[0]);
+          onFile([...(e.target.files ?? [])]);
           e.target.value = '';
         }}
       />
@@ -54,8 +55,14 @@ export function FileDrop({
   );
 }
 
+// Spec §5 takes one file only and has no text for several: telling someone who dropped two that none was
+// selected would say the opposite of what happened.
+export const ONE_FILE_ONLY = 'Please upload one CSV file at a time.';
+
 /** Spec §5 client-side upload rules, in order; the message or null. */
-export function uploadProblem(file: File | undefined, maxMb: number): string | null {
+export function uploadProblem(files: readonly File[], maxMb: number): string | null {
+  if (files.length > 1) return ONE_FILE_ONLY;
+  const file = files[0];
   if (!file) return 'No file selected.';
   const typeOk =
     ['text/csv', 'application/vnd.ms-excel'].includes(file.type) ||

@@ -67,13 +67,13 @@ export function DashboardPage() {
     onError: () => toast.error('Failed to delete file.'),
   });
 
-  const onFile = (file: File | undefined) => {
-    const problem = uploadProblem(file, maxUploadMb);
+  const onFile = (files: readonly File[]) => {
+    const problem = uploadProblem(files, maxUploadMb);
     if (problem) {
-      track('file_upload_validation_failed', { reason: problem, size: file?.size });
+      track('file_upload_validation_failed', { reason: problem, size: files[0]?.size });
       return toast.error(problem);
     }
-    upload.mutate(file!);
+    upload.mutate(files[0]!);
   };
 
   const total = list.data?.total ?? 0;

@@ -5,7 +5,7 @@ import type { ValidationResponse, ValidationRow } from '@backsignal/contracts';
 import { StepIndicator } from '../../components/StepIndicator.tsx';
 import { Button, buttonClass } from '../../components/ui/Button.tsx';
 import { Card } from '../../components/ui/Card.tsx';
-import { FileDrop } from '../../components/ui/FileDrop.tsx';
+import { FileDrop, ONE_FILE_ONLY } from '../../components/ui/FileDrop.tsx';
 import { Spinner } from '../../components/ui/Spinner.tsx';
 import { download } from '../../lib/api.ts';
 import { errorMessage, limitOr } from '../../lib/errors.ts';
@@ -67,8 +67,10 @@ export function VerifyDataPage() {
   }, [fileId, navigate, run]);
 
   const [uploading, setUploading] = useState(false);
-  const uploadFixed = async (file: File | undefined) => {
+  const uploadFixed = async (files: readonly File[]) => {
     if (uploading) return;
+    if (files.length > 1) return toast.error(ONE_FILE_ONLY);
+    const file = files[0];
     if (!file || !file.name.toLowerCase().endsWith('.csv'))
       return toast.error('Please upload a valid .csv file.');
     setUploading(true);
@@ -329,7 +331,7 @@ function ProblemRows({ rows }: { rows: ValidationRow[] }) {
   );
 }
 
-function CorrectedUpload({ onFile, busy }: { onFile: (f: File | undefined) => void; busy: boolean }) {
+function CorrectedUpload({ onFile, busy }: { onFile: (files: readonly File[]) => void; busy: boolean }) {
   return (
     <FileDrop onFile={onFile} disabled={busy}>
       <p className="font-semibold text-slate-900">{busy ? 'Uploading...' : 'Upload a corrected CSV'}</p>
