@@ -37,12 +37,23 @@ export interface AppDeps {
 export type App = FastifyInstance;
 export type ResolvedDeps = Required<Pick<AppDeps, 'config' | 'db' | 'mailer' | 'now' | 'fetch'>> & AppDeps;
 
+/**
+ * Fastify's own numeric trustProxy ignores X-Forwarded-For altogether, so a hop count is a trust function:
+ * the socket peer and the next hops - 1 entries from the right are our proxies, the entry before them is
+ * the client.
+ */
+function trustProxy(setting: Config['trustProxy']) {
+  if (Array.isArray(setting)) return setting;
+  const hops = setting;
+  return hops > 0 ? (_address: string, hop: number) => hop < hops : false;
+}
+
 /** Builds the whole HTTP application without listening: server.ts listens, tests call inject(). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const resolved: ResolvedDeps = { now: () => new Date(), fetch: globalThis.fetch, ...deps };
   const app = Fastify({
     logger: deps.logger ?? false,
-    trustProxy: deps.config.trustProxy,
+    trustProxy: trustProxy(deps.config.trustProxy),
     bodyLimit: 1024 * 1024,
     genReqId: () => crypto.randomUUID(),
   }).withTypeProvider<ZodTypeProvider>();

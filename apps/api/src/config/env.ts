@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { Quotas } from '../modules/usage/quota.service.ts';
@@ -7,6 +8,47 @@ import type { Quotas } from '../modules/usage/quota.service.ts';
 const bool = z
   .enum(['true', 'false', '1', '0', ''])
   .transform((v) => v === 'true' || v === '1')
+  .optional();
+
+/** proxy-addr's names for private ranges, usable in a TRUST_PROXY list. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(entry)) return true;
+  const [ip = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(ip);
+  if (!family || rest.length) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+}
+
+/**
+ * Never "trust every hop": each proxy appends the address it was reached from to X-Forwarded-For, so only the
+ * entries our own proxies appended are true and everything left of them is whatever the client sent. A hop
+ * count trusts that many proxies (true = 1: the load balancer's entry is the client); a list trusts exactly
+ * those proxy addresses.
+ */
+const TrustProxy = z
+  .string()
+  .trim()
+  .transform((value, ctx): number | string[] => {
+    const v = value.toLowerCase();
+    if (v === '' || v === 'false') return 0;
+    if (v === 'true') return 1;
+    if (/^\d+$/.test(v)) return Number(v);
+    const list = v
+      .split(',')
+      .map((e) => e.trim())
+      .filter(Boolean);
+    const bad = list.filter((e) => !isProxyAddress(e));
+    if (bad.length) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected a hop count or proxy addresses/CIDRs, got ${bad.join(', ')}`,
+      });
+      return z.NEVER;
+    }
+    return list;
+  })
   .optional();
 
 const EnvSchema = z.object({
@@ -46,7 +88,7 @@ const EnvSchema = z.object({
   LANDING_VARIANT: z.enum(['agency', 'csv', 'random']).default('random'),
   MARKETING_PIXEL_ID: z.string().regex(/^\d*$/).optional(),
   RUN_WORKER: bool,
-  TRUST_PROXY: bool,
+  TRUST_PROXY: TrustProxy,
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -78,7 +120,8 @@ export interface Config {
   landingVariant: Env['LANDING_VARIANT'];
   marketingPixelId: string | undefined;
   runWorker: boolean;
-  trustProxy: boolean;
+  /** Proxy hops in front of the app whose X-Forwarded-For entries count (0 = none), or their addresses. */
+  trustProxy: number | string[];
 }
 
 export class ConfigError extends Error {}
@@ -173,6 +216,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     landingVariant: env.LANDING_VARIANT,
     marketingPixelId: env.MARKETING_PIXEL_ID || undefined,
     runWorker: env.RUN_WORKER ?? true,
-    trustProxy: env.TRUST_PROXY ?? false,
+    trustProxy: env.TRUST_PROXY ?? 0,
   };
 }

@@ -538,3 +538,32 @@ describe('cookies over https', () => {
     }
   });
 });
+
+describe.each([
+  ['a hop count', '1'],
+  ['the proxy addresses', '10.0.0.0/8'],
+])('behind a load balancer, with TRUST_PROXY as %s', (_, setting) => {
+  let proxied: TestContext;
+  beforeAll(async () => {
+    proxied = await createTestContext({ env: { TRUST_PROXY: setting } });
+  });
+  afterAll(() => proxied.close());
+
+  // The load balancer connects from 10.0.0.2 and appends the address it was reached from; whatever is left of
+  // that entry was written by the client.
+  const viaBalancer = (client: string, spoofed?: string) =>
+    new Agent(proxied.app, { ip: '10.0.0.2' }).request({
+      method: 'POST',
+      url: '/auth/login',
+      payload: { email: email(), password: 'Guess-Guess-1!' },
+      headers: { 'x-forwarded-for': spoofed ? `${spoofed}, ${client}` : client },
+    });
+
+  it('throttles one client together whatever it writes in X-Forwarded-For', async () => {
+    const codes: number[] = [];
+    for (let i = 0; i < 30; i++) codes.push((await viaBalancer('203.0.113.7', `198.51.100.${i}`)).statusCode);
+    expect(codes).toEqual([...Array(10).fill(401), ...Array(20).fill(429)]);
+    // Another client behind the same balancer is its own address, not the balancer's.
+    expect((await viaBalancer('203.0.113.8')).statusCode).toBe(401);
+  });
+});
