@@ -82,6 +82,7 @@ const EnvSchema = z.object({
   MAX_UPLOAD_MB: z.coerce.number().positive().max(1024).default(10),
   QUOTA_UPLOAD_MB_PER_DAY: z.coerce.number().positive().default(1024),
   QUOTA_ROWS_PER_DAY: z.coerce.number().int().positive().default(5_000_000),
+  SIGNUPS_PER_IP_PER_HOUR: z.coerce.number().int().positive().default(10),
   SEND_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(100),
   SEND_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
   BOOK_A_CALL_URL: z.string().url().default('https://calendly.com/backsignal/strategy-call'),
@@ -114,6 +115,8 @@ export interface Config {
   maxUploadBytes: number;
   /** Per account in any 24 hours: bytes uploaded, and rows for each of validate, prepare and send. */
   quotas: Quotas;
+  /** Signups one client address may make in an hour (ADR 0010). */
+  signupsPerIpPerHour: number;
   sendBatchSize: number;
   sendConcurrency: number;
   bookACallUrl: string;
@@ -210,6 +213,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       uploadBytes: Math.round(env.QUOTA_UPLOAD_MB_PER_DAY * 1024 * 1024),
       rows: env.QUOTA_ROWS_PER_DAY,
     },
+    signupsPerIpPerHour: env.SIGNUPS_PER_IP_PER_HOUR,
     sendBatchSize: env.SEND_BATCH_SIZE,
     sendConcurrency: env.SEND_CONCURRENCY,
     bookACallUrl: env.BOOK_A_CALL_URL,

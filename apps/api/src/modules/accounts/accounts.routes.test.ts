@@ -114,6 +114,22 @@ describe('signup', () => {
     expect(ctx.mailer.last(address)!.subject).toBe('You already have a Backsignal account');
   });
 
+  it('lets one client address sign up 10 times an hour, whatever addresses it signs up', async () => {
+    const ip = '192.0.2.120';
+    const before = ctx.mailer.sent.length;
+    const codes: number[] = [];
+    for (let i = 0; i < 12; i++) codes.push((await signUp(new Agent(ctx.app, { ip }))).res.statusCode);
+    expect(codes).toEqual([...Array(10).fill(201), 429, 429]);
+    expect(ctx.mailer.sent.length).toBe(before + 10);
+    const refused = await signUp(new Agent(ctx.app, { ip }));
+    expect(refused.res.json()).toMatchObject({
+      code: 'RATE_LIMITED',
+      message: 'Too many requests. Please try again later.',
+    });
+    expect(Number(refused.res.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await signUp()).res.statusCode).toBe(201);
+  });
+
   it('needs the XSRF header', async () => {
     const res = await new Agent(ctx.app).post(
       '/auth/signup',
