@@ -10,7 +10,7 @@ import type { Mailer } from './integrations/mailer.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerSession } from './plugins/session.ts';
 import { registerXsrf } from './plugins/xsrf.ts';
-import { registerNulGuard } from './plugins/nul-guard.ts';
+import { registerTextGuard } from './plugins/text-guard.ts';
 import { contentSecurityPolicy } from './plugins/csp.ts';
 import { serveWeb, webFallback } from './plugins/serve-web.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
@@ -74,7 +74,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandler(app, deps.webDist ? webFallback(deps.webDist) : undefined, deps.config.maxUploadBytes);
   registerSession(app, resolved);
   registerXsrf(app, deps.config);
-  registerNulGuard(app);
+  registerTextGuard(app);
 
   await app.register(systemRoutes(resolved));
   // Feature modules register here, one line each.

@@ -71,3 +71,38 @@ describe('a NUL character (U+0000) anywhere in a request', () => {
     expect(res.statusCode).toBe(204);
   });
 });
+
+describe('half of a UTF-16 surrogate pair (not valid Unicode, so not valid UTF-8)', () => {
+  it.each([
+    ['a high half', 'a\\ud800'],
+    ['a low half', '\\udc00b'],
+    ['two high halves', '\\ud83d\\ud83d'],
+  ])('is refused in an analytics prop (%s) with 400, not the 500 of a jsonb insert', async (_, escaped) => {
+    const before = await count('select count(*)::int as n from analytics_events');
+    const res = await new Agent(ctx.app).request({
+      method: 'POST',
+      url: '/api/analytics',
+      xsrf: false,
+      headers: { 'content-type': 'application/json' },
+      payload: `{"events":[{"name":"landing_page_viewed","props":{"variant":"${escaped}"},"ts":1}]}`,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: 'Text must be valid Unicode: it has half of a character pair. Please retype it and try again.',
+      fields: { 'events.0.props.variant': 'Contains half of a Unicode character pair.' },
+    });
+    expect(await count('select count(*)::int as n from analytics_events')).toBe(before);
+  });
+
+  it('leaves whole pairs alone', async () => {
+    const res = await new Agent(ctx.app).request({
+      method: 'POST',
+      url: '/api/analytics',
+      xsrf: false,
+      headers: { 'content-type': 'application/json' },
+      payload: '{"events":[{"name":"landing_page_viewed","props":{"variant":"\\ud83d\\ude00 ok"},"ts":1}]}',
+    });
+    expect(res.statusCode).toBe(204);
+  });
+});
