@@ -40,6 +40,8 @@ export default defineConfig({
       DATA_DIR,
       APP_URL: `http://localhost:${PORT}`,
       LOG_LEVEL: 'warn',
+      // Every journey signs up from this one address, more than the 10 an hour a real client may.
+      SIGNUPS_PER_IP_PER_HOUR: '1000',
       META_GRAPH_URL: process.env.E2E_META_GRAPH_URL ?? 'http://127.0.0.1:3199',
     },
   },

@@ -10,6 +10,7 @@ import type { Mailer } from './integrations/mailer.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerSession } from './plugins/session.ts';
 import { registerXsrf } from './plugins/xsrf.ts';
+import { registerTextGuard } from './plugins/text-guard.ts';
 import { contentSecurityPolicy } from './plugins/csp.ts';
 import { serveWeb, webFallback } from './plugins/serve-web.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
@@ -37,12 +38,23 @@ export interface AppDeps {
 export type App = FastifyInstance;
 export type ResolvedDeps = Required<Pick<AppDeps, 'config' | 'db' | 'mailer' | 'now' | 'fetch'>> & AppDeps;
 
+/**
+ * Fastify's own numeric trustProxy ignores X-Forwarded-For altogether, so a hop count is a trust function:
+ * the socket peer and the next hops - 1 entries from the right are our proxies, the entry before them is
+ * the client.
+ */
+function trustProxy(setting: Config['trustProxy']) {
+  if (Array.isArray(setting)) return setting;
+  const hops = setting;
+  return hops > 0 ? (_address: string, hop: number) => hop < hops : false;
+}
+
 /** Builds the whole HTTP application without listening: server.ts listens, tests call inject(). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const resolved: ResolvedDeps = { now: () => new Date(), fetch: globalThis.fetch, ...deps };
   const app = Fastify({
     logger: deps.logger ?? false,
-    trustProxy: deps.config.trustProxy,
+    trustProxy: trustProxy(deps.config.trustProxy),
     bodyLimit: 1024 * 1024,
     genReqId: () => crypto.randomUUID(),
   }).withTypeProvider<ZodTypeProvider>();
@@ -62,6 +74,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandler(app, deps.webDist ? webFallback(deps.webDist) : undefined, deps.config.maxUploadBytes);
   registerSession(app, resolved);
   registerXsrf(app, deps.config);
+  registerTextGuard(app);
 
   await app.register(systemRoutes(resolved));
   // Feature modules register here, one line each.

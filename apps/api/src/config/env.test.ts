@@ -49,6 +49,18 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads TRUST_PROXY as a number of proxy hops or a list of proxy addresses, never "trust all"', () => {
+    const trust = (TRUST_PROXY: string) => loadConfig({ DATA_DIR: tmp(), TRUST_PROXY }).trustProxy;
+    expect(loadConfig({ DATA_DIR: tmp() }).trustProxy).toBe(0);
+    expect(trust('false')).toBe(0);
+    expect(trust('true')).toBe(1);
+    expect(trust('1')).toBe(1);
+    expect(trust('2')).toBe(2);
+    expect(trust('10.0.0.0/8, 2001:db8::1,loopback')).toEqual(['10.0.0.0/8', '2001:db8::1', 'loopback']);
+    for (const bad of ['yes', '10.0.0.0/33', '10.0.0.300', '*'])
+      expect(() => trust(bad), bad).toThrow(/TRUST_PROXY/);
+  });
+
   it('reads versioned encryption keys and old keys for rotation', () => {
     const k1 = Buffer.alloc(32, 1).toString('base64');
     const k2 = Buffer.alloc(32, 2).toString('base64');

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { Quotas } from '../modules/usage/quota.service.ts';
@@ -7,6 +8,47 @@ import type { Quotas } from '../modules/usage/quota.service.ts';
 const bool = z
   .enum(['true', 'false', '1', '0', ''])
   .transform((v) => v === 'true' || v === '1')
+  .optional();
+
+/** proxy-addr's names for private ranges, usable in a TRUST_PROXY list. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(entry)) return true;
+  const [ip = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(ip);
+  if (!family || rest.length) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+}
+
+/**
+ * Never "trust every hop": each proxy appends the address it was reached from to X-Forwarded-For, so only the
+ * entries our own proxies appended are true and everything left of them is whatever the client sent. A hop
+ * count trusts that many proxies (true = 1: the load balancer's entry is the client); a list trusts exactly
+ * those proxy addresses.
+ */
+const TrustProxy = z
+  .string()
+  .trim()
+  .transform((value, ctx): number | string[] => {
+    const v = value.toLowerCase();
+    if (v === '' || v === 'false') return 0;
+    if (v === 'true') return 1;
+    if (/^\d+$/.test(v)) return Number(v);
+    const list = v
+      .split(',')
+      .map((e) => e.trim())
+      .filter(Boolean);
+    const bad = list.filter((e) => !isProxyAddress(e));
+    if (bad.length) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected a hop count or proxy addresses/CIDRs, got ${bad.join(', ')}`,
+      });
+      return z.NEVER;
+    }
+    return list;
+  })
   .optional();
 
 const EnvSchema = z.object({
@@ -40,13 +82,14 @@ const EnvSchema = z.object({
   MAX_UPLOAD_MB: z.coerce.number().positive().max(1024).default(10),
   QUOTA_UPLOAD_MB_PER_DAY: z.coerce.number().positive().default(1024),
   QUOTA_ROWS_PER_DAY: z.coerce.number().int().positive().default(5_000_000),
+  SIGNUPS_PER_IP_PER_HOUR: z.coerce.number().int().positive().default(10),
   SEND_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(100),
   SEND_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
   BOOK_A_CALL_URL: z.string().url().default('https://calendly.com/backsignal/strategy-call'),
   LANDING_VARIANT: z.enum(['agency', 'csv', 'random']).default('random'),
   MARKETING_PIXEL_ID: z.string().regex(/^\d*$/).optional(),
   RUN_WORKER: bool,
-  TRUST_PROXY: bool,
+  TRUST_PROXY: TrustProxy,
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -72,13 +115,16 @@ export interface Config {
   maxUploadBytes: number;
   /** Per account in any 24 hours: bytes uploaded, and rows for each of validate, prepare and send. */
   quotas: Quotas;
+  /** Signups one client address may make in an hour (ADR 0010). */
+  signupsPerIpPerHour: number;
   sendBatchSize: number;
   sendConcurrency: number;
   bookACallUrl: string;
   landingVariant: Env['LANDING_VARIANT'];
   marketingPixelId: string | undefined;
   runWorker: boolean;
-  trustProxy: boolean;
+  /** Proxy hops in front of the app whose X-Forwarded-For entries count (0 = none), or their addresses. */
+  trustProxy: number | string[];
 }
 
 export class ConfigError extends Error {}
@@ -167,12 +213,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       uploadBytes: Math.round(env.QUOTA_UPLOAD_MB_PER_DAY * 1024 * 1024),
       rows: env.QUOTA_ROWS_PER_DAY,
     },
+    signupsPerIpPerHour: env.SIGNUPS_PER_IP_PER_HOUR,
     sendBatchSize: env.SEND_BATCH_SIZE,
     sendConcurrency: env.SEND_CONCURRENCY,
     bookACallUrl: env.BOOK_A_CALL_URL,
     landingVariant: env.LANDING_VARIANT,
     marketingPixelId: env.MARKETING_PIXEL_ID || undefined,
     runWorker: env.RUN_WORKER ?? true,
-    trustProxy: env.TRUST_PROXY ?? false,
+    trustProxy: env.TRUST_PROXY ?? 0,
   };
 }

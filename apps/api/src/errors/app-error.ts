@@ -17,6 +17,9 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   INTERNAL: 500,
 };
 
+/** The answer to any request past a rate limit that has no more specific message. */
+export const TOO_MANY_REQUESTS = 'Too many requests. Please try again later.';
+
 /** An expected failure with a stable code and a message safe to show the user. */
 export class AppError extends Error {
   constructor(

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorBody } from '@backsignal/contracts';
-import { AppError } from '../errors/app-error.ts';
+import { AppError, TOO_MANY_REQUESTS } from '../errors/app-error.ts';
 import { fileTooLargeMessage } from '../lib/upload-limit.ts';
 
 /**
@@ -38,8 +38,7 @@ export function registerErrorHandler(
     }
     if (status === 415)
       return send(415, { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Unsupported content type.' });
-    if (status === 429)
-      return send(429, { code: 'RATE_LIMITED', message: 'Too many requests. Please try again later.' });
+    if (status === 429) return send(429, { code: 'RATE_LIMITED', message: TOO_MANY_REQUESTS });
     if (status >= 400 && status < 500) {
       // Fastify's own client errors (bad JSON, empty body): a plain message without internals.
       return send(400, { code: 'VALIDATION_FAILED', message: 'The request could not be read.' });

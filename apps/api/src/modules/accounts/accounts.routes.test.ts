@@ -114,6 +114,22 @@ describe('signup', () => {
     expect(ctx.mailer.last(address)!.subject).toBe('You already have a Backsignal account');
   });
 
+  it('lets one client address sign up 10 times an hour, whatever addresses it signs up', async () => {
+    const ip = '192.0.2.120';
+    const before = ctx.mailer.sent.length;
+    const codes: number[] = [];
+    for (let i = 0; i < 12; i++) codes.push((await signUp(new Agent(ctx.app, { ip }))).res.statusCode);
+    expect(codes).toEqual([...Array(10).fill(201), 429, 429]);
+    expect(ctx.mailer.sent.length).toBe(before + 10);
+    const refused = await signUp(new Agent(ctx.app, { ip }));
+    expect(refused.res.json()).toMatchObject({
+      code: 'RATE_LIMITED',
+      message: 'Too many requests. Please try again later.',
+    });
+    expect(Number(refused.res.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await signUp()).res.statusCode).toBe(201);
+  });
+
   it('needs the XSRF header', async () => {
     const res = await new Agent(ctx.app).post(
       '/auth/signup',
@@ -229,22 +245,61 @@ describe('login and logout', () => {
     expect(a.json().message).toBe('Invalid email or password');
   });
 
-  it('throttles after 10 failures for an account and lets the owner in after the window', async () => {
+  it('stops one address after 10 failures on an account, without locking the owner out elsewhere', async () => {
     const { address } = await signUp();
+    const attacker = '192.0.2.41';
     for (let i = 0; i < 10; i++) {
-      const r = await new Agent(ctx.app).post('/auth/login', {
+      const r = await new Agent(ctx.app, { ip: attacker }).post('/auth/login', {
         email: address,
         password: `Wrong-${i}-Pass!`,
       });
       expect(r.statusCode).toBe(401);
     }
-    const blocked = await new Agent(ctx.app).post('/auth/login', { email: address, password: PASSWORD });
-    expect(blocked.statusCode).toBe(429);
-    expect(blocked.json().message).toMatch(/Too many failed login attempts/);
+    // The attacker keeps trying: every guess is refused unchecked and none of them counts against the owner.
+    for (let i = 0; i < 40; i++) {
+      const r = await new Agent(ctx.app, { ip: attacker }).post('/auth/login', {
+        email: address,
+        password: i === 39 ? PASSWORD : `Wrong-${i}-Again!`,
+      });
+      expect(r.statusCode).toBe(429);
+      expect(r.json().message).toMatch(/Too many failed login attempts/);
+    }
+    const owner = await new Agent(ctx.app).post('/auth/login', { email: address, password: PASSWORD });
+    expect(owner.statusCode).toBe(200);
     offset = 16 * 60 * 1000;
-    const later = await new Agent(ctx.app).post('/auth/login', { email: address, password: PASSWORD });
+    const later = await new Agent(ctx.app, { ip: attacker }).post('/auth/login', {
+      email: address,
+      password: PASSWORD,
+    });
     offset = 0;
     expect(later.statusCode).toBe(200);
+  });
+
+  it('caps an account at 100 failures an hour from all addresses, lifted at once by a password reset', async () => {
+    const { address } = await signUp();
+    for (let source = 0; source < 10; source++) {
+      const ip = `198.51.100.${source + 1}`;
+      for (let i = 0; i < 10; i++) {
+        const r = await new Agent(ctx.app, { ip }).post('/auth/login', {
+          email: address,
+          password: `Wrong-${source}-${i}!`,
+        });
+        expect(r.statusCode).toBe(401);
+      }
+    }
+    const held = await new Agent(ctx.app).post('/auth/login', { email: address, password: PASSWORD });
+    expect(held.statusCode).toBe(429);
+    expect(held.json().message).toMatch(/reset your password/);
+
+    await new Agent(ctx.app).post('/auth/forgot-password', { email: address });
+    const token = tokenFrom(ctx.mailer.last(address)!.text, '/reset-password')!;
+    const NEW = 'Fresh-Lantern-77?';
+    expect((await new Agent(ctx.app).post('/auth/reset-password', { token, password: NEW })).statusCode).toBe(
+      200,
+    );
+    expect((await new Agent(ctx.app).post('/auth/login', { email: address, password: NEW })).statusCode).toBe(
+      200,
+    );
   });
 
   it('throttles one address trying many accounts', async () => {
@@ -536,5 +591,34 @@ describe('cookies over https', () => {
     } finally {
       await secure.close();
     }
+  });
+});
+
+describe.each([
+  ['a hop count', '1'],
+  ['the proxy addresses', '10.0.0.0/8'],
+])('behind a load balancer, with TRUST_PROXY as %s', (_, setting) => {
+  let proxied: TestContext;
+  beforeAll(async () => {
+    proxied = await createTestContext({ env: { TRUST_PROXY: setting } });
+  });
+  afterAll(() => proxied.close());
+
+  // The load balancer connects from 10.0.0.2 and appends the address it was reached from; whatever is left of
+  // that entry was written by the client.
+  const viaBalancer = (client: string, spoofed?: string) =>
+    new Agent(proxied.app, { ip: '10.0.0.2' }).request({
+      method: 'POST',
+      url: '/auth/login',
+      payload: { email: email(), password: 'Guess-Guess-1!' },
+      headers: { 'x-forwarded-for': spoofed ? `${spoofed}, ${client}` : client },
+    });
+
+  it('throttles one client together whatever it writes in X-Forwarded-For', async () => {
+    const codes: number[] = [];
+    for (let i = 0; i < 30; i++) codes.push((await viaBalancer('203.0.113.7', `198.51.100.${i}`)).statusCode);
+    expect(codes).toEqual([...Array(10).fill(401), ...Array(20).fill(429)]);
+    // Another client behind the same balancer is its own address, not the balancer's.
+    expect((await viaBalancer('203.0.113.8')).statusCode).toBe(401);
   });
 });

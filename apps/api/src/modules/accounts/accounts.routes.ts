@@ -13,7 +13,7 @@ import {
   type UserMessageResponse,
 } from '@backsignal/contracts';
 import type { ResolvedDeps } from '../../app.ts';
-import { AppError } from '../../errors/app-error.ts';
+import { AppError, TOO_MANY_REQUESTS } from '../../errors/app-error.ts';
 import { currentUser, requireUser, startSession, stopSession } from '../../plugins/session.ts';
 import * as accounts from './accounts.service.ts';
 
@@ -38,11 +38,25 @@ export const accountRoutes =
   async (instance) => {
     const app = instance.withTypeProvider<ZodTypeProvider>();
 
+    // Besides the per-recipient mail limit, one client address may open only so many accounts an hour
+    // (security.md §2.9): otherwise one address could create accounts by the thousand, each verification mail
+    // carrying a first name of its choosing to an inbox of its choosing.
+    const signupsPerIp = app.createRateLimit({
+      max: deps.config.signupsPerIpPerHour,
+      timeWindow: '1 hour',
+      keyGenerator: (request) => `signup|${request.ip}`,
+    });
+    const limitSignupsPerIp = async (request: FastifyRequest) => {
+      const limit = await signupsPerIp(request);
+      if (!limit.isAllowed && limit.isExceeded)
+        throw new AppError('RATE_LIMITED', TOO_MANY_REQUESTS, undefined, limit.ttlInSeconds);
+    };
+
     app.get('/auth/me', async (request): Promise<MeResponse> => ({ user: request.session?.user ?? null }));
 
     app.post(
       '/auth/signup',
-      { schema: { body: SignupRequest }, config: mailLimit(addressAsked) },
+      { schema: { body: SignupRequest }, preHandler: limitSignupsPerIp, config: mailLimit(addressAsked) },
       async (request, reply) => {
         const user = await accounts.signUp(deps, request.body);
         await startSession(request, reply, deps, user);

@@ -23,6 +23,15 @@ export const VERIFY_TTL_MS = 24 * 60 * 60 * 1000;
 export const RESET_TTL_MS = 60 * 60 * 1000;
 export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
 export const LOGIN_MAX_FAILURES = 10;
+/**
+ * One account's failures from every address together: ASVS 4 §2.2.1's ceiling of 100 an hour. One address
+ * cannot reach it (10 per 15 minutes is at most 40 an hour), so it takes a distributed attack to hold an
+ * account there, and a password reset lifts it.
+ */
+export const ACCOUNT_WINDOW_MS = 60 * 60 * 1000;
+export const ACCOUNT_MAX_FAILURES = 100;
+/** How long failure rows matter: the longest window. */
+export const LOGIN_FAILURES_KEPT_MS = Math.max(LOGIN_WINDOW_MS, ACCOUNT_WINDOW_MS);
 
 const INVALID_LOGIN = 'Invalid email or password';
 const INVALID_TOKEN = 'Invalid or expired token.';
@@ -85,37 +94,72 @@ export async function signUp(deps: Deps, input: SignupData) {
   return user;
 }
 
+interface FailureLimit {
+  key: string;
+  max: number;
+  windowMs: number;
+  refusal: string;
+}
+
+const accountKey = (email: string) => `email:${email.toLowerCase()}`;
+const changeKey = (userId: string) => `change:${userId}`;
+/** 10 in 15 minutes: one client address, or one session's guesses at its own password. */
+const shortLimit = (key: string): FailureLimit => ({
+  key,
+  max: LOGIN_MAX_FAILURES,
+  windowMs: LOGIN_WINDOW_MS,
+  refusal: 'Too many failed login attempts. Please wait 15 minutes and try again.',
+});
+const accountLimit = (email: string): FailureLimit => ({
+  key: accountKey(email),
+  max: ACCOUNT_MAX_FAILURES,
+  windowMs: ACCOUNT_WINDOW_MS,
+  refusal:
+    'Too many failed login attempts on this account. Please wait an hour, or reset your password to log in now.',
+});
+
 /**
- * Runs one password check under the failure throttle (10 failures per key in 15 minutes). The attempt is
- * recorded before the check and taken back if it succeeds, so parallel guesses cannot all slip under the
- * limit by reading the count before any of them is written.
+ * Runs one password check under failure limits. The attempt is recorded before the check and taken back if
+ * it succeeds, so parallel guesses cannot all slip under a limit by reading the count before any of them is
+ * written.
  */
-async function throttled(deps: Deps, keys: string[], check: () => Promise<boolean>): Promise<boolean> {
-  const now = deps.now();
-  const ids = await loginThrottleRepo.record(deps.db, keys, now);
-  const counts = await loginThrottleRepo.countSince(deps.db, keys, new Date(now.getTime() - LOGIN_WINDOW_MS));
-  if (keys.some((k) => (counts[k] ?? 0) > LOGIN_MAX_FAILURES)) {
+async function throttled(
+  deps: Deps,
+  limits: FailureLimit[],
+  check: () => Promise<boolean>,
+): Promise<boolean> {
+  const now = deps.now().getTime();
+  const ids = await loginThrottleRepo.record(
+    deps.db,
+    limits.map((l) => l.key),
+    new Date(now),
+  );
+  const counts = await loginThrottleRepo.countSince(
+    deps.db,
+    limits.map((l) => ({ key: l.key, since: new Date(now - l.windowMs) })),
+  );
+  const over = limits.find((l) => (counts[l.key] ?? 0) > l.max);
+  if (over) {
     // A refused attempt does not count, so the owner gets back in once the window has passed.
     await loginThrottleRepo.forget(deps.db, ids);
-    throw new AppError(
-      'RATE_LIMITED',
-      'Too many failed login attempts. Please wait 15 minutes and try again.',
-    );
+    throw new AppError('RATE_LIMITED', over.refusal);
   }
   const ok = await check();
   if (ok) await loginThrottleRepo.forget(deps.db, ids);
   return ok;
 }
 
-/** Checks credentials with throttling per account and per IP. */
+/**
+ * Checks credentials under two limits (ADR 0010): one address's failures, on any accounts, and one account's
+ * failures from every address. Neither lets a single address lock an owner out: its guesses stop at its own
+ * limit, far below the account's.
+ */
 export async function logIn(deps: Deps, email: string, password: string, ip: string): Promise<SessionUser> {
-  const accountKey = `email:${email.toLowerCase()}`;
   const user = await usersRepo.findByEmail(deps.db, email);
-  const ok = await throttled(deps, [accountKey, `ip:${ip}`], async () =>
+  const ok = await throttled(deps, [shortLimit(`ip:${ip}`), accountLimit(email)], async () =>
     user ? verifyPassword(user.passwordHash, password) : (await burnPasswordCheck(password), false),
   );
   if (!user || !ok) throw new AppError('UNAUTHENTICATED', INVALID_LOGIN);
-  await loginThrottleRepo.clear(deps.db, accountKey);
   return publicUser(user);
 }
 
@@ -164,6 +208,8 @@ export async function resetPassword(deps: Deps, input: ResetPasswordData) {
   const user = await usersRepo.findById(deps.db, userId);
   if (!user) throw new AppError('VALIDATION_FAILED', INVALID_TOKEN);
   await usersRepo.setPasswordHash(deps.db, userId, await hashPassword(input.password));
+  // The guesses held against the account were at a password that is gone, and its owner must get in at once.
+  await loginThrottleRepo.clear(deps.db, [accountKey(user.email), changeKey(userId)]);
   await endOtherSessions(deps.db, userId);
   await deps.mailer.send(passwordChangedMail(user.email, user.firstName, `${deps.config.appUrl}/contact`));
 }
@@ -185,7 +231,7 @@ export async function changePassword(
   // Throttled like login: a stolen session must not become a password-guessing oracle.
   const ok =
     user &&
-    (await throttled(deps, [`change:${userId}`], () =>
+    (await throttled(deps, [shortLimit(changeKey(userId))], () =>
       verifyPassword(user.passwordHash, input.currentPassword),
     ));
   if (!user || !ok) {

@@ -31,10 +31,11 @@ it('deletes expired sessions, links and old login failures, and keeps live ones'
     `insert into email_tokens (token_hash, user_id, purpose, expires_at) values ('old', $1, 'reset', $2), ('live', $1, 'verify', $3)`,
     [userId, new Date(now.getTime() - 1000), new Date(now.getTime() + hour)],
   );
-  await ctx.db.query(`insert into login_failures (key, at) values ('ip:old', $1), ('ip:new', $2)`, [
-    new Date(now.getTime() - hour),
-    now,
-  ]);
+  // An account's failures count for an hour, so one 30 minutes old still protects it.
+  await ctx.db.query(
+    `insert into login_failures (key, at) values ('ip:old', $1), ('ip:new', $2), ('email:half-hour', $3)`,
+    [new Date(now.getTime() - 2 * hour), now, new Date(now.getTime() - hour / 2)],
+  );
 
   await pruneExpired(ctx.db, now);
 
@@ -44,7 +45,9 @@ it('deletes expired sessions, links and old login failures, and keeps live ones'
   expect(await count('select count(*)::int as n from sessions where user_id = $1', [userId])).toBe(1);
   expect(await count(`select count(*)::int as n from email_tokens where token_hash = 'old'`)).toBe(0);
   expect(await count(`select count(*)::int as n from email_tokens where token_hash = 'live'`)).toBe(1);
-  expect(await count(`select count(*)::int as n from login_failures where key in ('ip:old', 'ip:new')`)).toBe(
-    1,
-  );
+  expect(
+    await count(
+      `select count(*)::int as n from login_failures where key in ('ip:old', 'ip:new', 'email:half-hour')`,
+    ),
+  ).toBe(2);
 });

@@ -1,7 +1,7 @@
 import type { Queryable } from '../../db/db.ts';
 import { SESSION_IDLE_MS } from '../sessions/sessions.service.ts';
 import { sessionsRepo } from '../sessions/sessions.repo.ts';
-import { LOGIN_WINDOW_MS } from './accounts.service.ts';
+import { LOGIN_FAILURES_KEPT_MS } from './accounts.service.ts';
 import { emailTokensRepo } from './email-tokens.repo.ts';
 import { loginThrottleRepo } from './login-throttle.repo.ts';
 import { QUOTA_WINDOW_MS } from '../usage/quota.service.ts';
@@ -15,6 +15,6 @@ import { usageRepo } from '../usage/usage.repo.ts';
 export async function pruneExpired(db: Queryable, now: Date): Promise<void> {
   await sessionsRepo.deleteExpired(db, now, new Date(now.getTime() - SESSION_IDLE_MS));
   await emailTokensRepo.deleteExpired(db, now);
-  await loginThrottleRepo.prune(db, new Date(now.getTime() - LOGIN_WINDOW_MS));
+  await loginThrottleRepo.prune(db, new Date(now.getTime() - LOGIN_FAILURES_KEPT_MS));
   await usageRepo.prune(db, new Date(now.getTime() - QUOTA_WINDOW_MS));
 }

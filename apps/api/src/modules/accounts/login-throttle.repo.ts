@@ -1,10 +1,14 @@
 import type { Queryable } from '../../db/db.ts';
 
 export const loginThrottleRepo = {
-  async countSince(db: Queryable, keys: string[], since: Date): Promise<Record<string, number>> {
+  /** Counts each key's failures after its own moment (keys have windows of different lengths). */
+  async countSince(db: Queryable, windows: { key: string; since: Date }[]): Promise<Record<string, number>> {
     const r = await db.query<{ key: string; n: number }>(
-      'select key, count(*)::int as n from login_failures where key = any($1) and at > $2 group by key',
-      [keys, since],
+      `select w.key, count(*)::int as n
+         from unnest($1::text[], $2::timestamptz[]) as w (key, since)
+         join login_failures f on f.key = w.key and f.at > w.since
+        group by w.key`,
+      [windows.map((w) => w.key), windows.map((w) => w.since.toISOString())],
     );
     return Object.fromEntries(r.rows.map((x) => [x.key, x.n]));
   },
@@ -19,8 +23,8 @@ export const loginThrottleRepo = {
   async forget(db: Queryable, ids: string[]) {
     await db.query('delete from login_failures where id = any($1::bigint[])', [ids]);
   },
-  async clear(db: Queryable, key: string) {
-    await db.query('delete from login_failures where key = $1', [key]);
+  async clear(db: Queryable, keys: string[]) {
+    await db.query('delete from login_failures where key = any($1)', [keys]);
   },
   async prune(db: Queryable, before: Date) {
     await db.query('delete from login_failures where at < $1', [before]);
