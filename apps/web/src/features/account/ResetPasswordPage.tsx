@@ -36,9 +36,16 @@ export function ResetPasswordPage() {
       title="Choose a new password"
       subtitle="After the reset you will be logged out everywhere; log in again with the new password."
       footer={
-        <Link to="/login" className="font-semibold text-brand-700 hover:underline">
-          Back to log in
-        </Link>
+        // A used or expired link is a dead end without a way to ask for a new one.
+        <>
+          <Link to="/forgot-password" className="font-semibold text-brand-700 hover:underline">
+            Get a new reset link
+          </Link>
+          {' · '}
+          <Link to="/login" className="font-semibold text-brand-700 hover:underline">
+            Back to log in
+          </Link>
+        </>
       }
     >
       {!token ? (

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
-import { passwordProblem, ROLES } from '@backsignal/contracts';
+import { passwordProblem, ROLES, SignupRequest } from '@backsignal/contracts';
 import { Button } from '../../components/ui/Button.tsx';
 import { SelectField, TextField } from '../../components/ui/Field.tsx';
 import { useFormAction } from '../../lib/use-form-action.ts';
@@ -28,13 +28,25 @@ export function SignupPage() {
     role: '',
   });
   const { busy, error, fail, run } = useFormAction('Signup failed', true);
-  const pwProblem = form.password ? passwordProblem(form.password) : null;
-  const set = (k: keyof typeof form) => (e: { target: { value: string } }) =>
+  // What the API's own contract says of each field, shown beside it once the form was sent: an empty form used
+  // to get only the password message, with nothing marked.
+  const [fieldErrors, setFieldErrors] = useState<Partial<Record<keyof typeof form, string>>>({});
+  const pwProblem = form.password ? passwordProblem(form.password) : (fieldErrors.password ?? null);
+  const set = (k: keyof typeof form) => (e: { target: { value: string } }) => {
     setForm((f) => ({ ...f, [k]: e.target.value }));
+    setFieldErrors(({ [k]: _edited, ...rest }) => rest);
+  };
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (passwordProblem(form.password)) return fail('Please resolve the password error before submitting.');
+    const parsed = SignupRequest.safeParse(form);
+    if (!parsed.success) {
+      const found: typeof fieldErrors = {};
+      for (const issue of parsed.error.issues) found[issue.path[0] as keyof typeof form] ??= issue.message;
+      setFieldErrors(found);
+      if (found.password) return fail('Please resolve the password error before submitting.');
+      return fail(Object.values(found)[0]!);
+    }
     await run(async () => {
       const { user, message } = await accountApi.signup(form);
       toast.success(message || 'Sign up was successful. Welcome!');
@@ -67,6 +79,7 @@ export function SignupPage() {
             required
             value={form.firstName}
             onChange={set('firstName')}
+            error={fieldErrors.firstName}
           />
           <TextField
             label="Last name"
@@ -84,6 +97,7 @@ export function SignupPage() {
           required
           value={form.email}
           onChange={set('email')}
+          error={fieldErrors.email}
         />
         <PasswordField
           label="Password"

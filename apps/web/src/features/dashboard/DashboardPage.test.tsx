@@ -47,6 +47,21 @@ beforeEach(() => {
 });
 
 describe('DashboardPage', () => {
+  it('gives the total count only once the list has loaded, never "0 total" while loading or failed', async () => {
+    let answer!: (v: { uploads: UploadSummary[]; total: number }) => void;
+    api.list.mockReturnValueOnce(new Promise((r) => (answer = r)));
+    const loading = renderPage();
+    expect(screen.queryByText(/ total$/)).toBeNull();
+    answer({ uploads: [file(1)], total: 1 });
+    expect(await screen.findByText('1 total')).toBeTruthy();
+    loading.unmount();
+
+    api.list.mockRejectedValue(new Error('down'));
+    renderPage();
+    expect(await screen.findByText('Failed to load uploaded files')).toBeTruthy();
+    expect(screen.queryByText(/ total$/)).toBeNull();
+  });
+
   it('tells the user about problems met while reading an uploaded file', async () => {
     api.list.mockResolvedValue({ uploads: [], total: 0 });
     api.upload.mockResolvedValue({

@@ -128,7 +128,8 @@ export function DashboardPage() {
       <Card className="p-0!">
         <div className="flex items-center justify-between border-b border-slate-200 px-6 py-4">
           <h2 className="text-base font-semibold text-slate-900">Uploaded files</h2>
-          <span className="text-sm text-slate-500">{total} total</span>
+          {/* Only a count the server gave: not "0 total" while loading or beside a load error. */}
+          {list.data && <span className="text-sm text-slate-500">{total} total</span>}
         </div>
         {list.isPending ? (
           <Spinner />

@@ -1,0 +1,56 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router';
+import type * as AccountApi from './account-api.ts';
+
+const api = vi.hoisted(() => ({ signup: vi.fn() }));
+const toast = vi.hoisted(() => ({ error: vi.fn(), success: vi.fn() }));
+vi.mock('react-toastify', () => ({ toast }));
+vi.mock('../../lib/session.tsx', () => ({ useSession: () => ({ signedIn: vi.fn() }) }));
+vi.mock('./account-api.ts', async (orig) => ({ ...(await orig<typeof AccountApi>()), accountApi: api }));
+
+const { SignupPage } = await import('./SignupPage.tsx');
+
+const renderPage = () =>
+  render(
+    <MemoryRouter>
+      <SignupPage />
+    </MemoryRouter>,
+  );
+
+beforeEach(() => vi.clearAllMocks());
+/** The text a screen reader reads after the field's name (its error, else its hint). */
+const description = (label: string) => {
+  const ids = screen.getByLabelText(label, { exact: true }).getAttribute('aria-describedby') ?? '';
+  return ids
+    .split(' ')
+    .map((id) => document.getElementById(id)?.textContent ?? '')
+    .join(' ');
+};
+
+describe('SignupPage', () => {
+  it('marks every field an empty form is missing, and sends nothing', async () => {
+    renderPage();
+    await userEvent.click(screen.getByRole('button', { name: 'Sign up' }));
+    expect(description('First name')).toBe('First name is required.');
+    expect(description('Email')).toBe('Email is required.');
+    expect(description('Password')).toBe('Password must be at least 8 characters long.');
+    expect(
+      screen.getAllByText('Please resolve the password error before submitting.').length,
+    ).toBeGreaterThan(0);
+    expect(api.signup).not.toHaveBeenCalled();
+  });
+
+  it('names a bad email beside the field when the password is fine, and clears it once edited', async () => {
+    renderPage();
+    await userEvent.type(screen.getByLabelText('First name'), 'Ann');
+    await userEvent.type(screen.getByLabelText('Email'), 'ann@');
+    await userEvent.type(screen.getByLabelText('Password', { exact: true }), 'Journey-Pass-2026!');
+    await userEvent.click(screen.getByRole('button', { name: 'Sign up' }));
+    expect(description('Email')).toBe('Please enter a valid email address.');
+    await userEvent.type(screen.getByLabelText('Email'), 'example.com');
+    expect(description('Email')).toBe('');
+    expect(api.signup).not.toHaveBeenCalled();
+  });
+});
