@@ -11,6 +11,12 @@ export function VerifyNoticePage() {
   usePageMeta({ title: 'Verify your email | Backsignal' });
   const { user, refresh } = useSession();
   const [busy, setBusy] = useState(false);
+  // A verified user is sent on by the route guard; one who is not yet needs to be told so, not shown nothing.
+  const [notYet, setNotYet] = useState(false);
+  const check = async () => {
+    const now = await refresh();
+    setNotYet(!now?.emailVerified);
+  };
 
   const resend = async () => {
     setBusy(true);
@@ -39,10 +45,15 @@ export function VerifyNoticePage() {
           <Button onClick={resend} disabled={busy}>
             {busy ? 'Sending...' : 'Resend verification email'}
           </Button>
-          <Button variant="secondary" onClick={() => void refresh()}>
+          <Button variant="secondary" onClick={() => void check()}>
             I've verified my email
           </Button>
         </div>
+        {notYet && (
+          <p role="status" className="text-amber-700">
+            Your email is not verified yet. Open the link in the email we sent, then try again.
+          </p>
+        )}
       </div>
     </AuthCard>
   );

@@ -116,4 +116,22 @@ describe('SubmitPage', () => {
     await waitFor(() => expect(toast.success).toHaveBeenCalledWith('Account saved'));
     expect(toast.dismiss).toHaveBeenCalledWith('no-account');
   });
+
+  it('saves a new account on Enter, as the Pixel Accounts page does', async () => {
+    api.preview.mockResolvedValue({ previewRows: [], totalCount: 25 });
+    api.createAccount.mockResolvedValue({
+      id: 'a1',
+      name: '',
+      pixelId: '123456789012',
+      accessToken: '••••1234',
+    });
+    renderPage();
+    await userEvent.type(await screen.findByLabelText('Pixel ID'), '123456789012');
+    await userEvent.type(screen.getByLabelText('API access token'), 'EAAB-1234{Enter}');
+    await waitFor(() => expect(api.createAccount).toHaveBeenCalledTimes(1));
+    expect(api.createAccount.mock.calls[0]![0]).toMatchObject({
+      pixelId: '123456789012',
+      accessToken: 'EAAB-1234',
+    });
+  });
 });

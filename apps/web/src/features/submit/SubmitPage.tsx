@@ -166,12 +166,19 @@ export function SubmitPage() {
               </p>
             )}
             {(accountId === NEW || (accounts.isSuccess && !accounts.data.length)) && (
-              <div className="space-y-3 rounded-xl bg-slate-50 p-4">
+              // A form, so Enter in either field saves, as on the Pixel Accounts page.
+              <form
+                className="space-y-3 rounded-xl bg-slate-50 p-4"
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  if (!saving) void saveAccount();
+                }}
+              >
                 <PixelAccountFields draft={draft} setDraft={setDraft} />
-                <Button onClick={saveAccount} disabled={saving}>
+                <Button type="submit" disabled={saving}>
                   {saving ? 'Saving...' : 'Save account'}
                 </Button>
-              </div>
+              </form>
             )}
             {account && (
               <DeliveredBefore
