@@ -22,17 +22,21 @@ export function AppHeader() {
     <header ref={header} className="sticky top-0 z-30 border-b border-slate-200 bg-white/90 backdrop-blur">
       <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-2 px-4 py-3">
         <Logo to="/dashboard" />
-        <nav aria-label="Account" className="flex items-center gap-1">
-          <NavLink to="/settings" className={nav}>
-            Account
-          </NavLink>
-          <NavLink to="/contact" className={nav}>
-            Contact Us
-          </NavLink>
-          <button type="button" onClick={logout} className={nav}>
-            Logout
-          </button>
-        </nav>
+        {/* Account links only for a known user: while the session loads (or for a visitor about to be sent to
+            /login) an Account and a Logout would promise what is not there. */}
+        {session.status === 'loggedIn' && (
+          <nav aria-label="Account" className="flex items-center gap-1">
+            <NavLink to="/settings" className={nav}>
+              Account
+            </NavLink>
+            <NavLink to="/contact" className={nav}>
+              Contact Us
+            </NavLink>
+            <button type="button" onClick={logout} className={nav}>
+              Logout
+            </button>
+          </nav>
+        )}
       </div>
     </header>
   );
