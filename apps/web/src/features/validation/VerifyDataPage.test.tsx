@@ -1,5 +1,5 @@
 import { describe, expect, it, vi, beforeEach } from 'vitest';
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import type { ValidationResponse, ValidationRow } from '@backsignal/contracts';
@@ -229,5 +229,26 @@ describe('VerifyDataPage', () => {
       new File(['a\n1\n'], 'again.csv', { type: 'text/csv' }),
     );
     expect(api.uploadFixed).toHaveBeenCalledTimes(1);
+  });
+
+  it('puts focus on the page heading once a corrected file is checked, not on the body', async () => {
+    api.validate.mockResolvedValue(
+      result({
+        rowsWithErrors: 1,
+        rows: [row(2, { hasErrors: true, errors: [{ field: 'email', message: 'bad' }] })],
+      }),
+    );
+    api.uploadFixed.mockResolvedValue({ headers: ['email'] });
+    renderPage();
+    await screen.findByText('Upload a corrected CSV');
+    api.validate.mockResolvedValue(result());
+    await userEvent.upload(
+      screen.getByTestId('file-input'),
+      new File(['a\n1\n'], 'fixed.csv', { type: 'text/csv' }),
+    );
+    await screen.findByText('Looks great! Your data is clean and ready to submit');
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Validate your data' })),
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'react-toastify';
 import type { ValidationResponse, ValidationRow } from '@backsignal/contracts';
@@ -67,6 +67,9 @@ export function VerifyDataPage() {
   }, [fileId, navigate, run]);
 
   const [uploading, setUploading] = useState(false);
+  // The drop zone that had focus is gone while the new file is checked: focus goes to the page heading, so a
+  // keyboard user keeps their place and a screen reader reads on from the top of the new result.
+  const heading = useRef<HTMLHeadingElement>(null);
   const uploadFixed = async (files: readonly File[]) => {
     if (uploading) return;
     if (files.length > 1) return toast.error(ONE_FILE_ONLY);
@@ -79,6 +82,7 @@ export function VerifyDataPage() {
       if (!res.headers?.length) return toast.error('Uploaded file did not contain valid headers.');
       toast.success('File uploaded. Revalidating...');
       await run();
+      heading.current?.focus();
     } catch (err) {
       toast.error(errorMessage(err, 'Failed to upload file.'));
     } finally {
@@ -112,7 +116,13 @@ export function VerifyDataPage() {
       <StepIndicator step={3} />
       <section className="mt-6 space-y-6">
         <div>
-          <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Validate your data</h1>
+          <h1
+            ref={heading}
+            tabIndex={-1}
+            className="text-2xl font-semibold tracking-tight text-slate-900 outline-none"
+          >
+            Validate your data
+          </h1>
           <p className="mt-1 text-sm text-slate-600">
             We check every row against Meta's rules and fix what can be fixed safely.
           </p>
