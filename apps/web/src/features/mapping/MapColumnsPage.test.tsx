@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes } from 'react-router';
@@ -22,6 +22,7 @@ function renderPage() {
       <MemoryRouter initialEntries={['/map-columns?fileId=f1']}>
         <Routes>
           <Route path="/map-columns" element={<MapColumnsPage />} />
+          <Route path="/verify-data" element={<p>validate</p>} />
         </Routes>
       </MemoryRouter>
     </QueryClientProvider>,
@@ -83,5 +84,56 @@ describe('MapColumnsPage keyboard', () => {
     renderPage();
     await userEvent.click(await screen.findByRole('button', { name: 'Add currency to Mapped Fields' }));
     expect(document.activeElement?.id).toBe('map-currency');
+  });
+});
+
+describe('MapColumnsPage auto-save', () => {
+  const saved = {
+    ...headers(['Email', 'Phone', 'event', 'time', 'src']),
+    mappings: { Email: 'email', event: 'event_name', time: 'event_time', src: 'action_source' },
+    saved: true,
+  };
+
+  it('sends the pending save when the page is left within the 600 ms debounce', async () => {
+    api.headers.mockResolvedValue(saved);
+    const view = renderPage();
+    await userEvent.selectOptions(await screen.findByLabelText('email'), 'Phone');
+    expect(api.setStatus).not.toHaveBeenCalled();
+    view.unmount();
+    expect(api.setStatus).toHaveBeenCalledTimes(1);
+    expect(api.setStatus).toHaveBeenCalledWith('f1', {
+      status: 'uploaded',
+      mappings: { Phone: 'email', event: 'event_name', time: 'event_time', src: 'action_source' },
+      hardcodedValues: {},
+      settings: saved.settings,
+    });
+  });
+
+  it('sends the pending save when the browser hides the page (tab closed, navigated away)', async () => {
+    api.headers.mockResolvedValue(saved);
+    renderPage();
+    await userEvent.selectOptions(await screen.findByLabelText('email'), 'Phone');
+    window.dispatchEvent(new Event('pagehide'));
+    expect(api.setStatus).toHaveBeenCalledTimes(1);
+    expect(api.setStatus.mock.calls[0]![1].mappings).toMatchObject({ Phone: 'email' });
+  });
+
+  it('sends nothing on leaving when nothing changed or the save already went', async () => {
+    api.headers.mockResolvedValue(saved);
+    const view = renderPage();
+    await screen.findByLabelText('email');
+    view.unmount();
+    expect(api.setStatus).not.toHaveBeenCalled();
+  });
+
+  it('does not send a stale uploaded save after Continue saved the mapping as mapped', async () => {
+    api.headers.mockResolvedValue(saved);
+    const view = renderPage();
+    await userEvent.selectOptions(await screen.findByLabelText('email'), 'Phone');
+    await userEvent.click(screen.getByRole('button', { name: 'Continue to Validation' }));
+    await waitFor(() => expect(api.setStatus).toHaveBeenCalledTimes(1));
+    view.unmount();
+    expect(api.setStatus).toHaveBeenCalledTimes(1);
+    expect(api.setStatus.mock.calls[0]![1].status).toBe('mapped');
   });
 });

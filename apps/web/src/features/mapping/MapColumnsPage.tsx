@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
-import type { FileSettings, HeadersResponse } from '@backsignal/contracts';
+import type { FileSettings, HeadersResponse, StatusUpdate } from '@backsignal/contracts';
 import {
   FIELD_BY_KEY,
   FIELD_GROUPS,
@@ -173,21 +173,43 @@ function MappingEditor({
       : problem;
 
   // A late auto-save ('uploaded') landing after Continue's 'mapped' would undo it and block validation's next step.
-  const autosave = useRef<{ timer?: ReturnType<typeof setTimeout>; inflight?: Promise<unknown> }>({});
+  const autosave = useRef<{
+    timer?: ReturnType<typeof setTimeout>;
+    /** The save waiting out the debounce; sent early if the page goes away first. */
+    pending?: { fileId: string; body: StatusUpdate };
+    inflight?: Promise<unknown>;
+  }>({});
+  const sendPending = useRef(() => {});
+  sendPending.current = () => {
+    const pending = autosave.current.pending;
+    if (!pending) return;
+    clearTimeout(autosave.current.timer);
+    autosave.current.pending = undefined;
+    autosave.current.inflight = workflowApi
+      .setStatus(pending.fileId, pending.body)
+      .catch((err) => console.error('Auto-save failed', err));
+  };
   // Spec §4: auto-save 600 ms after any change, as status 'uploaded'; failures only reach the console.
   useEffect(() => {
     if (first.current) {
       first.current = false;
       if (data.saved && !start.removed.length) return;
     }
-    const t = setTimeout(() => {
-      autosave.current.inflight = workflowApi
-        .setStatus(fileId, { status: 'uploaded', ...payload, settings })
-        .catch((err) => console.error('Auto-save failed', err));
-    }, 600);
+    autosave.current.pending = { fileId, body: { status: 'uploaded', ...payload, settings } };
+    const t = setTimeout(() => sendPending.current(), 600);
     autosave.current.timer = t;
+    // Only the timer is dropped here: the next change replaces `pending`, and leaving the page sends it.
     return () => clearTimeout(t);
   }, [payload, settings, fileId, data.saved, start.removed.length]);
+  // Leaving within the debounce window (Account, Back, closing the tab) must not lose the last change.
+  useEffect(() => {
+    const flush = () => sendPending.current();
+    window.addEventListener('pagehide', flush);
+    return () => {
+      window.removeEventListener('pagehide', flush);
+      flush();
+    };
+  }, []);
 
   const used = new Map(rows.filter((r) => r.mode === 'column' && r.column).map((r) => [r.column, r.field]));
   const mappedKeys = new Set(rows.map((r) => r.field));
@@ -201,7 +223,10 @@ function MappingEditor({
   const continueToValidation = async () => {
     if (problem) return toast.error(problem);
     setBusy(true);
+    // Continue saves the same mapping as 'mapped'; the pending 'uploaded' save must not follow it on unmount.
     clearTimeout(autosave.current.timer);
+    const unsent = autosave.current.pending;
+    autosave.current.pending = undefined;
     try {
       await autosave.current.inflight;
       await workflowApi.setStatus(fileId, { status: 'mapped', ...payload, settings });
@@ -209,6 +234,8 @@ function MappingEditor({
       track('mapping_continued', { fields: rows.length });
       navigate(`/verify-data?fileId=${fileId}`);
     } catch (err) {
+      // Nothing was saved: leaving the page now still has to send the change the auto-save was holding.
+      if (unsent && !autosave.current.pending) autosave.current.pending = unsent;
       toast.error(errorMessage(err, 'Failed to save mappings.'));
     } finally {
       setBusy(false);
