@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { render, screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes } from 'react-router';
@@ -40,6 +40,7 @@ const headers = (h: string[]) => ({
 
 beforeEach(() => {
   vi.clearAllMocks();
+  localStorage.clear();
   api.file.mockResolvedValue({
     id: 'f1',
     fileName: 'a.csv',
@@ -135,5 +136,58 @@ describe('MapColumnsPage auto-save', () => {
     view.unmount();
     expect(api.setStatus).toHaveBeenCalledTimes(1);
     expect(api.setStatus.mock.calls[0]![1].status).toBe('mapped');
+  });
+});
+
+describe('MapColumnsPage auto-mapped after a return to the page', () => {
+  const csv = ['Email', 'Phone', 'notes'];
+  /** First visit: suggestions applied, then the page is left and its auto-save is what the server holds. */
+  async function firstVisit(change?: () => Promise<void>) {
+    api.headers.mockResolvedValue(headers(csv));
+    const view = renderPage();
+    await screen.findByLabelText('email');
+    await change?.();
+    view.unmount();
+    const body = api.setStatus.mock.calls.at(-1)![1];
+    api.headers.mockResolvedValue({
+      ...headers(csv),
+      mappings: body.mappings,
+      hardcodedValues: body.hardcodedValues,
+      saved: true,
+    });
+  }
+  const badges = (field: string) =>
+    within(screen.getByLabelText(field).closest('li')!).queryByText('Auto-Mapped');
+
+  it('keeps the Auto-Mapped badges of a saved suggestion, and Clear Suggestions still removes them', async () => {
+    await firstVisit();
+    renderPage();
+    await screen.findByLabelText('email');
+    expect(badges('email')).not.toBeNull();
+    expect(badges('phone')).not.toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: /Mapping Actions/ }));
+    await userEvent.click(screen.getByRole('button', { name: 'Clear Suggestions' }));
+    expect(screen.queryByLabelText('email')).toBeNull();
+    expect(screen.queryByLabelText('phone')).toBeNull();
+  });
+
+  it('does not flag again a field the user changed before leaving', async () => {
+    await firstVisit(() => userEvent.selectOptions(screen.getByLabelText('email'), 'notes'));
+    renderPage();
+    await screen.findByLabelText('email');
+    expect(badges('email')).toBeNull();
+    expect(badges('phone')).not.toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: /Mapping Actions/ }));
+    await userEvent.click(screen.getByRole('button', { name: 'Clear Suggestions' }));
+    expect(screen.getByLabelText('email')).toHaveProperty('value', 'notes');
+    expect(screen.queryByLabelText('phone')).toBeNull();
+  });
+
+  it('flags nothing for a saved mapping this browser has no record of (never a user choice)', async () => {
+    await firstVisit();
+    localStorage.clear();
+    renderPage();
+    await screen.findByLabelText('email');
+    expect(screen.queryByText('Auto-Mapped')).toBeNull();
   });
 });

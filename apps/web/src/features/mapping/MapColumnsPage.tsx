@@ -21,14 +21,17 @@ import { errorMessage } from '../../lib/errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { track } from '../../lib/track.ts';
 import { workflowApi } from '../workflow/workflow-api.ts';
+import { readAutoMapped, writeAutoMapped } from './auto-mapped-store.ts';
 import { MappingActions } from './MappingActions.tsx';
 import {
   addField,
   applySuggestions,
+  autoMapped,
   clearAll,
   clearSuggestions,
   columnOptionLabel,
   fromSaved,
+  markAuto,
   removeField,
   toggleMode,
   toPayload,
@@ -114,10 +117,11 @@ export function MapColumnsPage() {
   );
 }
 
-function initialRows(data: HeadersResponse): { rows: MappedRow[]; removed: string[] } {
+function initialRows(fileId: string, data: HeadersResponse): { rows: MappedRow[]; removed: string[] } {
   if (!data.saved) return { rows: applySuggestions(clearAll(), data.headers), removed: [] };
   const { mappings, removed } = pruneMappings(data.headers, data.mappings);
-  return { rows: fromSaved(mappings, data.hardcodedValues), removed };
+  // The auto-save stored the suggestions as a plain mapping; the ones still untouched keep their flag.
+  return { rows: markAuto(fromSaved(mappings, data.hardcodedValues), readAutoMapped(fileId)), removed };
 }
 
 function MappingEditor({
@@ -131,7 +135,7 @@ function MappingEditor({
 }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [start] = useState(() => initialRows(data));
+  const [start] = useState(() => initialRows(fileId, data));
   const [rows, setRows] = useState<MappedRow[]>(start.rows);
   const [settings, setSettings] = useState<FileSettings>(data.settings);
   const [search, setSearch] = useState('');
@@ -158,6 +162,9 @@ function MappingEditor({
         'Some mappings were removed because their corresponding headers are no longer in the uploaded file.',
       );
   }, [start.removed.length]);
+
+  // Written on every change, before the auto-save, so the record is never older than the saved mapping.
+  useEffect(() => writeAutoMapped(fileId, autoMapped(rows)), [fileId, rows]);
 
   const payload = useMemo(() => toPayload(rows), [rows]);
   const problem = mappingProblem({

@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import {
   addField,
   applySuggestions,
+  autoMapped,
   clearAll,
   clearSuggestions,
   fromSaved,
+  markAuto,
   removeField,
   toggleMode,
   toPayload,
@@ -57,5 +59,17 @@ describe('mapping state', () => {
       ['action_source', 'hardcoded'],
       ['email', 'column'],
     ]);
+  });
+
+  it('flags again only the saved rows still holding the suggested column', () => {
+    let rows = applySuggestions(clearAll(), headers);
+    rows = updateRow(rows, 'phone', { column: 'notes' });
+    const auto = autoMapped(rows);
+    expect(auto).toEqual({ email: 'Email', event_name: 'Event' });
+    const { mappings, hardcodedValues } = toPayload(rows);
+    const back = markAuto(fromSaved(mappings, hardcodedValues), auto);
+    expect(back.filter((r) => r.auto).map((r) => r.field)).toEqual(['event_name', 'email']);
+    // Same field on another column than the one suggested: the user's own choice, not flagged.
+    expect(markAuto(fromSaved({ notes: 'email' }, {}), auto).some((r) => r.auto)).toBe(false);
   });
 });

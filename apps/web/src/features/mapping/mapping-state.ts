@@ -49,6 +49,20 @@ export function fromSaved(mappings: Mappings, hardcoded: HardcodedValues): Mappe
   return ordered(withRequired(rows));
 }
 
+/** Field → column of the rows still as the suggestions left them (column mode, untouched by the user). */
+export function autoMapped(rows: MappedRow[]): Record<string, string> {
+  return Object.fromEntries(
+    rows.filter((r) => r.auto && r.mode === 'column' && r.column).map((r) => [r.field, r.column]),
+  );
+}
+
+/**
+ * Flags again the rows a saved mapping still holds exactly as suggested. A row whose column differs was changed
+ * since (here or elsewhere) and stays the user's own, so Clear Suggestions never removes a choice.
+ */
+export const markAuto = (rows: MappedRow[], auto: Record<string, string>): MappedRow[] =>
+  rows.map((r) => (r.mode === 'column' && r.column && auto[r.field] === r.column ? { ...r, auto: true } : r));
+
 /** Merges the suggestions into the list, flagged auto-mapped; fields and columns already used are left alone. */
 export function applySuggestions(rows: MappedRow[], headers: readonly string[]): MappedRow[] {
   const { reverse } = suggestMappings(headers);
