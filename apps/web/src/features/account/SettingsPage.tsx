@@ -52,14 +52,19 @@ export function SettingsPage() {
           </button>
         ))}
       </div>
-      <div
-        role="tabpanel"
-        id={`panel-${TABS.indexOf(tab)}`}
-        aria-labelledby={`tab-${TABS.indexOf(tab)}`}
-        className="mt-6"
-      >
-        {tab === 'My Profile' ? <ProfileForm /> : <ChangePasswordForm />}
-      </div>
+      {/* Both panels stay mounted, the inactive one hidden: unmounting it threw away what the user had typed. */}
+      {TABS.map((t, i) => (
+        <div
+          key={t}
+          role="tabpanel"
+          id={`panel-${i}`}
+          aria-labelledby={`tab-${i}`}
+          hidden={tab !== t}
+          className="mt-6"
+        >
+          {t === 'My Profile' ? <ProfileForm /> : <ChangePasswordForm />}
+        </div>
+      ))}
       <DangerZone />
     </section>
   );
