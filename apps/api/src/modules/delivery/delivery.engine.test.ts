@@ -22,6 +22,24 @@ afterAll(async () => {
 });
 beforeEach(() => graph.reset());
 
+/** Meta's answer to a batch with an event past its time window, naming no row. */
+const TOO_OLD = {
+  kind: 'graph' as const,
+  code: 100,
+  subcode: 2804003,
+  title: 'Event Timestamp Too Old',
+  message: 'Invalid parameter',
+};
+// 8 events refused, then their first half: the second half goes through, and the held first half is split into
+// quarters without being sent again unchanged.
+const FIRST_HALF_SPLIT = [
+  [8, 'fault'],
+  [4, 'fault'],
+  [4, 'accepted'],
+  [2, 'accepted'],
+  [2, 'accepted'],
+];
+
 async function newRun(opts: { testEventCode?: string; skipDelivered?: boolean; pixelId?: string } = {}) {
   const { uploadId, accountId } = await seedUploadAndAccount(ctx.db, userId, { pixelId: opts.pixelId });
   return deliveryRepo.createRun(ctx.db, {
@@ -214,14 +232,7 @@ describe('delivery engine', () => {
 
   it('fails later batches whole in 3 requests once a batch was refused row by row for the same reason', async () => {
     const run = await newRun();
-    const tooOld = {
-      kind: 'graph' as const,
-      code: 100,
-      subcode: 2804003,
-      title: 'Event Timestamp Too Old',
-      message: 'Invalid parameter',
-    };
-    graph.inject(...Array.from({ length: 40 }, () => tooOld));
+    graph.inject(...Array.from({ length: 40 }, () => TOO_OLD));
     const { opts } = engine(fakeSource(makeEvents(24)), { concurrency: 1, batchSize: 8 });
     expect(await runSend(opts, run.id)).toBe('completed_with_errors');
     // The first batch is halved down to its 8 rows (15 requests); the next two fail whole (3 each).
@@ -252,13 +263,7 @@ describe('delivery engine', () => {
     const { opts } = engine(fakeSource(makeEvents(8)), { concurrency: 1 });
     expect(await runSend(opts, run.id)).toBe('completed');
     // The first half is split without being sent again unchanged.
-    expect(graph.requests.map((r) => [r.events.length, r.outcome])).toEqual([
-      [8, 'fault'],
-      [4, 'fault'],
-      [4, 'accepted'],
-      [2, 'accepted'],
-      [2, 'accepted'],
-    ]);
+    expect(graph.requests.map((r) => [r.events.length, r.outcome])).toEqual(FIRST_HALF_SPLIT);
     expect(graph.deliveredCount.size).toBe(8);
   });
 
@@ -275,13 +280,7 @@ describe('delivery engine', () => {
     });
     await expect(runSend(crashing.opts, run.id)).rejects.toThrow('simulated crash');
     expect(await runSend(engine(fakeSource(events), { concurrency: 1 }).opts, run.id)).toBe('completed');
-    expect(graph.requests.map((r) => [r.events.length, r.outcome])).toEqual([
-      [8, 'fault'],
-      [4, 'fault'],
-      [4, 'accepted'],
-      [2, 'accepted'],
-      [2, 'accepted'],
-    ]);
+    expect(graph.requests.map((r) => [r.events.length, r.outcome])).toEqual(FIRST_HALF_SPLIT);
     expect(graph.deliveredCount.size).toBe(8);
   });
 
@@ -322,32 +321,19 @@ describe('delivery engine', () => {
     aDies();
     expect(await bRun).toBe('completed');
     // B split the held half without sending it again unchanged; only the bad request's rows were ever refused.
-    expect(graph.requests.map((r) => [r.events.length, r.outcome])).toEqual([
-      [8, 'fault'],
-      [4, 'fault'],
-      [4, 'accepted'],
-      [2, 'accepted'],
-      [2, 'accepted'],
-    ]);
+    expect(graph.requests.map((r) => [r.events.length, r.outcome])).toEqual(FIRST_HALF_SPLIT);
     expect(graph.deliveredCount.size).toBe(8);
     expect(await deliveryRepo.totals(ctx.db, run.id)).toMatchObject({ events_sent: 8, events_failed: 0 });
   });
 
   it('never splits again a first half that was failed whole, when a later pass finds it', async () => {
     const run = await newRun();
-    const tooOld = {
-      kind: 'graph' as const,
-      code: 100,
-      subcode: 2804003,
-      title: 'Event Timestamp Too Old',
-      message: 'Invalid parameter',
-    };
     // Rows 2–7 are too old: any request carrying one of them is refused, naming no row. Batch 0 (rows 2–5) is
     // halved down to its rows, so the worker learns this error rejects whole batches. Batch 1 (rows 6–9) is
     // refused, its first half too (held), its second half goes through, and the held half's own halves are both
     // refused: the first half '0' is failed whole, although it is a first half refused like its parent.
     const refuseOld = (point: string, leaf: { row_numbers: number[] }) => {
-      if (point === 'before-send' && leaf.row_numbers.some((r) => r <= 7)) graph.inject(tooOld);
+      if (point === 'before-send' && leaf.row_numbers.some((r) => r <= 7)) graph.inject(TOO_OLD);
     };
     const events = makeEvents(12);
     const first = engine(fakeSource(events), {

@@ -36,6 +36,14 @@ function csv(rows: number, poison: number[] = []) {
   return lines.join('\r\n');
 }
 const MAPPING = { Email: 'email', Event: 'event_name', When: 'event_time', Source: 'action_source' };
+/** Meta's answer to a token it no longer accepts. */
+const EXPIRED = {
+  kind: 'graph' as const,
+  code: 190,
+  subcode: 463,
+  status: 401,
+  message: 'Session has expired.',
+};
 
 async function prepared(agent: Agent, content: string) {
   const up = await agent.request({
@@ -300,18 +308,11 @@ describe('send, summary, delivered count and failed-rows download', () => {
       eventsSkipped: null,
     });
     graph.reset();
-    const expired = {
-      kind: 'graph' as const,
-      code: 190,
-      subcode: 463,
-      status: 401,
-      message: 'Session has expired.',
-    };
     // One batch at a time: the file is read to its end before the second batch goes out and is refused.
     const status = await work(runId, {
       concurrency: 1,
       onPoint: (point, batch) => {
-        if (point === 'before-send' && batch.idx === 1) graph.inject(expired);
+        if (point === 'before-send' && batch.idx === 1) graph.inject(EXPIRED);
       },
     });
     expect(status).toBe('stopped');
@@ -335,14 +336,7 @@ describe('send, summary, delivered count and failed-rows download', () => {
     const id = await prepared(agent, csv(600));
     const accountId = await account(agent);
     const { runId } = (await agent.post(`/api/uploads/${id}/send`, { selectedAccountId: accountId })).json();
-    const expired = {
-      kind: 'graph' as const,
-      code: 190,
-      subcode: 463,
-      status: 401,
-      message: 'Session has expired.',
-    };
-    graph.inject(expired);
+    graph.inject(EXPIRED);
     // One batch at a time: the first is refused while the engine holds only the file's first 500 events.
     expect(await work(runId, { concurrency: 1 })).toBe('stopped');
     const s = (await agent.get(`/api/uploads/${id}/summary`)).json();

@@ -55,6 +55,17 @@ beforeEach(() => {
   api.accounts.mockResolvedValue([]);
 });
 
+/** The preview of 25 events, and the API's answer to saving a new account. */
+function answerAccountSaved() {
+  api.preview.mockResolvedValue({ previewRows: [], totalCount: 25 });
+  api.createAccount.mockResolvedValue({
+    id: 'a1',
+    name: '',
+    pixelId: '123456789012',
+    accessToken: '••••1234',
+  });
+}
+
 describe('SubmitPage', () => {
   it("shows 'Failed to load preview' instead of an empty preview when the preview call fails", async () => {
     api.preview.mockRejectedValue(new Error('boom'));
@@ -98,13 +109,7 @@ describe('SubmitPage', () => {
   });
 
   it('takes back the "select or save an account" error once an account is saved', async () => {
-    api.preview.mockResolvedValue({ previewRows: [], totalCount: 25 });
-    api.createAccount.mockResolvedValue({
-      id: 'a1',
-      name: '',
-      pixelId: '123456789012',
-      accessToken: '••••1234',
-    });
+    answerAccountSaved();
     renderPage();
     await userEvent.click(await screen.findByRole('button', { name: /Send 25 events to Meta/ }));
     expect(toast.error).toHaveBeenCalledWith('Please select or save an account first', {
@@ -118,13 +123,7 @@ describe('SubmitPage', () => {
   });
 
   it('saves a new account on Enter, as the Pixel Accounts page does', async () => {
-    api.preview.mockResolvedValue({ previewRows: [], totalCount: 25 });
-    api.createAccount.mockResolvedValue({
-      id: 'a1',
-      name: '',
-      pixelId: '123456789012',
-      accessToken: '••••1234',
-    });
+    answerAccountSaved();
     renderPage();
     await userEvent.type(await screen.findByLabelText('Pixel ID'), '123456789012');
     await userEvent.type(screen.getByLabelText('API access token'), 'EAAB-1234{Enter}');
