@@ -20,6 +20,7 @@ import { templateRoutes } from './modules/templates/templates.routes.ts';
 import { pixelRoutes } from './modules/pixels/pixels.routes.ts';
 import { formRoutes } from './modules/forms/forms.routes.ts';
 import { deliveryRoutes } from './modules/delivery/delivery.routes.ts';
+import { clientAddress } from './lib/client-address.ts';
 
 export interface AppDeps {
   config: Config;
@@ -69,7 +70,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     strictTransportSecurity: deps.config.secureCookies,
   });
   // Per-route limits; preHandler so a key can include the parsed body (an email address).
-  await app.register(rateLimit, { global: false, hook: 'preHandler' });
+  await app.register(rateLimit, {
+    global: false,
+    hook: 'preHandler',
+    keyGenerator: (request) => clientAddress(request.ip),
+  });
   if (deps.webDist) await serveWeb(app, deps.webDist);
   registerErrorHandler(app, deps.webDist ? webFallback(deps.webDist) : undefined, deps.config.maxUploadBytes);
   registerSession(app, resolved);

@@ -245,6 +245,26 @@ describe('login and logout', () => {
     expect(a.json().message).toBe('Invalid email or password');
   });
 
+  it('counts an IPv6 client by its /64: a new address of the same network is no new limit', async () => {
+    const { address } = await signUp();
+    const codes: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      const ip = `2001:db8:77:1:${(i + 1).toString(16)}::${i + 7}`;
+      const r = await new Agent(ctx.app, { ip }).post('/auth/login', {
+        email: address,
+        password: `Wrong-${i}!`,
+      });
+      codes.push(r.statusCode);
+    }
+    expect(codes).toEqual([...Array<number>(10).fill(401), 429, 429]);
+    // Another network is its own client.
+    const other = await new Agent(ctx.app, { ip: '2001:db8:78:1::1' }).post('/auth/login', {
+      email: address,
+      password: PASSWORD,
+    });
+    expect(other.statusCode).toBe(200);
+  });
+
   it('stops one address after 10 failures on an account, without locking the owner out elsewhere', async () => {
     const { address } = await signUp();
     const attacker = '192.0.2.41';

@@ -16,6 +16,7 @@ import type { ResolvedDeps } from '../../app.ts';
 import { AppError, TOO_MANY_REQUESTS } from '../../errors/app-error.ts';
 import { currentUser, requireUser, startSession, stopSession } from '../../plugins/session.ts';
 import * as accounts from './accounts.service.ts';
+import { clientAddress } from '../../lib/client-address.ts';
 
 // Mail-sending endpoints: at most 5 mails in 15 minutes to one recipient, whatever the IP or the body sent
 // (security.md §2.9: the product must not flood a victim's inbox; §2.1: a per-account limit). The key is who
@@ -24,7 +25,8 @@ const mailLimit = (recipient: (request: FastifyRequest) => string | undefined) =
   rateLimit: {
     max: 5,
     timeWindow: '15 minutes',
-    keyGenerator: (request: FastifyRequest) => `mail|${recipient(request) ?? `ip:${request.ip}`}`,
+    keyGenerator: (request: FastifyRequest) =>
+      `mail|${recipient(request) ?? `ip:${clientAddress(request.ip)}`}`,
   },
 });
 const addressAsked = (request: FastifyRequest) => {
@@ -44,7 +46,7 @@ export const accountRoutes =
     const signupsPerIp = app.createRateLimit({
       max: deps.config.signupsPerIpPerHour,
       timeWindow: '1 hour',
-      keyGenerator: (request) => `signup|${request.ip}`,
+      keyGenerator: (request) => `signup|${clientAddress(request.ip)}`,
     });
     const limitSignupsPerIp = async (request: FastifyRequest) => {
       const limit = await signupsPerIp(request);
@@ -72,7 +74,12 @@ export const accountRoutes =
       { schema: { body: LoginRequest } },
       async (request, reply): Promise<UserMessageResponse> => {
         try {
-          const user = await accounts.logIn(deps, request.body.email, request.body.password, request.ip);
+          const user = await accounts.logIn(
+            deps,
+            request.body.email,
+            request.body.password,
+            clientAddress(request.ip),
+          );
           await startSession(request, reply, deps, user);
           request.log.info({ userId: user.id }, 'login succeeded');
           return { user, message: 'You are now logged in!' };

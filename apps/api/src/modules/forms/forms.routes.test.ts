@@ -322,4 +322,22 @@ describe('analytics', () => {
     );
     expect(r.rows).toEqual([{ user_id: null }]);
   });
+
+  it('counts an IPv6 visitor by its /64 and stores no more of the address than that', async () => {
+    const join = async (i: number) => {
+      const a = new Agent(ctx.app, { ip: `2001:db8:99:5:${(i + 1).toString(16)}::1` });
+      return a.post(
+        '/api/automation-waitlist',
+        { name: 'V6', email: `v6-${i}@example.com`, businessType: 'HVAC', captchaToken: await captcha(a) },
+        { xsrf: false },
+      );
+    };
+    const codes: number[] = [];
+    for (let i = 0; i < 21; i++) codes.push((await join(i)).statusCode);
+    expect(codes).toEqual([...Array<number>(20).fill(200), 429]);
+    const stored = await ctx.db.query<{ ip: string }>(
+      "select distinct ip from public_submissions where email like 'v6-%'",
+    );
+    expect(stored.rows).toEqual([{ ip: '2001:db8:99:5::/64' }]);
+  });
 });

@@ -13,6 +13,7 @@ import { verifyCaptcha } from '../../integrations/captcha/captcha.ts';
 import type { SessionUser } from '../sessions/sessions.service.ts';
 import { auditResultMail, opsMail } from './forms.mails.ts';
 import { formsRepo, type SubmissionKind } from './forms.repo.ts';
+import { clientAddress } from '../../lib/client-address.ts';
 
 type Deps = Pick<ResolvedDeps, 'db' | 'config' | 'mailer' | 'fetch' | 'now'> & {
   log?: Pick<FastifyBaseLogger, 'error'>;
@@ -26,7 +27,7 @@ async function admit(deps: Deps, ip: string, email: string, captchaToken: string
   await verifyCaptcha(deps, captchaToken, ip);
   const counts = await formsRepo.recentCounts(
     deps.db,
-    ip,
+    clientAddress(ip),
     email,
     new Date(deps.now().getTime() - 60 * 60 * 1000),
   );
@@ -68,7 +69,8 @@ async function store(
   payload: object,
 ) {
   const id = randomUUID();
-  await formsRepo.insert(deps.db, { id, kind, userId, email, ip, payload });
+  // Stored as the limits count it: an IPv6 client's /64, not its address.
+  await formsRepo.insert(deps.db, { id, kind, userId, email, ip: clientAddress(ip), payload });
   return id;
 }
 
