@@ -5,6 +5,7 @@ export type FileStatus = (typeof FILE_STATUSES)[number];
 
 export const Mappings = z.record(z.string().max(500), z.string().max(100));
 export const HardcodedValues = z.record(z.string().max(100), z.string().max(2000));
+export const AutoMapped = z.record(z.string().max(100), z.string().max(500));
 
 export const FileSettings = z.object({
   timeZone: z.string().min(1).max(64),
@@ -49,6 +50,8 @@ export const HeadersResponse = z.object({
   samples: z.record(z.string(), z.array(z.string())),
   /** Whether the user has saved a mapping yet (else suggestions are auto-applied). */
   saved: z.boolean(),
+  /** Field → column of the mapped fields still as suggested ('Auto-Mapped'). */
+  autoMapped: AutoMapped,
 });
 export type HeadersResponse = z.infer<typeof HeadersResponse>;
 
@@ -57,6 +60,7 @@ export const StatusUpdate = z.object({
   mappings: Mappings.optional(),
   hardcodedValues: HardcodedValues.optional(),
   settings: FileSettings.optional(),
+  autoMapped: AutoMapped.optional(),
 });
 export type StatusUpdate = z.infer<typeof StatusUpdate>;
 

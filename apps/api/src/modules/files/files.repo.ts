@@ -16,6 +16,7 @@ export interface UploadRow {
   decimalSeparators: Record<string, '.' | ','>;
   mappings: Record<string, string>;
   hardcodedValues: Record<string, string>;
+  autoMapped: Record<string, string>;
   settings: FileSettings | null;
   mappingSaved: boolean;
   cleanFingerprint: string | null;
@@ -24,7 +25,7 @@ export interface UploadRow {
 }
 
 const COLS = `id, user_id, file_name, status, size_bytes, row_count, encoding, delimiter, headers, samples, date_orders,
-  decimal_separators,   mappings, hardcoded_values, settings, mapping_saved, clean_fingerprint, file_version, created_at`;
+  decimal_separators, mappings, hardcoded_values, auto_mapped, settings, mapping_saved, clean_fingerprint, file_version, created_at`;
 
 const json = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
 
@@ -44,6 +45,7 @@ function toRow(r: Record<string, unknown>): UploadRow {
     decimalSeparators: json(r.decimal_separators),
     mappings: json(r.mappings),
     hardcodedValues: json(r.hardcoded_values),
+    autoMapped: json(r.auto_mapped),
     settings: r.settings ? json(r.settings) : null,
     mappingSaved: r.mapping_saved as boolean,
     cleanFingerprint: (r.clean_fingerprint as string | null) ?? null,
@@ -156,17 +158,24 @@ export const filesRepo = {
   async saveMapping(
     db: Queryable,
     id: string,
-    m: { status: FileStatus; mappings: object; hardcodedValues: object; settings: FileSettings },
+    m: {
+      status: FileStatus;
+      mappings: object;
+      hardcodedValues: object;
+      autoMapped: object;
+      settings: FileSettings;
+    },
   ) {
     await db.query(
-      `update uploads set status = $2, mappings = $3, hardcoded_values = $4, settings = $5, mapping_saved = true,
-         clean_fingerprint = null, updated_at = now() where id = $1`,
+      `update uploads set status = $2, mappings = $3, hardcoded_values = $4, settings = $5, auto_mapped = $6,
+         mapping_saved = true, clean_fingerprint = null, updated_at = now() where id = $1`,
       [
         id,
         m.status,
         JSON.stringify(m.mappings),
         JSON.stringify(m.hardcodedValues),
         JSON.stringify(m.settings),
+        JSON.stringify(m.autoMapped),
       ],
     );
   },

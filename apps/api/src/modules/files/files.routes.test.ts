@@ -233,6 +233,36 @@ describe('mapping and status', () => {
     expect(h.samples.Email).toEqual(['ann@example.com', 'bob@example.com', 'not-an-email']);
   });
 
+  it('keeps which fields are still as suggested with the mapping, and forgets them for a mapping sent without', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const id = (await upload(agent)).json().file.id;
+    expect((await agent.get(`/api/uploads/${id}/headers`)).json().autoMapped).toEqual({});
+    await agent.patch(`/api/uploads/${id}/status`, {
+      status: 'uploaded',
+      mappings: { Email: 'email' },
+      hardcodedValues: {},
+      autoMapped: { email: 'Email' },
+    });
+    expect((await agent.get(`/api/uploads/${id}/headers`)).json().autoMapped).toEqual({ email: 'Email' });
+    // Settings alone keep them; a new mapping without flags is all the user's own.
+    await agent.patch(`/api/uploads/${id}/status`, {
+      status: 'uploaded',
+      settings: { timeZone: 'UTC', dateOrder: 'MDY', defaultCountry: 'US' },
+    });
+    expect((await agent.get(`/api/uploads/${id}/headers`)).json().autoMapped).toEqual({ email: 'Email' });
+    await agent.patch(`/api/uploads/${id}/status`, {
+      status: 'uploaded',
+      mappings: { Email: 'email' },
+      hardcodedValues: {},
+    });
+    expect((await agent.get(`/api/uploads/${id}/headers`)).json().autoMapped).toEqual({});
+    const tooLong = await agent.patch(`/api/uploads/${id}/status`, {
+      status: 'uploaded',
+      autoMapped: { email: 'x'.repeat(501) },
+    });
+    expect(tooLong.statusCode).toBe(400);
+  });
+
   it('auto-saves as uploaded, refuses mapped while the spec rules fail, and accepts a complete mapping', async () => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);
     const id = (await upload(agent)).json().file.id;

@@ -126,6 +126,7 @@ export const fileRoutes =
           settings: f.settings ?? DEFAULT_FILE_SETTINGS,
           samples: f.samples,
           saved: f.mappingSaved,
+          autoMapped: f.autoMapped,
         };
       },
     );

@@ -121,6 +121,8 @@ export async function updateStatus(
   }
   const mappings = body.mappings ?? f.mappings;
   const hardcodedValues = body.hardcodedValues ?? f.hardcodedValues;
+  // A new mapping without flags is all the user's own: old flags must not mark its columns as suggested.
+  const autoMapped = body.autoMapped ?? (body.mappings ? {} : f.autoMapped);
   const settings = checkSettings(body.settings ?? f.settings ?? DEFAULT_FILE_SETTINGS);
   if (body.status === 'mapped') {
     const problem =
@@ -128,7 +130,13 @@ export async function updateStatus(
       headerProblem({ headers: f.headers, mappings });
     if (problem) throw new AppError('VALIDATION_FAILED', problem);
   }
-  await filesRepo.saveMapping(db, id, { status: body.status, mappings, hardcodedValues, settings });
+  await filesRepo.saveMapping(db, id, {
+    status: body.status,
+    mappings,
+    hardcodedValues,
+    autoMapped,
+    settings,
+  });
   return (await filesRepo.findForUser(db, userId, id))!;
 }
 

@@ -36,6 +36,7 @@ const headers = (h: string[]) => ({
   settings: { timeZone: 'UTC', dateOrder: 'MDY', defaultCountry: 'US' },
   samples: {},
   saved: false,
+  autoMapped: {} as Record<string, string>,
 });
 
 beforeEach(() => {
@@ -106,6 +107,7 @@ describe('MapColumnsPage auto-save', () => {
       status: 'uploaded',
       mappings: { Phone: 'email', event: 'event_name', time: 'event_time', src: 'action_source' },
       hardcodedValues: {},
+      autoMapped: {},
       settings: saved.settings,
     });
   });
@@ -153,6 +155,7 @@ describe('MapColumnsPage auto-mapped after a return to the page', () => {
       ...headers(csv),
       mappings: body.mappings,
       hardcodedValues: body.hardcodedValues,
+      autoMapped: body.autoMapped,
       saved: true,
     });
   }
@@ -183,9 +186,9 @@ describe('MapColumnsPage auto-mapped after a return to the page', () => {
     expect(screen.queryByLabelText('phone')).toBeNull();
   });
 
-  it('flags nothing for a saved mapping this browser has no record of (never a user choice)', async () => {
+  it('flags nothing for a saved mapping that says none of its fields are as suggested', async () => {
     await firstVisit();
-    localStorage.clear();
+    api.headers.mockResolvedValue({ ...(await api.headers('f1')), autoMapped: {} });
     renderPage();
     await screen.findByLabelText('email');
     expect(screen.queryByText('Auto-Mapped')).toBeNull();

@@ -21,7 +21,6 @@ import { errorMessage } from '../../lib/errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { track } from '../../lib/track.ts';
 import { workflowApi } from '../workflow/workflow-api.ts';
-import { readAutoMapped, writeAutoMapped } from './auto-mapped-store.ts';
 import { MappingActions } from './MappingActions.tsx';
 import {
   addField,
@@ -117,11 +116,11 @@ export function MapColumnsPage() {
   );
 }
 
-function initialRows(fileId: string, data: HeadersResponse): { rows: MappedRow[]; removed: string[] } {
+function initialRows(data: HeadersResponse): { rows: MappedRow[]; removed: string[] } {
   if (!data.saved) return { rows: applySuggestions(clearAll(), data.headers), removed: [] };
   const { mappings, removed } = pruneMappings(data.headers, data.mappings);
-  // The auto-save stored the suggestions as a plain mapping; the ones still untouched keep their flag.
-  return { rows: markAuto(fromSaved(mappings, data.hardcodedValues), readAutoMapped(fileId)), removed };
+  // The saved mapping says which fields are still as suggested; those keep their flag.
+  return { rows: markAuto(fromSaved(mappings, data.hardcodedValues), data.autoMapped), removed };
 }
 
 function MappingEditor({
@@ -135,7 +134,7 @@ function MappingEditor({
 }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [start] = useState(() => initialRows(fileId, data));
+  const [start] = useState(() => initialRows(data));
   const [rows, setRows] = useState<MappedRow[]>(start.rows);
   const [settings, setSettings] = useState<FileSettings>(data.settings);
   const [search, setSearch] = useState('');
@@ -163,10 +162,9 @@ function MappingEditor({
       );
   }, [start.removed.length]);
 
-  // Written on every change, before the auto-save, so the record is never older than the saved mapping.
-  useEffect(() => writeAutoMapped(fileId, autoMapped(rows)), [fileId, rows]);
-
   const payload = useMemo(() => toPayload(rows), [rows]);
+  // Saved with the mapping, so the Auto-Mapped flags come back on a reload or on another device.
+  const auto = useMemo(() => autoMapped(rows), [rows]);
   const problem = mappingProblem({
     mappings: payload.mappings,
     hardcoded: payload.hardcodedValues,
@@ -202,12 +200,15 @@ function MappingEditor({
       first.current = false;
       if (data.saved && !start.removed.length) return;
     }
-    autosave.current.pending = { fileId, body: { status: 'uploaded', ...payload, settings } };
+    autosave.current.pending = {
+      fileId,
+      body: { status: 'uploaded', ...payload, autoMapped: auto, settings },
+    };
     const t = setTimeout(() => sendPending.current(), 600);
     autosave.current.timer = t;
     // Only the timer is dropped here: the next change replaces `pending`, and leaving the page sends it.
     return () => clearTimeout(t);
-  }, [payload, settings, fileId, data.saved, start.removed.length]);
+  }, [payload, auto, settings, fileId, data.saved, start.removed.length]);
   // Leaving within the debounce window (Account, Back, closing the tab) must not lose the last change.
   useEffect(() => {
     const flush = () => sendPending.current();
@@ -236,7 +237,7 @@ function MappingEditor({
     autosave.current.pending = undefined;
     try {
       await autosave.current.inflight;
-      await workflowApi.setStatus(fileId, { status: 'mapped', ...payload, settings });
+      await workflowApi.setStatus(fileId, { status: 'mapped', ...payload, autoMapped: auto, settings });
       void queryClient.invalidateQueries({ queryKey: ['uploads'] });
       track('mapping_continued', { fields: rows.length });
       navigate(`/verify-data?fileId=${fileId}`);
