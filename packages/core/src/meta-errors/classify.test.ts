@@ -4,6 +4,7 @@ import {
   badRowIndex,
   classifyNetworkFailure,
   classifyResponse,
+  isThrottle,
   MAX_RETRY_AFTER_MS,
   parseRetryAfter,
 } from './classify.ts';
@@ -78,6 +79,17 @@ describe('classifyResponse', () => {
 
   it('keeps Retry-After', () => {
     expect(classify({ status: 429, body: err(17), retryAfter: '7' })).toMatchObject({ retryAfterSeconds: 7 });
+  });
+
+  it('tells rate limits (the run slows down) from other retries', () => {
+    for (const c of [4, 17, 32, 613, 80003, 80004])
+      expect(isThrottle(classify({ status: 400, body: err(c) }))).toBe(true);
+    expect(isThrottle(classify({ status: 429, body: '' }))).toBe(true);
+    for (const c of [1, 2, 341, 368, 5000])
+      expect(isThrottle(classify({ status: 400, body: err(c) }))).toBe(false);
+    expect(isThrottle(classify({ status: 503, body: '' }))).toBe(false);
+    expect(isThrottle(classifyNetworkFailure('timeout'))).toBe(false);
+    expect(isThrottle(classify({ status: 400, body: err(100) }))).toBe(false);
   });
 
   it('network failures retry', () => {

@@ -36,6 +36,12 @@ export type Outcome =
 
 const RETRY_CODES = new Set([1, 2, 4, 17, 32, 341, 368, 613, 5000, 80003, 80004]);
 const TOKEN_CODES = new Set([102, 190]);
+/**
+ * Rate limits (meta-capi.md §1.13: application, user, page, Marketing API and ad-account throttling). Graph's error
+ * guide says to wait, retry and reduce volume: a 'retry' verdict that the delivery engine answers by slowing the
+ * whole run down, not just the batch that was refused.
+ */
+const THROTTLE_CODES = new Set([4, 17, 32, 613, 80003, 80004]);
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 const num = (v: unknown): number | null =>
@@ -157,6 +163,13 @@ export function classifyResponse(input: {
       verdict === 'bad_rows' ? (badRowIndex(error?.message) ?? badRowIndex(error?.userMessage)) : null,
     cause: error ? `graph_${error.code ?? 'unknown'}` : `http_${status}`,
   };
+}
+
+/** Meta (or a proxy, HTTP 429) asked us to slow down: a subset of the 'retry' verdict. */
+export function isThrottle(outcome: Outcome): boolean {
+  if (outcome.kind !== 'error' || outcome.verdict !== 'retry') return false;
+  const code = outcome.error?.code ?? null;
+  return (code !== null && THROTTLE_CODES.has(code)) || outcome.cause === 'http_429';
 }
 
 /** Timeouts, refused and dropped connections: always worth another attempt. */

@@ -1,3 +1,4 @@
+import { explainMetaError } from '@backsignal/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../../test/context.ts';
 import { loggedInAgent } from '../../../test/agent.ts';
@@ -20,7 +21,10 @@ afterAll(async () => {
   await graph.close();
   await ctx.close();
 });
-beforeEach(() => graph.reset());
+beforeEach(() => {
+  graph.reset();
+  graph.setDelay(0);
+});
 
 /** Meta's answer to a batch with an event past its time window, naming no row. */
 const TOO_OLD = {
@@ -79,6 +83,37 @@ function engine(source: EngineOptions['source'], extra: Partial<EngineOptions> =
   return { opts, sleeps };
 }
 
+/**
+ * A clock that moves only when the engine sleeps: a sleep wakes at its start + ms, and concurrent sleeps to the
+ * same moment do not add up. `sentAt` records the clock at each request, so the tests read the spacing of requests
+ * without waiting for real.
+ */
+function fakeClock() {
+  let t = Date.now();
+  const start = t;
+  const sentAt: number[] = [];
+  const sleeps: number[] = [];
+  return {
+    sentAt: () => sentAt.map((x) => x - start),
+    sleeps,
+    opts: {
+      now: () => t,
+      sleep: async (ms: number) => {
+        sleeps.push(ms);
+        const wake = t + ms;
+        // A few real milliseconds: the other workers finish handling the answers of their wave before time moves.
+        await new Promise((r) => setTimeout(r, 50));
+        t = Math.max(t, wake);
+      },
+      fetch: ((url, init) => {
+        sentAt.push(t);
+        return fetch(url, init);
+      }) as typeof fetch,
+      throttle: { baseMs: 1000, maxWaitMs: 8000, giveUpMs: 10 * 60_000 },
+    } satisfies Partial<EngineOptions>,
+  };
+}
+
 describe('delivery engine', () => {
   it('sends every event once, in batches, with test code, partner agent and bearer token', async () => {
     const run = await newRun({ testEventCode: 'TEST123' });
@@ -129,13 +164,74 @@ describe('delivery engine', () => {
       { kind: 'graph', code: 17, status: 400 },
       { kind: 'graph', code: 613 },
     );
-    const { opts, sleeps } = engine(fakeSource(makeEvents(50)), { concurrency: 1 });
+    const clock = fakeClock();
+    const { opts } = engine(fakeSource(makeEvents(50)), { concurrency: 1, ...clock.opts });
     expect(await runSend(opts, run.id)).toBe('completed');
     const [batch] = await deliveryRepo.leaves(ctx.db, run.id);
-    expect(batch).toMatchObject({ status: 'sent', attempts: 7, events_received: 50 });
+    // Rate limits hold the run back instead of using up the batch's attempts.
+    expect(batch).toMatchObject({ status: 'sent', attempts: 4, events_received: 50 });
     expect(graph.requests).toHaveLength(7);
-    // Full jitter (random 0.5) on base 10 ms doubling, capped at 100 ms; Retry-After 2 s wins over it.
-    expect(sleeps).toEqual([5, 10, 20, 2000, 50, 50]);
+    // Full jitter (random 0.5) on base 10 ms doubling, capped at 100 ms; then the run-level wait: Retry-After 2 s
+    // wins over the first 1 s, then 2 s and 4 s as the refusals go on.
+    expect(clock.sleeps).toEqual([5, 10, 20, 2000, 2000, 4000]);
+    expect(await deliveryRepo.getRun(ctx.db, run.id)).toMatchObject({
+      throttled_since: null,
+      throttle_count: 0,
+    });
+  });
+
+  it('slows the whole run down on a rate limit: batches in flight wait together and none fails', async () => {
+    const run = await newRun();
+    // 10 waves of 4 requests refused with code 17 (each batch 10 times, past its 8 attempts), the first asking for 3 s.
+    graph.inject(
+      { kind: 'graph', code: 17, retryAfter: '3' },
+      ...Array.from({ length: 39 }, () => ({ kind: 'graph' as const, code: 17 })),
+    );
+    // Answers take 200 ms (real time): each wave's requests are all on the wire before the first answer comes back.
+    graph.setDelay(200);
+    const clock = fakeClock();
+    const { opts } = engine(fakeSource(makeEvents(400)), { concurrency: 4, ...clock.opts });
+    expect(await runSend(opts, run.id)).toBe('completed');
+    expect(graph.deliveredCount.size).toBe(400);
+    expect(graph.requests).toHaveLength(44);
+    const leaves = await deliveryRepo.leaves(ctx.db, run.id);
+    expect(leaves.map((l) => [l.status, l.attempts])).toEqual(Array.from({ length: 4 }, () => ['sent', 1]));
+    // All 4 batches go in waves spaced by the run's wait: Retry-After 3 s first, then doubling from 2 s up to the
+    // 8 s cap; 10 waves refused, the 11th accepted. No batch retried on its own backoff (5–100 ms here): every
+    // sleep is the run's.
+    const waves = [0, 3000, 5000, 9000, 17_000, 25_000, 33_000, 41_000, 49_000, 57_000, 65_000];
+    expect(clock.sentAt()).toEqual(waves.flatMap((t) => [t, t, t, t]));
+    expect(clock.sleeps.every((ms) => ms >= 1000)).toBe(true);
+    expect(await deliveryRepo.getRun(ctx.db, run.id)).toMatchObject({
+      status: 'completed',
+      throttled_since: null,
+      throttle_count: 0,
+    });
+  });
+
+  it("fails the batches with Meta's reason once the run has been throttled past the give-up time", async () => {
+    const run = await newRun();
+    graph.inject(...Array.from({ length: 200 }, () => ({ kind: 'graph' as const, code: 4 })));
+    graph.setDelay(200);
+    const clock = fakeClock();
+    const { opts } = engine(fakeSource(makeEvents(800)), {
+      concurrency: 4,
+      ...clock.opts,
+      throttle: { baseMs: 1000, maxWaitMs: 8000, giveUpMs: 20_000 },
+    });
+    expect(await runSend(opts, run.id)).toBe('completed_with_errors');
+    // The 4 batches in flight are refused at 0, 1, 3, 7 and 15 s and fail on the first refusal past the 20 s
+    // give-up (23 s); the 4 after them no longer wait and fail on their one refusal: 28 requests, not 8 × 8.
+    const waves = [0, 1000, 3000, 7000, 15_000, 23_000, 23_000];
+    expect(clock.sentAt()).toEqual(waves.flatMap((t) => [t, t, t, t]));
+    expect(clock.sleeps.every((ms) => ms >= 1000)).toBe(true);
+    const leaves = await deliveryRepo.leaves(ctx.db, run.id);
+    expect(leaves).toHaveLength(8);
+    for (const l of leaves) {
+      expect(l).toMatchObject({ status: 'failed', attempts: 1, verdict: 'retry', error_code: 4 });
+      expect(explainMetaError(l.error_raw, 'retry').title).toBe('Meta asked us to slow down');
+    }
+    expect(await deliveryRepo.totals(ctx.db, run.id)).toMatchObject({ events_sent: 0, events_failed: 800 });
   });
 
   it('fails a batch after 8 attempts with the last reason and goes on with the rest', async () => {

@@ -4,6 +4,8 @@ import {
   createBatcher,
   DEFAULT_BACKOFF,
   eventsJson,
+  isThrottle,
+  MAX_RETRY_AFTER_MS,
   type BackoffPolicy,
   type Outcome,
   type EncodedEvent,
@@ -44,6 +46,8 @@ export interface EngineOptions {
   /** How long a claimed batch stays ours without news; a crashed worker's batches are taken over after it. */
   leaseMs?: number;
   backoff?: BackoffPolicy;
+  /** How the whole run slows down when Meta rate-limits it (see ThrottlePolicy). */
+  throttle?: ThrottlePolicy;
   /** Wait between passes while other workers hold the last batches. */
   pollMs?: number;
   /** How often the run's heartbeat is touched while this worker is on it (sweepers re-queue quiet runs). */
@@ -53,6 +57,28 @@ export interface EngineOptions {
   now?: () => number;
   onPoint?: (point: CrashPoint, batch: BatchRow) => void | Promise<void>;
 }
+
+/**
+ * Rate limits (codes 4, 17, 32, 613, 80003/80004, HTTP 429) are about the pixel and token, not one batch: the first
+ * such answer holds every worker of the run back until a run-level "not before" (`baseMs`, doubling with each new
+ * wave of refusals, never shorter than Retry-After, at most `maxWaitMs`), and a refused attempt does not count
+ * towards the batch's attempts. Once the run has been refused for `giveUpMs` without Meta accepting a batch, the
+ * run stops waiting: a batch refused for its rate then fails at once with Meta's reason ('Meta asked us to slow
+ * down').
+ */
+export interface ThrottlePolicy {
+  baseMs: number;
+  maxWaitMs: number;
+  giveUpMs: number;
+}
+
+// An hour: Graph's app and user limits are counted over a rolling hour, so a throttle that outlasts it is not
+// going to lift while the user watches. ~16 waves of requests in that hour (10 s, 20 s … then every 5 minutes).
+export const DEFAULT_THROTTLE: ThrottlePolicy = {
+  baseMs: 10_000,
+  maxWaitMs: MAX_RETRY_AFTER_MS,
+  giveUpMs: 60 * 60_000,
+};
 
 /**
  * A failure that another attempt cannot fix (the file no longer matches its batches, the pipeline refuses the
@@ -92,6 +118,7 @@ export async function runSend(opts: EngineOptions, runId: string): Promise<RunSt
     timeoutMs: 60_000,
     leaseMs: 180_000,
     backoff: DEFAULT_BACKOFF,
+    throttle: DEFAULT_THROTTLE,
     pollMs: 5_000,
     sleep: defaultSleep,
     random: Math.random,
@@ -109,6 +136,10 @@ export async function runSend(opts: EngineOptions, runId: string): Promise<RunSt
   await deliveryRepo.markStarted(db, runId);
   const token = randomUUID();
   let stopped = false;
+  // The run's throttle as this worker last saw it (ms): its own answers update it at once, other workers' within a
+  // second (stillRunning reads the run).
+  const ms = (d: Date | null) => (d ? new Date(d).getTime() : null);
+  const throttle = { until: ms(run.throttled_until), since: ms(run.throttled_since) };
 
   // Another worker may stop the run (token refused); looked up at most every second, not per request.
   let checkedAt = -Infinity;
@@ -118,8 +149,33 @@ export async function runSend(opts: EngineOptions, runId: string): Promise<RunSt
     checkedAt = o.now();
     const r = await deliveryRepo.getRun(db, runId);
     if (r?.status !== 'running') stopped = true;
+    else Object.assign(throttle, { until: ms(r.throttled_until), since: ms(r.throttled_since) });
     return !stopped;
   };
+
+  /** How long the run is still held back; 0 once the run has been throttled past giveUpMs (it stops waiting). */
+  const throttleWait = () => {
+    const now = o.now();
+    if (throttle.until === null || throttle.until <= now) return 0;
+    if (throttle.since !== null && now - throttle.since >= o.throttle.giveUpMs) return 0;
+    return throttle.until - now;
+  };
+
+  /**
+   * Waits out the run's "not before" before a batch is claimed or sent. A held leaf's lease is extended over the
+   * wait (another worker must not take it over); the run's heartbeat goes on meanwhile, so the sweeper leaves the
+   * run alone. False when the lease was lost.
+   */
+  async function waitForRun(leaf: BatchRow | null): Promise<boolean> {
+    for (;;) {
+      if (!(await stillRunning())) return true;
+      const wait = throttleWait();
+      if (wait <= 0) return true;
+      if (leaf && !(await deliveryRepo.extendLease(db, leaf.id, token, o.leaseMs + wait + o.timeoutMs)))
+        return false;
+      await o.sleep(wait);
+    }
+  }
 
   const stop = async (reason: StopReason, raw: string | null) => {
     stopped = true;
@@ -130,6 +186,8 @@ export async function runSend(opts: EngineOptions, runId: string): Promise<RunSt
   async function sendLeaf(leaf: BatchRow, events: EncodedEvent[]): Promise<void> {
     let attempts = leaf.attempts;
     let last: { outcome: Extract<Outcome, { kind: 'error' }>; bodyText: string | null } | null = null;
+    // The last refusal was a rate limit: the run-level wait replaces the batch's own backoff.
+    let throttled = false;
     for (;;) {
       if (!(await stillRunning())) return deliveryRepo.release(db, leaf.id, token);
       if (attempts >= o.backoff.maxAttempts) {
@@ -146,14 +204,18 @@ export async function runSend(opts: EngineOptions, runId: string): Promise<RunSt
         await deliveryRepo.commitFailed(db, leaf.id, token, err);
         return;
       }
-      const delay = last
-        ? backoffDelayMs(attempts, last.outcome.retryAfterSeconds, o.random(), o.backoff)
-        : 0;
+      if (!(await waitForRun(leaf))) return;
+      if (stopped) return deliveryRepo.release(db, leaf.id, token);
+      const delay =
+        last && !throttled
+          ? backoffDelayMs(attempts, last.outcome.retryAfterSeconds, o.random(), o.backoff)
+          : 0;
       // The lease must outlive the wait and the request, or another worker would take the batch over.
       if (!(await deliveryRepo.beginAttempt(db, leaf.id, token, o.leaseMs + delay + o.timeoutMs))) return;
       if (delay > 0) await o.sleep(delay);
       attempts++;
       await o.onPoint?.('before-send', leaf);
+      const sent = o.now();
       const res = await postEvents({
         fetch: o.fetch,
         graphUrl: o.graphUrl,
@@ -180,9 +242,35 @@ export async function runSend(opts: EngineOptions, runId: string): Promise<RunSt
           },
         );
         await o.onPoint?.('after-commit', leaf);
+        if (throttle.since !== null) {
+          throttle.since = null;
+          await deliveryRepo.clearThrottle(db, runId);
+        }
         return;
       }
       const err = batchError(out, res.bodyText);
+      if (isThrottle(out)) {
+        const at = o.now();
+        const t = await deliveryRepo.noteThrottle(db, runId, {
+          sent: new Date(sent),
+          at: new Date(at),
+          retryAfterMs: Math.min(MAX_RETRY_AFTER_MS, (out.retryAfterSeconds ?? 0) * 1000),
+          baseMs: o.throttle.baseMs,
+          maxWaitMs: o.throttle.maxWaitMs,
+        });
+        Object.assign(throttle, { until: ms(t.throttled_until), since: ms(t.throttled_since) });
+        if (at - throttle.since! >= o.throttle.giveUpMs) {
+          // Refused for the whole give-up time: the batch fails with Meta's reason, as any batch out of attempts.
+          await deliveryRepo.commitFailed(db, leaf.id, token, err);
+          return;
+        }
+        await deliveryRepo.refundAttempt(db, leaf.id, token);
+        attempts--;
+        last = { outcome: out, bodyText: res.bodyText };
+        throttled = true;
+        continue;
+      }
+      throttled = false;
       switch (out.verdict) {
         case 'retry':
           last = { outcome: out, bodyText: res.bodyText };
@@ -338,6 +426,8 @@ export async function runSend(opts: EngineOptions, runId: string): Promise<RunSt
         ),
       );
     for (;;) {
+      // A throttled run claims nothing: a claimed batch would only hold its lease through the wait.
+      await waitForRun(null);
       if (stopped) return;
       const leaf = await deliveryRepo.claim(db, runId, idx, token, o.leaseMs);
       if (!leaf) {

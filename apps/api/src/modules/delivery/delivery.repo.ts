@@ -24,6 +24,11 @@ export interface RunRow {
   started_at: Date | null;
   finished_at: Date | null;
   heartbeat_at: Date | null;
+  /** Run-level "not before" set by a rate-limit answer: no worker claims or sends a batch of the run until then. */
+  throttled_until: Date | null;
+  /** When the current streak of rate limits began; cleared by a batch Meta accepts. */
+  throttled_since: Date | null;
+  throttle_count: number;
 }
 
 export interface BatchRow {
@@ -152,6 +157,40 @@ export const deliveryRepo = {
     await db.query(`update send_runs set heartbeat_at = now() where id = $1 and status = 'running'`, [runId]);
   },
 
+  /**
+   * Meta refused a request of the run for its rate. A request sent once the hold was over (or before any) opens a
+   * new wave: the hold becomes `at` + the wait, which doubles with each wave, is never shorter than Retry-After and
+   * at most `maxWaitMs`. A request sent before the hold was set was in flight with the one that set it: its refusal
+   * is the same wave and only a longer Retry-After moves the hold. Times are the worker's clock (`sent`, `at`), so
+   * the engine's injected clock drives this in tests.
+   */
+  async noteThrottle(
+    db: Queryable,
+    runId: string,
+    t: { sent: Date; at: Date; retryAfterMs: number; baseMs: number; maxWaitMs: number },
+  ): Promise<{ throttled_until: Date; throttled_since: Date }> {
+    const { rows } = await db.query<{ throttled_until: Date; throttled_since: Date }>(
+      `update send_runs set
+         throttle_count = throttle_count + (case when throttled_until > $2 then 0 else 1 end),
+         throttled_since = coalesce(throttled_since, $3),
+         throttled_until = greatest(throttled_until, $3::timestamptz + make_interval(secs => (case
+           when throttled_until > $2 then $4::double precision
+           else least($6::double precision,
+             greatest($4::double precision, $5::double precision * power(2, least(30, throttle_count)))) end) / 1000))
+       where id = $1 returning throttled_until, throttled_since`,
+      [runId, t.sent, t.at, t.retryAfterMs, t.baseMs, t.maxWaitMs],
+    );
+    return rows[0]!;
+  },
+
+  /** Meta accepted a batch: the streak of rate limits is over (the next one starts from the shortest wait). */
+  async clearThrottle(db: Queryable, runId: string): Promise<void> {
+    await db.query(
+      'update send_runs set throttled_since = null, throttle_count = 0 where id = $1 and throttled_since is not null',
+      [runId],
+    );
+  },
+
   /** Running runs nobody is working on: no heartbeat and no batch activity for longer than `quietMs`. */
   async staleRunIds(db: Queryable, quietMs: number): Promise<string[]> {
     const { rows } = await db.query<{ id: string }>(
@@ -269,6 +308,28 @@ export const deliveryRepo = {
       [batchId, token, leaseMs],
     );
     return r.rowCount > 0;
+  },
+
+  /** Keeps a batch ours through a wait (the run is throttled); false when the lease was lost. */
+  async extendLease(db: Queryable, batchId: string, token: string, leaseMs: number): Promise<boolean> {
+    const r = await db.query(
+      lease(
+        `update send_batches set lease_until = ${LEASE}, updated_at = now()
+       where id = $1 and lease_token = $2 and status = 'sending'`,
+        3,
+      ),
+      [batchId, token, leaseMs],
+    );
+    return r.rowCount > 0;
+  },
+
+  /** A rate-limited attempt is the run's problem, not the batch's: it does not count towards its attempts. */
+  async refundAttempt(db: Queryable, batchId: string, token: string): Promise<void> {
+    await db.query(
+      `update send_batches set attempts = attempts - 1
+       where id = $1 and lease_token = $2 and status = 'sending' and attempts > 0`,
+      [batchId, token],
+    );
   },
 
   async release(db: Queryable, batchId: string, token: string): Promise<void> {
