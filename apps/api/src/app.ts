@@ -7,6 +7,7 @@ import type PgBoss from 'pg-boss';
 import type { Config } from './config/env.ts';
 import type { Db } from './db/db.ts';
 import type { Mailer } from './integrations/mailer.ts';
+import { clientAddress } from './lib/client-address.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerSession } from './plugins/session.ts';
 import { registerXsrf } from './plugins/xsrf.ts';
@@ -20,7 +21,6 @@ import { templateRoutes } from './modules/templates/templates.routes.ts';
 import { pixelRoutes } from './modules/pixels/pixels.routes.ts';
 import { formRoutes } from './modules/forms/forms.routes.ts';
 import { deliveryRoutes } from './modules/delivery/delivery.routes.ts';
-import { clientAddress } from './lib/client-address.ts';
 
 export interface AppDeps {
   config: Config;
@@ -46,8 +46,7 @@ export type ResolvedDeps = Required<Pick<AppDeps, 'config' | 'db' | 'mailer' | '
  */
 function trustProxy(setting: Config['trustProxy']) {
   if (Array.isArray(setting)) return setting;
-  const hops = setting;
-  return hops > 0 ? (_address: string, hop: number) => hop < hops : false;
+  return setting > 0 ? (_address: string, hop: number) => hop < setting : false;
 }
 
 /** Builds the whole HTTP application without listening: server.ts listens, tests call inject(). */

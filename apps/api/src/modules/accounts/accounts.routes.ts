@@ -14,9 +14,9 @@ import {
 } from '@backsignal/contracts';
 import type { ResolvedDeps } from '../../app.ts';
 import { AppError, TOO_MANY_REQUESTS } from '../../errors/app-error.ts';
+import { clientAddress } from '../../lib/client-address.ts';
 import { currentUser, requireUser, startSession, stopSession } from '../../plugins/session.ts';
 import * as accounts from './accounts.service.ts';
-import { clientAddress } from '../../lib/client-address.ts';
 
 // Mail-sending endpoints: at most 5 mails in 15 minutes to one recipient, whatever the IP or the body sent
 // (security.md §2.9: the product must not flood a victim's inbox; §2.1: a per-account limit). The key is who

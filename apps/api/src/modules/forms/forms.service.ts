@@ -10,10 +10,10 @@ import type { ResolvedDeps } from '../../app.ts';
 import type { Mail } from '../../integrations/mailer.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { verifyCaptcha } from '../../integrations/captcha/captcha.ts';
+import { clientAddress } from '../../lib/client-address.ts';
 import type { SessionUser } from '../sessions/sessions.service.ts';
 import { auditResultMail, opsMail } from './forms.mails.ts';
 import { formsRepo, type SubmissionKind } from './forms.repo.ts';
-import { clientAddress } from '../../lib/client-address.ts';
 
 type Deps = Pick<ResolvedDeps, 'db' | 'config' | 'mailer' | 'fetch' | 'now'> & {
   log?: Pick<FastifyBaseLogger, 'error'>;
