@@ -100,7 +100,9 @@ describe('summary progress, grouped failures and the all-failed-rows download', 
     const accountId = await account(agent);
     const { runId } = (await agent.post(`/api/uploads/${id}/send`, { selectedAccountId: accountId })).json();
     const samples: Progress[] = [];
-    const sample = async () => samples.push((await agent.get(`/api/uploads/${id}/summary`)).json().progress);
+    const sample = async () => {
+      samples.push((await agent.get(`/api/uploads/${id}/summary`)).json().progress);
+    };
     expect(await work(runId, { onPoint: sample })).toBe('completed_with_errors');
     await sample();
     expect(samples.length).toBeGreaterThan(10);
