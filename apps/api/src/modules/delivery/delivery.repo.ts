@@ -623,6 +623,26 @@ export const deliveryRepo = {
     return { rows, total: n[0]!.n };
   },
 
+  /** Per upload, its latest run's status and events sent and failed (counted as in totals). */
+  async latestOutcomes(
+    db: Queryable,
+    userId: string,
+    uploadIds: string[],
+  ): Promise<{ upload_id: string; status: RunStatus; sent: number; failed: number }[]> {
+    if (!uploadIds.length) return [];
+    const { rows } = await db.query<{ upload_id: string; status: RunStatus; sent: number; failed: number }>(
+      `select r.upload_id, r.status,
+         coalesce((select sum(f.event_count) from send_batches f where f.run_id = r.id and f.status = 'sent'), 0)::int
+           as sent,
+         coalesce((select sum(f.event_count) from send_batches f where f.run_id = r.id and f.status = 'failed'
+           and not (${HELD_FIRST_HALF})), 0)::int as failed
+       from (select distinct on (upload_id) * from send_runs where user_id = $1 and upload_id = any($2::uuid[])
+         order by upload_id, created_at desc) r`,
+      [userId, uploadIds],
+    );
+    return rows;
+  },
+
   /** Whether the pixel received any live event of this user before `before`: if not, a run skips nothing. */
   async anyLiveDelivery(db: Queryable, userId: string, pixelId: string, before: Date): Promise<boolean> {
     const { rows } = await db.query<{ ok: boolean }>(

@@ -310,3 +310,9 @@ export async function allFailedRows(db: Db, userId: string, uploadId: string) {
     rows: rows(),
   };
 }
+
+/** The latest send of each upload, as the dashboard's badges say it ('234 sent · 66 failed'). */
+export async function deliveryOutcomes(db: Db, userId: string, uploadIds: string[]) {
+  const rows = await deliveryRepo.latestOutcomes(db, userId, uploadIds);
+  return new Map(rows.map((r) => [r.upload_id, { status: r.status, sent: r.sent, failed: r.failed }]));
+}

@@ -18,6 +18,7 @@ import { perUserLimit } from '../../lib/per-user-limit.ts';
 import { streamedBody } from '../../lib/stream-out.ts';
 import { currentUser, requireVerifiedUser } from '../../plugins/session.ts';
 import { filesRepo } from './files.repo.ts';
+import { deliveryOutcomes } from '../delivery/delivery.service.ts';
 import { presentRow, presentUpload } from './files.presenter.ts';
 import * as files from './files.service.ts';
 import { tooLarge } from './ingest.ts';
@@ -84,7 +85,15 @@ export const fileRoutes =
         request.query.limit,
         request.query.offset,
       );
-      return { uploads: rows.map(presentUpload), total };
+      const outcomes = await deliveryOutcomes(
+        db,
+        uid(request),
+        rows.map((r) => r.id),
+      );
+      return {
+        uploads: rows.map((r) => ({ ...presentUpload(r), delivery: outcomes.get(r.id) ?? null })),
+        total,
+      };
     });
 
     app.post('/api/upload', { config: perUserLimit(30) }, async (request, reply) => {
