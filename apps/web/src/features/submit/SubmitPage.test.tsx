@@ -173,4 +173,11 @@ describe('SubmitPage', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Test connection' }));
     expect(await screen.findByText('Meta refused the token.')).toBeTruthy();
   });
+
+  it("tells the move from validated to prepared: 'File marked as prepared' (spec §8)", async () => {
+    api.preview.mockResolvedValue({ previewRows: [], totalCount: 25 });
+    renderPage();
+    await screen.findByRole('button', { name: /Send 25 events to Meta/ });
+    expect(toast.success).toHaveBeenCalledWith('File marked as prepared');
+  });
 });

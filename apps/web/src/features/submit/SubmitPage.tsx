@@ -47,6 +47,8 @@ export function SubmitPage() {
         throw Object.assign(new Error('File is not ready to be submitted.'), { goto: '/dashboard' });
       try {
         const { totalCount } = await atLeast(1000, workflowApi.prepare(fileId));
+        // Spec §8: each move of a file's status is told ('File marked as {status}').
+        if (file.status === 'validated') toast.success('File marked as prepared');
         return { file, totalCount };
       } catch (err) {
         throw Object.assign(new Error(errorMessage(err, 'Failed to prepare data')), {

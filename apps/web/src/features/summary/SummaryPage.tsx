@@ -11,6 +11,7 @@ import { ApiError } from '../../lib/api.ts';
 import { errorMessage } from '../../lib/errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { track } from '../../lib/track.ts';
+import { atLeast } from '../workflow/workflow-api.ts';
 import { BatchList } from './BatchList.tsx';
 import { FailureGroups } from './FailureGroups.tsx';
 import { Progress } from './Progress.tsx';
@@ -84,6 +85,7 @@ export function SummaryPage() {
       .then(() => {
         // Drop the send choices from history: reloading this page must not try to send again.
         navigate(`/summary?fileId=${fileId}`, { replace: true, state: null });
+        toast.success('File marked as submitted');
         awaitingEnd.current = true;
         setSent(true);
       })
@@ -102,7 +104,8 @@ export function SummaryPage() {
   const ready = file.data?.status === 'submitted' || sent;
   const summary = useQuery({
     queryKey: ['summary', fileId],
-    queryFn: () => summaryApi.summary(fileId),
+    // Spec §9: a progress indicator stays at least 300 ms, so 'Sending…' never just flickers.
+    queryFn: () => atLeast(300, summaryApi.summary(fileId)),
     enabled: ready,
     refetchInterval: (q) =>
       q.state.data?.status === 'running' || (q.state.error && !notReady(q.state.error)) ? POLL_MS : false,
