@@ -75,6 +75,11 @@ export interface ValidationContext {
   decimalSeparators?: Readonly<Partial<Record<string, DecimalSeparator>>>;
 }
 
+/** What validation counts across a file for its notices (the whitespace trimmed around mapped cells). */
+export interface ValidationStats {
+  trimmedCells: number;
+}
+
 /** The whole-file error when mapped columns are missing from the file's headers (spec §8 panel). */
 export function headerProblem(ctx: { headers: readonly string[]; mappings: Mappings }): string | null {
   const present = new Set(ctx.headers);
@@ -169,6 +174,7 @@ const hoursLeft = (seconds: number) => {
  */
 export function createRowValidator(
   ctx: ValidationContext,
+  stats: ValidationStats = { trimmedCells: 0 },
 ): (values: readonly string[], rowNumber: number) => RowResult {
   const columnIndex = new Map(ctx.headers.map((h, i) => [h, i]));
   const sources: Source[] = [];
@@ -210,6 +216,8 @@ export function createRowValidator(
       const src = sources[i]!;
       const raw = src.column >= 0 ? (values[src.column] ?? '') : src.hardcoded;
       const v = trimmed(raw);
+      // Trimming is routine, not a correction of the value: it is one file notice with its count.
+      if (v.length !== raw.length && src.column >= 0) stats.trimmedCells++;
       if (v) checkField(row, src, raw, v);
     }
 
