@@ -175,6 +175,7 @@ export const fileRoutes =
           rowsCorrected: s.rowsCorrected,
           rowsWithWarnings: s.rowsWithWarnings,
           fileIssues: s.fileIssues,
+          fileNotices: s.fileNotices.map(({ code, message, count }) => ({ code, message, count })),
           quality: s.quality,
           ...(s.error ? { error: s.error } : {}),
         };
@@ -216,6 +217,11 @@ export const fileRoutes =
                 await write(out);
               },
             );
+            // Repairs of the file itself: one line each, after the rows (their counts are known at the end).
+            let notices = '';
+            for (const n of summary.fileNotices)
+              notices += csvLine(['', '', 'file notice', n.message, '', '']);
+            if (notices) await write(notices);
             if (summary.error) await write(csvLine(['', '', 'error', summary.error, '', '']));
           },
           (err) => request.log.error({ err }, 'report failed'),
