@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../../test/context.ts';
-import { Agent, loggedInAgent } from '../../../test/agent.ts';
+import type { Agent } from '../../../test/agent.ts';
+import { loggedInAgent } from '../../../test/agent.ts';
 import { multipartFile } from '../../../test/multipart.ts';
 
 // Issue 20: the file's own repairs reach the validation result and report.csv, each once with its count;
