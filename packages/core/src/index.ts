@@ -35,6 +35,7 @@ export { readAmount, detectDecimalSeparator, type Amount, type DecimalSeparator 
 export { deriveEventId } from './validate/event-id.ts';
 export { createDuplicateTracker, markDuplicate } from './validate/duplicates.ts';
 export * from './validate/row-validator.ts';
+export * from './validate/drop-reason.ts';
 export * from './events/build-event.ts';
 export * from './events/event-writer.ts';
 export * from './batch/batcher.ts';

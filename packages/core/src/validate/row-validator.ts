@@ -11,6 +11,7 @@ import { alreadyHashed, trimmed, type Normalized } from '../normalize/result.ts'
 import type { FileSettings } from '../settings.ts';
 import { canonicalDigits, plainDigits, readAmount, usualAmount, type DecimalSeparator } from './amount.ts';
 import { parseContents } from './contents.ts';
+import { dropReason, dropSentence, type DropReason } from './drop-reason.ts';
 import { createEventIdDeriver } from './event-id.ts';
 import { parseExtinfo } from './extinfo.ts';
 import {
@@ -46,10 +47,17 @@ export interface RowCorrection extends RowIssue {
   original: string;
   corrected: string;
 }
+/** A value that cannot be used: the event is sent without it (not a correction, not an error). */
+export interface RowDrop extends RowIssue {
+  reason: DropReason;
+  original: string;
+}
 export interface RowResult {
   rowNumber: number;
   errors: RowIssue[];
   corrections: RowCorrection[];
+  /** Customer values left out of the event, each with its reason code. */
+  drops: RowDrop[];
   warnings: RowIssue[];
   /** Field key → normalised (not hashed) value after corrections: what is sent, and what the UI shows. */
   effectiveRow: Record<string, string>;
@@ -204,6 +212,7 @@ export function createRowValidator(
     const row: RowState = {
       errors: [],
       corrections: [],
+      drops: [],
       warnings: [],
       effectiveRow: {},
       settings,
@@ -250,6 +259,7 @@ export function createRowValidator(
       rowNumber,
       errors: row.errors,
       corrections: row.corrections,
+      drops: row.drops,
       warnings: row.warnings,
       effectiveRow: eff,
     };
@@ -272,6 +282,16 @@ function addCorrection(
   corrected: string,
 ): void {
   row.corrections.push({ field, message, original, corrected });
+}
+/** Message keeps the old wording ("Dropped email "x": it is not a valid email address."). */
+function addDrop(row: RowState, field: string, label: string, raw: string, v: string, reason: string): void {
+  const code = dropReason(field, v, reason);
+  row.drops.push({
+    field,
+    reason: code,
+    message: `Dropped ${label} "${v}": ${dropSentence(code, reason)}.`,
+    original: raw,
+  });
 }
 
 interface RowState extends Out {
@@ -310,8 +330,7 @@ function checkField(row: RowState, src: Source, raw: string, v: string): void {
   if (v.length > src.limit) return addError(row, key, tooLongMessage(def, v.length, src.limit));
   if (rule && store) {
     const r = (v.length === 64 ? alreadyHashed(v) : null) ?? normalizeMemo(row, src, v, rule);
-    if (!r.ok)
-      return addCorrection(row, key, `Dropped ${def.label.toLowerCase()} "${v}": it ${r.reason}.`, raw, '');
+    if (!r.ok) return addDrop(row, key, def.label.toLowerCase(), raw, v, r.reason);
     store(eff, r.value);
     if (r.note) addCorrection(row, key, r.note, raw, r.value);
     return;
@@ -370,20 +389,13 @@ function checkField(row: RowState, src: Source, raw: string, v: string): void {
       return;
     }
     case 'client_ip_address':
-      if (!isIpAddress(v))
-        return addCorrection(row, key, `Dropped client_ip_address "${v}": not an IP address.`, raw, '');
+      if (!isIpAddress(v)) return addDrop(row, key, 'client_ip_address', raw, v, 'is not an IP address');
       eff[key] = v;
       return;
     case 'fbc':
     case 'fbp':
       if (!(key === 'fbc' ? FBC : FBP).test(v))
-        return addCorrection(
-          row,
-          key,
-          `Dropped ${key} "${v}": not in Meta's fb.1.<time>.<id> format.`,
-          raw,
-          '',
-        );
+        return addDrop(row, key, key, raw, v, "is not in Meta's fb.1.<time>.<id> format");
       eff[key] = v;
       return;
     case 'lead_id':
