@@ -102,6 +102,8 @@ export const ValidationResponse = z.object({
   rowsCorrected: z.number(),
   rowsWithWarnings: z.number(),
   fileIssues: z.array(z.object({ rowNumber: z.number().nullable(), code: z.string(), message: z.string() })),
+  /** Repairs of the file itself (encoding, line endings, blank lines, whitespace, title lines, long cells), each once with its count. */
+  fileNotices: z.array(z.object({ code: z.string(), message: z.string(), count: z.number() })),
   quality: MatchQuality.nullable(),
   /** Whole-file failure (headers and mappings disagree, unreadable file). */
   error: z.string().optional(),
