@@ -5,6 +5,8 @@ export * from './mapping/rules.ts';
 export * from './settings.ts';
 export * from './csv/types.ts';
 export { readCsv, createCsvReader, cleanHeaders } from './csv/read-csv.ts';
+export { validationNotices, whitespaceNotice } from './csv/notices.ts';
+export * from './fields/limits.ts';
 export * from './normalize/result.ts';
 export { normalizeEmail, isValidEmail } from './normalize/email.ts';
 export { normalizePhone } from './normalize/phone.ts';
