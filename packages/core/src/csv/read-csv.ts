@@ -332,7 +332,7 @@ export function createCsvReader(options: CsvOptions = {}) {
       if (!sawText || !header) out.push(fatal('EMPTY', MESSAGES.EMPTY));
       else if (rows === 0) out.push(fatal('HEADER_ONLY', MESSAGES.HEADER_ONLY));
       else if (!done)
-        for (const notice of fileNotices(counts, parser!, bytesEncoding, header.headers))
+        for (const notice of fileNotices(counts, parser!, bytesEncoding, header.headers, maxCell))
           out.push({ kind: 'notice', notice });
       done = true;
       return out;
