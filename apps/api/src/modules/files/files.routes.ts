@@ -111,7 +111,7 @@ export const fileRoutes =
       return { uploads: rows.map(presentUpload), total };
     });
 
-    app.post('/api/upload', { config: perUserLimit(30) }, async (request, reply) => {
+    app.post('/api/upload', { config: { ...perUserLimit(30), uploadBody: true } }, async (request, reply) => {
       const { name, bytes } = await filePart(
         request,
         config.maxUploadBytes,
@@ -162,7 +162,7 @@ export const fileRoutes =
 
     app.post(
       '/api/uploads/:id/fixed',
-      { schema: { params: Id }, config: perUserLimit(30) },
+      { schema: { params: Id }, config: { ...perUserLimit(30), uploadBody: true } },
       async (request): Promise<UploadResponse> => {
         const { name, bytes } = await filePart(
           request,
