@@ -18,6 +18,7 @@ import { perUserLimit } from '../../lib/per-user-limit.ts';
 import { streamedBody } from '../../lib/stream-out.ts';
 import { currentUser, requireVerifiedUser } from '../../plugins/session.ts';
 import { filesRepo } from './files.repo.ts';
+import { deliveryOutcomes } from '../delivery/delivery.service.ts';
 import { presentRow, presentUpload } from './files.presenter.ts';
 import * as files from './files.service.ts';
 import { tooLarge } from './ingest.ts';
@@ -108,7 +109,15 @@ export const fileRoutes =
         request.query.limit,
         request.query.offset,
       );
-      return { uploads: rows.map(presentUpload), total };
+      const outcomes = await deliveryOutcomes(
+        db,
+        uid(request),
+        rows.map((r) => r.id),
+      );
+      return {
+        uploads: rows.map((r) => ({ ...presentUpload(r), delivery: outcomes.get(r.id) ?? null })),
+        total,
+      };
     });
 
     app.post('/api/upload', { config: { ...perUserLimit(30), uploadBody: true } }, async (request, reply) => {
@@ -199,6 +208,7 @@ export const fileRoutes =
           rowsCorrected: s.rowsCorrected,
           rowsWithWarnings: s.rowsWithWarnings,
           fileIssues: s.fileIssues,
+          fileNotices: s.fileNotices.map(({ code, message, count }) => ({ code, message, count })),
           quality: s.quality,
           ...(s.error ? { error: s.error } : {}),
         };
@@ -240,6 +250,11 @@ export const fileRoutes =
                 await write(out);
               },
             );
+            // Repairs of the file itself: one line each, after the rows (their counts are known at the end).
+            let notices = '';
+            for (const n of summary.fileNotices)
+              notices += csvLine(['', '', 'file notice', n.message, '', '']);
+            if (notices) await write(notices);
             if (summary.error) await write(csvLine(['', '', 'error', summary.error, '', '']));
           },
           (err) => request.log.error({ err }, 'report failed'),
