@@ -25,6 +25,7 @@ import { MappingActions } from './MappingActions.tsx';
 import {
   addField,
   applySuggestions,
+  applyTemplate,
   autoMapped,
   clearAll,
   clearSuggestions,
@@ -265,7 +266,11 @@ function MappingEditor({
           onApplySuggestions={() => setRows((r) => applySuggestions(r, data.headers))}
           onClearSuggestions={() => setRows(clearSuggestions)}
           onClearAll={() => setRows(clearAll())}
-          onApplyTemplate={(m, h) => setRows(fromSaved(pruneMappings(data.headers, m).mappings, h))}
+          onApplyTemplate={(m, h) => {
+            const applied = applyTemplate(rows, data.headers, m, h);
+            setRows(applied.rows);
+            return applied.missing;
+          }}
         />
       </div>
 
