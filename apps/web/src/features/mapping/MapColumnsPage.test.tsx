@@ -133,11 +133,13 @@ describe('MapColumnsPage auto-save', () => {
     api.headers.mockResolvedValue(saved);
     const view = renderPage();
     await userEvent.selectOptions(await screen.findByLabelText('Email'), 'Phone');
+    // On a slow machine the 600 ms auto-save may go before Continue does; what matters is that none follows it.
+    const statuses = () => api.setStatus.mock.calls.map((c) => c[1].status);
     await userEvent.click(screen.getByRole('button', { name: 'Continue to Validation' }));
-    await waitFor(() => expect(api.setStatus).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(statuses()).toContain('mapped'));
     view.unmount();
-    expect(api.setStatus).toHaveBeenCalledTimes(1);
-    expect(api.setStatus.mock.calls[0]![1].status).toBe('mapped');
+    expect(statuses().at(-1)).toBe('mapped');
+    expect(statuses().filter((s) => s === 'mapped')).toHaveLength(1);
   });
 });
 
