@@ -50,6 +50,8 @@ const HASHED_KEYS = ['em', 'ph', 'fn', 'ln', 'db', 'ge', 'ct', 'st', 'zp', 'coun
 export const POISON_EVENT_NAME = 'PoisonRow';
 /** Refused like POISON_EVENT_NAME, but the answer names no row. */
 export const UNNAMED_POISON_EVENT_NAME = 'PoisonRowUnnamed';
+/** Refused, naming its row, the way Meta refuses an event older than its window (subcode 2804003). */
+export const STALE_EVENT_NAME = 'StaleRow';
 
 function validateEvent(e: unknown): string | null {
   if (!e || typeof e !== 'object') return 'event is not an object';
@@ -216,6 +218,16 @@ export async function startFakeGraph(options: FakeGraphOptions = {}) {
     if (data.length > 1000)
       return graphError(res, 400, { code: 100, message: 'Too many events: up to 1000 per request' });
     for (let i = 0; i < data.length; i++) {
+      if ((data[i] as { event_name?: unknown }).event_name === STALE_EVENT_NAME) {
+        entry.outcome = 'rejected';
+        return graphError(res, 400, {
+          code: 100,
+          error_subcode: 2804003,
+          message: `Invalid parameter at $['data'][${i}]: event_time is too far in the past`,
+          error_user_title: 'Event Timestamp Too Old',
+          error_user_msg: 'The timestamp for this event is too far in the past.',
+        });
+      }
       const problem = validateEvent(data[i]);
       if (problem) {
         entry.outcome = 'rejected';

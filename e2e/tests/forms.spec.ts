@@ -110,6 +110,7 @@ test('lead-AI waitlist shows the confirmation', async ({ page }) => {
   await page.goto('/lead-ai');
   await page.getByLabel('Name').fill('Lee Chan');
   await page.getByLabel('Email').fill(`lee-${Date.now()}@example.com`);
+  await page.getByLabel('Message').fill('We answer leads the next morning.');
   await solveCaptcha(page);
   await page.getByRole('button', { name: 'Join the waitlist' }).click();
   await expect(page.getByRole('heading', { name: "You're on the Waitlist!" })).toBeVisible();
@@ -142,6 +143,7 @@ const retryCases = [
     fill: async (page: Page) => {
       await page.getByLabel('Name').fill('Lee Chan');
       await page.getByLabel('Email').fill(`lee-retry-${Date.now()}@example.com`);
+      await page.getByLabel('Message').fill('Retry please');
     },
     button: 'Join the waitlist',
     success: (page: Page) => page.getByRole('heading', { name: "You're on the Waitlist!" }),

@@ -60,10 +60,27 @@ export const DeliveryProgress = z.object({
   eventsFailed: z.number().int(),
   /** totalEvents less those sent or failed; null when totalEvents is. */
   eventsRemaining: z.number().int().nullable(),
-  /** Already delivered live to the pixel, so not sent; null until the file was read to the end. */
+  /**
+   * Already delivered live to the pixel, so not sent: known from the start when nothing can be skipped (send
+   * anyway, or a pixel with no earlier live delivery), else once counted; null until then.
+   */
   eventsSkipped: z.number().int().nullable(),
+  /** A rough estimate from the pace so far, in seconds; null until something was sent or once finished. */
+  secondsLeft: z.number().int().nullable(),
 });
 export type DeliveryProgress = z.infer<typeof DeliveryProgress>;
+
+/** Failed events that share one reason (Meta's code, subcode and words): one card on the summary. */
+export const FailureGroup = z.object({
+  /** Stable within a run: pass as `reason` to the batch list to show this group's batches. */
+  key: z.string(),
+  explanation: ErrorExplanation,
+  events: z.number().int(),
+  batches: z.number().int(),
+  /** CSV row numbers (header = row 1) of the first few failed rows. */
+  sampleRows: z.array(z.number().int()),
+});
+export type FailureGroup = z.infer<typeof FailureGroup>;
 
 /** GET /api/uploads/:id/summary: spec §3 Summary with live progress. */
 export const DeliverySummary = z.object({
@@ -83,6 +100,8 @@ export const DeliverySummary = z.object({
   /** Pass as `batchOffset` for the next page; null when this page is the last. */
   nextBatchOffset: z.number().int().nullable(),
   progress: DeliveryProgress,
+  /** Failed events grouped by reason, largest first. */
+  failureGroups: z.array(FailureGroup),
   stopReason: z.enum(['token', 'permission', 'pixel', 'internal']).nullable(),
   stopExplanation: ErrorExplanation.nullable(),
   startedAt: z.string().nullable(),
@@ -92,6 +111,25 @@ export type DeliverySummary = z.infer<typeof DeliverySummary>;
 
 export const SUMMARY_PAGE = 200;
 export const SummaryQuery = z.object({ batchOffset: z.coerce.number().int().min(0).optional() });
+
+export const BATCH_FILTERS = ['all', 'failed', 'sent', 'open'] as const;
+export type BatchFilter = (typeof BATCH_FILTERS)[number];
+export const BATCH_PAGE = 20;
+/** GET /api/uploads/:id/batches: one page of the latest run's batches, in file order. */
+export const BatchesQuery = z.object({
+  status: z.enum(BATCH_FILTERS).default('all'),
+  offset: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(SUMMARY_PAGE).default(BATCH_PAGE),
+});
+export type BatchesQuery = z.infer<typeof BatchesQuery>;
+export const BatchesPage = z.object({
+  batches: z.array(BatchSummary),
+  /** Batches matching the filter. */
+  total: z.number().int(),
+  offset: z.number().int(),
+  limit: z.number().int(),
+});
+export type BatchesPage = z.infer<typeof BatchesPage>;
 
 /** GET /api/uploads/:id/delivered?accountId= */
 export const DeliveredQuery = z.object({ accountId: z.string().uuid() });

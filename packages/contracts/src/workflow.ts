@@ -21,6 +21,17 @@ export const UploadSummary = z.object({
   rowCount: z.number(),
   sizeBytes: z.number(),
   createdAt: z.string(),
+  /** Its bytes were replaced by a corrected file (POST /api/uploads/:id/fixed): still one file, same name. */
+  corrected: z.boolean().optional(),
+  /** The outcome of its latest send (in the list only): what the dashboard's badge says. */
+  delivery: z
+    .object({
+      status: z.enum(['running', 'completed', 'completed_with_errors', 'stopped']),
+      sent: z.number().int(),
+      failed: z.number().int(),
+    })
+    .nullable()
+    .optional(),
 });
 export type UploadSummary = z.infer<typeof UploadSummary>;
 
@@ -91,6 +102,8 @@ export const ValidationResponse = z.object({
   rowsCorrected: z.number(),
   rowsWithWarnings: z.number(),
   fileIssues: z.array(z.object({ rowNumber: z.number().nullable(), code: z.string(), message: z.string() })),
+  /** Repairs of the file itself (encoding, line endings, blank lines, whitespace, title lines, long cells), each once with its count. */
+  fileNotices: z.array(z.object({ code: z.string(), message: z.string(), count: z.number() })),
   quality: MatchQuality.nullable(),
   /** Whole-file failure (headers and mappings disagree, unreadable file). */
   error: z.string().optional(),

@@ -5,6 +5,8 @@ export * from './mapping/rules.ts';
 export * from './settings.ts';
 export * from './csv/types.ts';
 export { readCsv, createCsvReader, cleanHeaders } from './csv/read-csv.ts';
+export { validationNotices, whitespaceNotice } from './csv/notices.ts';
+export * from './fields/limits.ts';
 export * from './normalize/result.ts';
 export { normalizeEmail, isValidEmail } from './normalize/email.ts';
 export { normalizePhone } from './normalize/phone.ts';
@@ -33,6 +35,7 @@ export { readAmount, detectDecimalSeparator, type Amount, type DecimalSeparator 
 export { deriveEventId } from './validate/event-id.ts';
 export { createDuplicateTracker, markDuplicate } from './validate/duplicates.ts';
 export * from './validate/row-validator.ts';
+export * from './validate/drop-reason.ts';
 export * from './events/build-event.ts';
 export * from './events/event-writer.ts';
 export * from './batch/batcher.ts';

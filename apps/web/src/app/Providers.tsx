@@ -2,11 +2,13 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { toast, ToastContainer } from 'react-toastify';
 import { FLASH_KEY, SessionProvider } from '../lib/session.tsx';
+import { trackToasts } from '../lib/stale-toasts.ts';
 
 export function Providers({ children }: { children: ReactNode }) {
   const [client] = useState(
     () => new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } }),
   );
+  useEffect(() => trackToasts(), []);
   // A message left by a page that reloaded the app (logout, account deletion).
   useEffect(() => {
     const flash = sessionStorage.getItem(FLASH_KEY);

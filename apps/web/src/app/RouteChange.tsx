@@ -1,11 +1,12 @@
 import { useEffect, useRef } from 'react';
 import { useLocation } from 'react-router';
+import { dismissStaleToasts } from '../lib/stale-toasts.ts';
 
 /**
  * Spec §2: every route change scrolls to the top. Focus then moves to the new page's heading: without it, focus
  * stays on the link just followed (or falls to the body when that link is gone), so a keyboard user starts
  * again from the header and a screen reader says nothing about the new page (WCAG 2.4.3). The first page load
- * keeps the browser's own focus.
+ * keeps the browser's own focus. Toasts about the page left behind are closed.
  */
 export function RouteChange() {
   const { pathname } = useLocation();
@@ -16,6 +17,7 @@ export function RouteChange() {
       first.current = false;
       return;
     }
+    dismissStaleToasts();
     return focusNewPage(document);
   }, [pathname]);
   return null;

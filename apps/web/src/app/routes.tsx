@@ -67,7 +67,6 @@ export const routes: RouteObject[] = [
           { path: '/forgot-password', element: guest(page(account, 'ForgotPasswordPage')) },
           { path: '/reset-password', element: guest(page(account, 'ResetPasswordPage')) },
           { path: '/verify', element: page(account, 'VerifyEmailPage') },
-          { path: '*', element: <NotFoundPage /> },
         ],
       },
       {
@@ -91,6 +90,8 @@ export const routes: RouteObject[] = [
         children: [
           { path: '/contact', element: <ContactPage /> },
           { path: '/lead-ai', element: <LeadAiPage /> },
+          // A signed-in user who follows a dead link stays in the app's frame, with the way back to work.
+          { path: '*', element: <NotFoundPage /> },
         ],
       },
     ],

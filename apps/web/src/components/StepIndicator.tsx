@@ -1,6 +1,17 @@
+import { useEffect, useState } from 'react';
+
 const LABELS: Record<number, string> = { 2: 'Map Fields', 3: 'Validate Data', 4: 'Send Data', 5: 'Sent' };
 
-/** Spec §2: a floating pill 'Step {n} of 5' with an optional label after a bullet. */
+/** The step the previous screen showed: the next screen's bar moves on from there. */
+let lastStep: number | null = null;
+
+/** Spec §9: about 800 ms per step moved, at least 400 ms; no animation on the first screen or the same step. */
+export function stepAnimationMs(from: number | null, to: number): number {
+  if (from === null || from === to) return 0;
+  return Math.max(400, 800 * Math.abs(to - from));
+}
+
+/** Spec §2: a floating pill 'Step {n} of 5' with an optional label after a bullet, and a bar that moves on. */
 export function StepIndicator({
   step,
   total = 5,
@@ -10,17 +21,33 @@ export function StepIndicator({
   total?: number;
   label?: string;
 }) {
+  const [from] = useState(() => lastStep ?? step);
+  const [shown, setShown] = useState(from);
+  const ms = stepAnimationMs(from, step);
+  useEffect(() => {
+    lastStep = step;
+    // One frame at the old width first, so the browser has something to animate from.
+    const frame = requestAnimationFrame(() => setShown(step));
+    return () => cancelAnimationFrame(frame);
+  }, [step]);
   return (
-    // Just below the sticky header, whose height grows when it wraps on a phone (useHeaderHeight).
+    // Just below the sticky header (useHeaderHeight).
     <div className="pointer-events-none sticky top-[var(--header-height,4rem)] z-20 flex justify-center">
       {/* No aria-label: it is not allowed on a paragraph and screen readers skip it; the text says it all. */}
-      <p className="pointer-events-auto rounded-full bg-slate-900 px-4 py-1.5 text-xs font-semibold text-white shadow-lg">
+      <p className="pointer-events-auto rounded-full bg-slate-900 px-4 pb-1 pt-1.5 text-xs font-semibold text-white shadow-lg">
         Step {step} of {total}
         {label && (
           <span className="font-normal text-slate-300">
             <span aria-hidden> •</span> {label}
           </span>
         )}
+        <span aria-hidden className="mt-1 block h-0.5 overflow-hidden rounded-full bg-slate-700">
+          <span
+            data-testid="step-bar"
+            className="block h-full rounded-full bg-brand-500 transition-[width] ease-out motion-reduce:transition-none"
+            style={{ width: `${(shown / total) * 100}%`, transitionDuration: `${ms}ms` }}
+          />
+        </span>
       </p>
     </div>
   );

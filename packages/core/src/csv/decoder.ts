@@ -2,6 +2,27 @@ import type { CsvEncoding } from './types.ts';
 
 const ASCII = new TextDecoder('utf-8');
 
+// What Windows-1252 has at bytes 0x80–0x9F (the WHATWG table; 0x81, 0x8D, 0x8F, 0x90 and 0x9D have nothing).
+const WINDOWS_1252_HIGH =
+  '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f' +
+  '\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
+const C1 = /[\u0080-\u009f]/g;
+
+/**
+ * A TextDecoder for the encoding. Node's 'windows-1252' decoder reads bytes 0x80–0x9F as Latin-1's invisible
+ * control characters, so "€" and "’" came out as U+0080 and U+0092: they are put right here.
+ */
+function textDecoder(encoding: CsvEncoding): { decode(b: Uint8Array, o: { stream: boolean }): string } {
+  const inner = new TextDecoder(encoding);
+  if (encoding !== 'windows-1252') return inner;
+  return {
+    decode(b, o) {
+      const text = inner.decode(b, o);
+      return text.replace(C1, (c) => WINDOWS_1252_HIGH[c.charCodeAt(0) - 0x80]!);
+    },
+  };
+}
+
 /** Index of the first byte outside ASCII, or -1. */
 function firstNonAscii(bytes: Uint8Array): number {
   for (let i = 0; i < bytes.length; i++) if (bytes[i]! >= 0x80) return i;
@@ -80,7 +101,7 @@ const EVIDENCE = 16 * 1024;
  * in a UTF-8 file are replaced with U+FFFD and reported.
  */
 export function createAutoDecoder(fixed?: CsvEncoding) {
-  let inner = fixed ? new TextDecoder(fixed) : null;
+  let inner = fixed ? textDecoder(fixed) : null;
   let encoding: CsvEncoding | null = fixed ?? null;
   // From the first non-ASCII byte on, until there are enough bytes to decide (copies: callers reuse buffers).
   let pending: Uint8Array[] = [];
@@ -99,7 +120,7 @@ export function createAutoDecoder(fixed?: CsvEncoding) {
     pendingLength = 0;
     const evidence = rest.subarray(0, EVIDENCE);
     encoding = readsAsUtf8(evidence, final && evidence.length === rest.length) ? 'utf-8' : 'windows-1252';
-    inner = new TextDecoder(encoding);
+    inner = textDecoder(encoding);
     return inner.decode(rest, { stream: !final });
   };
 

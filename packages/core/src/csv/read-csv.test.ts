@@ -18,6 +18,7 @@ async function read(input: string | Uint8Array, chunkSize = 7, options = {}) {
     rows: items.flatMap((i) => (i.kind === 'row' ? [i.values] : [])),
     rowNumbers: items.flatMap((i) => (i.kind === 'row' ? [i.rowNumber] : [])),
     issues: items.flatMap((i) => (i.kind === 'issue' ? [i.issue.code] : [])),
+    notices: items.flatMap((i) => (i.kind === 'notice' ? [i.notice.code] : [])),
     fatal: items.find((i) => i.kind === 'fatal') as Extract<CsvItem, { kind: 'fatal' }> | undefined,
   };
 }
@@ -92,7 +93,8 @@ describe('readCsv', () => {
       new Uint8Array([...enc.encode('a,b\nCaf'), 0xe9, 0x2c, 0x4d, 0xfc, ...enc.encode('ller\n')]),
     );
     expect(r.header!.encoding).toBe('utf-8');
-    expect(r.issues).toEqual(['WINDOWS_1252']);
+    expect(r.issues).toEqual([]);
+    expect(r.notices).toEqual(['ENCODING_CONVERTED']);
     expect(r.rows).toEqual([['Café', 'Müller']]);
   });
 
@@ -125,10 +127,11 @@ describe('readCsv', () => {
     expect(r.rowNumbers).toEqual([3, 6]);
   });
 
-  it('removes NUL bytes and cuts over-long cells, as issues', async () => {
+  it('removes NUL bytes (an issue) and never cuts an over-long cell (a notice)', async () => {
     const r = await read(`a,b\nx\u0000y,${'z'.repeat(50)}\n`, 7, { maxCellChars: 10 });
-    expect(r.rows).toEqual([['xy', 'z'.repeat(10)]]);
-    expect(r.issues.sort()).toEqual(['CELL_TOO_LONG', 'NUL_BYTES']);
+    expect(r.rows).toEqual([['xy', 'z'.repeat(50)]]);
+    expect(r.issues).toEqual(['NUL_BYTES']);
+    expect(r.notices).toEqual(['LONG_CELLS']);
   });
 
   // Past the first 64 KB (read whole to sniff the file) text arrives chunk by chunk, and a record can start in

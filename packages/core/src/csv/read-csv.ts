@@ -1,7 +1,8 @@
 import { RecordParser } from './record-parser.ts';
 import { createAutoDecoder } from './decoder.ts';
-import { binaryKind, bomEncoding, detectDelimiter, looksBinary } from './sniff.ts';
-import type { CsvHeaderInfo, CsvIssue, CsvItem, CsvOptions } from './types.ts';
+import { fileNotices, filledCells, isTitleLine, MAX_TITLE_LINES, type ReadCounts } from './notices.ts';
+import { binaryKind, bomEncoding, detectDelimiter, looksBinary, utf16WithoutBom } from './sniff.ts';
+import type { CsvEncoding, CsvHeaderInfo, CsvIssue, CsvItem, CsvOptions } from './types.ts';
 
 const SNIFF_BYTES = 64 * 1024;
 // eslint-disable-next-line no-control-regex -- NUL is exactly what PostgreSQL refuses and we remove
@@ -23,11 +24,14 @@ const MESSAGES = {
 };
 
 /** Unique, trimmed, non-blank header names, with issues for the ones that had to change. */
-export function cleanHeaders(raw: string[]): { headers: string[]; issues: CsvIssue[] } {
+export function cleanHeaders(raw: string[]): { headers: string[]; issues: CsvIssue[]; trimmed: number } {
   const issues: CsvIssue[] = [];
   const seen = new Map<string, number>();
+  let trimmed = 0;
   const headers = raw.map((h, i) => {
-    let name = h.replace(NUL, '').trim();
+    const unNul = h.replace(NUL, '');
+    let name = unNul.trim();
+    if (name && name !== unNul) trimmed++;
     if (!name) {
       name = `column_${i + 1}`;
       issues.push({
@@ -50,7 +54,7 @@ export function cleanHeaders(raw: string[]): { headers: string[]; issues: CsvIss
     seen.set(name.toLowerCase(), 1);
     return name;
   });
-  return { headers, issues };
+  return { headers, issues, trimmed };
 }
 
 /**
@@ -71,8 +75,18 @@ export function createCsvReader(options: CsvOptions = {}) {
   let done = false;
   let replacedReported = false;
   let replacedPending = false;
-  let switchReported = false;
   let bomEncoded = false;
+  /** How the bytes were read when not plain UTF-8: the ENCODING_CONVERTED notice. */
+  let bytesEncoding: CsvEncoding | null = null;
+  /** Records before the header is settled (a title line is known only from the line after it). */
+  let preHeader: { rec: string[]; no: number }[] = [];
+  const counts: ReadCounts = {
+    convertedRows: 0,
+    blankLines: 0,
+    titles: [],
+    longCells: [],
+    windows1252Only: false,
+  };
   let sawText = false;
   // Until some text holds a NUL no cell can, so the per-cell search is skipped. It stays set: a record
   // buffered across chunks may carry a NUL from an earlier one.
@@ -90,12 +104,14 @@ export function createCsvReader(options: CsvOptions = {}) {
       return null;
     }
     const bom = bomEncoding(bytes);
-    if (!bom && looksBinary(bytes.subarray(0, SNIFF_BYTES))) {
+    const wide = bom ? null : utf16WithoutBom(bytes);
+    if (!bom && !wide && looksBinary(bytes.subarray(0, SNIFF_BYTES))) {
       out.push(fatal('NOT_TEXT', MESSAGES.NOT_TEXT));
       return null;
     }
-    decoder = createAutoDecoder(bom?.encoding);
-    bomEncoded = bom !== null;
+    decoder = createAutoDecoder(bom?.encoding ?? wide ?? undefined);
+    bomEncoded = bom !== null || wide !== null;
+    counts.bom = bom !== null;
     return bom ? bytes.subarray(bom.skip) : bytes;
   }
 
@@ -118,11 +134,18 @@ export function createCsvReader(options: CsvOptions = {}) {
     }
     if (!sawText && /\S/.test(text)) sawText = true;
     if (!sawNul && text.includes('\u0000')) sawNul = true;
+    if (decoder!.encoding !== null && decoder!.encoding !== 'utf-8') {
+      bytesEncoding = decoder!.encoding;
+      // Characters only Windows-1252 has (€, ’, “ …, bytes 0x80–0x9F): otherwise it reads as Latin-1 too.
+      if (!counts.windows1252Only && bytesEncoding === 'windows-1252' && WINDOWS_1252_ONLY.test(text))
+        counts.windows1252Only = true;
+    }
     const records = parser.feed(text, final);
     for (const rec of records) {
       if (done) return;
       onRecord(rec, out);
     }
+    if (final && !header && !done) settleHeader(out, true);
     // Encoding news is told after the header, which readCsv promises first.
     if (header && replacedPending) {
       replacedPending = false;
@@ -133,23 +156,6 @@ export function createCsvReader(options: CsvOptions = {}) {
           code: 'INVALID_CHARACTERS',
           message:
             'Some characters could not be read and were replaced with "�". Save the file as UTF-8 to keep them.',
-        },
-      });
-    }
-    if (
-      header &&
-      !switchReported &&
-      header.encoding !== 'windows-1252' &&
-      decoder!.encoding === 'windows-1252'
-    ) {
-      switchReported = true;
-      out.push({
-        kind: 'issue',
-        issue: {
-          rowNumber: null,
-          code: 'WINDOWS_1252',
-          message:
-            'The file is not UTF-8, so its accented characters were read as Windows-1252 (Excel on Windows). Check that names with accents look right.',
         },
       });
     }
@@ -176,30 +182,71 @@ export function createCsvReader(options: CsvOptions = {}) {
 
   function onRecord(rec: string[], out: CsvItem[]) {
     recordNo++;
-    if (!header) {
-      if (rec.length === 1 && rec[0]!.trim() === '') {
-        recordNo--; // blank lines before the header do not count
-        return;
-      }
-      const cleaned = cleanHeaders(rec);
-      // An all-ASCII header reads the same in every encoding: call it UTF-8 whatever the decoder has seen
-      // beyond it, so the header (and the WINDOWS_1252 issue below) never depend on how bytes were chunked.
-      const encoding =
-        !bomEncoded && rec.every((h) => /^[\t\x20-\x7e]*$/.test(h))
-          ? 'utf-8'
-          : (decoder!.encoding ?? 'utf-8');
-      header = {
-        headers: cleaned.headers,
-        originalHeaders: rec,
-        encoding,
-        delimiter: parser!.delimiter,
-        issues: cleaned.issues,
-      };
-      out.push({ kind: 'header', info: header });
+    if (header) return dataRow(rec, recordNo, out);
+    if (rec.every(isBlank)) {
+      if (!preHeader.length) recordNo--; // blank lines before the first line do not count
+      counts.blankLines++;
       return;
     }
-    if (rec.every(isBlank)) return;
-    const width = header.headers.length;
+    preHeader.push({ rec, no: recordNo });
+    settleHeader(out, false);
+  }
+
+  /**
+   * Takes the header from the records read so far: title or notes lines above it ("Report generated …") are
+   * skipped, each judged by the record after it, so the header waits for one more record (or the end).
+   */
+  function settleHeader(out: CsvItem[], final: boolean) {
+    while (preHeader.length && counts.titles.length < MAX_TITLE_LINES) {
+      // A title is judged against the header below it: the next record of two or more filled cells.
+      const below = preHeader.find((r, i) => i > 0 && filledCells(r.rec) >= 2);
+      if (!below) {
+        if (final || preHeader.length > MAX_TITLE_LINES) break;
+        return;
+      }
+      if (!isTitleLine(preHeader[0]!.rec, below.rec)) break;
+      counts.titles.push(
+        preHeader
+          .shift()!
+          .rec.find((c) => c.trim() !== '')!
+          .trim(),
+      );
+    }
+    if (!preHeader.length || (preHeader.length < 2 && !final)) return;
+    const [first, ...rest] = preHeader;
+    preHeader = [];
+    setHeader(first!.rec, out);
+    for (const r of rest) dataRow(r.rec, r.no, out);
+  }
+
+  function setHeader(rec: string[], out: CsvItem[]) {
+    const cleaned = cleanHeaders(rec);
+    // An all-ASCII header reads the same in every encoding: call it UTF-8 whatever the decoder has seen
+    // beyond it, so the header never depends on how bytes were chunked.
+    const ascii = rec.every((h) => /^[\t\x20-\x7e]*$/.test(h));
+    const encoding = !bomEncoded && ascii ? 'utf-8' : (decoder!.encoding ?? 'utf-8');
+    header = {
+      headers: cleaned.headers,
+      originalHeaders: rec,
+      encoding,
+      delimiter: parser!.delimiter,
+      issues: cleaned.issues,
+      trimmedHeaders: cleaned.trimmed,
+    };
+    if (bytesEncoding !== null && (!ascii || isWide())) counts.convertedRows++;
+    out.push({ kind: 'header', info: header });
+  }
+
+  /** UTF-16: every character was converted, ASCII or not. */
+  const isWide = () => decoder!.encoding === 'utf-16le' || decoder!.encoding === 'utf-16be';
+
+  function dataRow(rec: string[], rowNumber: number, out: CsvItem[]) {
+    const h = header!;
+    if (rec.every(isBlank)) {
+      counts.blankLines++;
+      return;
+    }
+    const width = h.headers.length;
     let values = rec;
     if (rec.length !== width) {
       const extra = rec.slice(width).filter((c) => c.trim() !== '').length;
@@ -207,42 +254,36 @@ export function createCsvReader(options: CsvOptions = {}) {
         out.push({
           kind: 'issue',
           issue: {
-            rowNumber: recordNo,
+            rowNumber,
             code: 'RAGGED_ROW',
-            message: `Row ${recordNo} has ${rec.length} cells but the header has ${width}; ${rec.length < width ? 'missing cells were left empty' : 'extra cells were ignored'}.`,
+            message: `Row ${rowNumber} has ${rec.length} cells but the header has ${width}; ${rec.length < width ? 'missing cells were left empty' : 'extra cells were ignored'}.`,
           },
         });
       }
       values =
         rec.length < width ? rec.concat(Array<string>(width - rec.length).fill('')) : rec.slice(0, width);
     }
+    // Only a file that was not UTF-8 pays for this count.
+    if (bytesEncoding !== null && (isWide() || values.some(hasNonAscii))) counts.convertedRows++;
     for (let c = 0; c < values.length; c++) {
       const v = values[c]!;
-      if (v.length > maxCell) {
-        values[c] = v.slice(0, maxCell);
-        out.push({
-          kind: 'issue',
-          issue: {
-            rowNumber: recordNo,
-            code: 'CELL_TOO_LONG',
-            message: `Row ${recordNo}, column "${header.headers[c]}" is longer than ${maxCell} characters and was cut.`,
-          },
-        });
-      }
+      // Never cut: a mapped cell past its field's limit is a row error (fields/limits.ts), any other one is
+      // counted for a notice.
+      if (v.length > maxCell) counts.longCells[c] = (counts.longCells[c] ?? 0) + 1;
       if (sawNul && v.includes('\u0000')) {
-        values[c] = values[c]!.replace(NUL, '');
+        values[c] = v.replace(NUL, '');
         out.push({
           kind: 'issue',
           issue: {
-            rowNumber: recordNo,
+            rowNumber,
             code: 'NUL_BYTES',
-            message: `Row ${recordNo}, column "${header.headers[c]}" contained NUL characters; they were removed.`,
+            message: `Row ${rowNumber}, column "${h.headers[c]}" contained NUL characters; they were removed.`,
           },
         });
       }
     }
     rows++;
-    out.push({ kind: 'row', rowNumber: recordNo, values });
+    out.push({ kind: 'row', rowNumber, values });
   }
 
   return {
@@ -286,13 +327,23 @@ export function createCsvReader(options: CsvOptions = {}) {
         onText(decoder!.decode(body, false), false, out);
       }
       if (!done) onText(decoder!.decode(new Uint8Array(0), true), true, out);
-      done = true;
       if (!sawText || !header) out.push(fatal('EMPTY', MESSAGES.EMPTY));
       else if (rows === 0) out.push(fatal('HEADER_ONLY', MESSAGES.HEADER_ONLY));
+      else if (!done)
+        for (const notice of fileNotices(counts, parser!, bytesEncoding, header.headers))
+          out.push({ kind: 'notice', notice });
+      done = true;
       return out;
     },
   };
 }
+
+// eslint-disable-next-line no-control-regex -- any character past ASCII
+const NON_ASCII = /[^\u0000-\u007f]/;
+const hasNonAscii = (v: string) => NON_ASCII.test(v);
+/** What Windows-1252 reads bytes 0x80–0x9F as: Latin-1 has only invisible control characters there. */
+const WINDOWS_1252_ONLY =
+  /[\u20ac\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u017d\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u017e\u0178]/;
 
 /** `v.trim() === ''`, without trimming the usual cell that starts with a visible ASCII character. */
 function isBlank(v: string): boolean {

@@ -42,7 +42,7 @@ function chunksOf(s: string, cuts: number[]): string[] {
   return out;
 }
 
-type Parser = Pick<RecordParser, 'feed' | 'pending' | 'unterminatedQuote'>;
+type Parser = Pick<RecordParser, 'feed' | 'pending' | 'unterminatedQuote' | 'lfEnds' | 'crlfEnds' | 'crEnds'>;
 
 /** Everything a caller can see after each feed, so the comparison also pins what is emitted when. */
 function run(parser: Parser, chunks: string[], end: 'final' | 'final-empty' | 'open') {
@@ -52,6 +52,8 @@ function run(parser: Parser, chunks: string[], end: 'final' | 'final-empty' | 'o
     records: parser.feed(c, final),
     pending: parser.pending,
     unterminatedQuote: parser.unterminatedQuote,
+    // The line endings counted for the LINE_ENDINGS notice: the fast path counts what the general loop does.
+    endings: [parser.lfEnds, parser.crlfEnds, parser.crEnds],
   }));
 }
 

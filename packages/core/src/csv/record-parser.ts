@@ -11,6 +11,10 @@ export class RecordParser {
   private buf = '';
   /** Set when the final record ran to the end of the file inside quotes. */
   unterminatedQuote = false;
+  /** Records ended by LF, CRLF and a lone CR (line breaks inside quoted cells are data, not counted). */
+  lfEnds = 0;
+  crlfEnds = 0;
+  crEnds = 0;
 
   /**
    * @param lineFastPath false reads every record with the general loop, the parser as it was before the fast
@@ -90,8 +94,17 @@ export class RecordParser {
       }
       if (c === CR) {
         if (j + 1 >= n && !final) return -1;
-        j += s.charCodeAt(j + 1) === LF ? 2 : 1;
-      } else j += 1;
+        if (s.charCodeAt(j + 1) === LF) {
+          this.crlfEnds++;
+          j += 2;
+        } else {
+          this.crEnds++;
+          j += 1;
+        }
+      } else {
+        this.lfEnds++;
+        j += 1;
+      }
       out.push(rec);
       return j;
     }
@@ -136,7 +149,17 @@ export class RecordParser {
             // Incomplete until its line end arrives; a CR last in the buffer may be half of a CRLF.
             if (!final && (end === n || (end === cr && end + 1 === n))) break outer;
             d = splitLine(s, from, end, d, delimiter, rec);
-            next = end === cr && s.charCodeAt(end + 1) === LF ? end + 2 : end + 1;
+            if (end === n) next = n + 1;
+            else if (end === lf) {
+              this.lfEnds++;
+              next = end + 1;
+            } else if (s.charCodeAt(end + 1) === LF) {
+              this.crlfEnds++;
+              next = end + 2;
+            } else {
+              this.crEnds++;
+              next = end + 1;
+            }
             break;
           }
           if (D === QUOTE || (q > from && s.charCodeAt(q - 1) !== D)) break;
@@ -148,8 +171,18 @@ export class RecordParser {
             from = j + 1;
             continue;
           }
-          if (c === LF) next = j + 1;
-          else if (c === CR && j + 1 < n) next = s.charCodeAt(j + 1) === LF ? j + 2 : j + 1;
+          if (c === LF) {
+            this.lfEnds++;
+            next = j + 1;
+          } else if (c === CR && j + 1 < n) {
+            if (s.charCodeAt(j + 1) === LF) {
+              this.crlfEnds++;
+              next = j + 2;
+            } else {
+              this.crEnds++;
+              next = j + 1;
+            }
+          }
           break;
         }
         if (next >= 0) {

@@ -24,6 +24,26 @@ export function bomEncoding(head: Uint8Array): { encoding: CsvEncoding; skip: nu
   return null;
 }
 
+/**
+ * UTF-16 written without a byte-order mark: text of mostly ASCII characters has a zero in every other byte,
+ * the high byte of each code unit (odd places for little-endian, even for big-endian). Binary files and
+ * single-byte text do not have that rhythm.
+ */
+export function utf16WithoutBom(head: Uint8Array): CsvEncoding | null {
+  const n = Math.min(head.length, 4096) & ~1;
+  if (n < 4) return null;
+  let evenZeros = 0;
+  let oddZeros = 0;
+  for (let i = 0; i < n; i += 2) {
+    if (head[i] === 0) evenZeros++;
+    if (head[i + 1] === 0) oddZeros++;
+  }
+  const units = n / 2;
+  if (oddZeros >= units * 0.6 && evenZeros <= units * 0.05) return 'utf-16le';
+  if (evenZeros >= units * 0.6 && oddZeros <= units * 0.05) return 'utf-16be';
+  return null;
+}
+
 // Below this many bytes a few stray control bytes are too few to call a file binary: one NUL in a
 // three-line CSV is a data problem (reported per cell), not a sign of a spreadsheet or an image. Eight or more
 // in a short file are: random bytes are ~10% control bytes.
@@ -56,27 +76,34 @@ function countOutsideQuotes(line: string, ch: string): number {
   return n;
 }
 
+/** Title or notes lines above the header row that the delimiter's choice looks past (see read-csv). */
+const TITLE_LINES = 3;
+
 /**
  * Picks the delimiter that splits the header into the most columns and the next lines into the same number.
- * Comma when nothing else fits.
+ * The header may follow a few title or notes lines ("Report generated …"), so each of the first lines is
+ * tried as the header. Comma when nothing else fits.
  */
 export function detectDelimiter(text: string): string {
   const lines = text
     .split(/\r\n|\n|\r/)
     .filter((l) => l.trim() !== '')
-    .slice(0, 6);
+    .slice(0, 6 + TITLE_LINES);
   if (!lines.length) return ',';
   let best = ',';
   let bestScore = 0;
   for (const d of CANDIDATES) {
-    const counts = lines.map((l) => countOutsideQuotes(l, d));
-    const head = counts[0]!;
-    if (head === 0) continue;
-    const consistent = counts.slice(1).filter((c) => c === head).length;
-    const score = head * 10 + consistent * 100;
-    if (score > bestScore) {
-      best = d;
-      bestScore = score;
+    const all = lines.map((l) => countOutsideQuotes(l, d));
+    for (let from = 0; from <= TITLE_LINES && from < all.length; from++) {
+      const counts = all.slice(from, from + 6);
+      const head = counts[0]!;
+      if (head === 0) continue;
+      const consistent = counts.slice(1).filter((c) => c === head).length;
+      const score = head * 10 + consistent * 100;
+      if (score > bestScore) {
+        best = d;
+        bestScore = score;
+      }
     }
   }
   return best;

@@ -79,6 +79,9 @@ const COMPACT_TIMESTAMP = /^\d{8}[t ]\d{2}:?\d{2}(?::?\d{2}(?:[.,]\d+)?)?\s*(?:z
 const MONTH_NAME_TIME =
   /(?:\s+at)?\s+(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:[.,]\d+)?)?(?:\s*[ap]\.?m\.?)?(?:\s*(?:gmt|utc|z|[+-]\d{2}:?\d{2}))?$/;
 
+/** The zone at the end of JavaScript's Date string: "GMT+0100", maybe with "(zone name)" after it. */
+const JS_DATE_ZONE = /\s*gmt[+-]\d{4}(?:\s*\([^()]*\))?$/;
+
 /**
  * db: YYYYMMDD from any common way of writing a date (Meta: "with or without punctuation"): ISO with or
  * without time (the calendar date as written, no zone shift), M/D/Y or D/M/Y (ambiguous ones follow
@@ -95,8 +98,11 @@ export function normalizeDateOfBirth(
   // A bare year (the older signature) stands for the last day of that year.
   const now = typeof today === 'number' ? { y: today, m: 12, d: 31 } : today;
   const currentYear = now.y;
-  const text = clean(raw).toLowerCase();
-  if (!text) return unusable('is empty');
+  const cleaned = clean(raw).toLowerCase();
+  if (!cleaned) return unusable('is empty');
+  // JavaScript's Date string: "Sun Feb 16 1997 00:00:00 GMT+0100 (Central European Standard Time)". The
+  // zone says nothing of the calendar date as written.
+  const text = cleaned.includes('gmt') ? cleaned.replace(JS_DATE_ZONE, '') : cleaned;
   let y: number | undefined;
   let m: number | undefined;
   let d: number | undefined;
@@ -127,8 +133,13 @@ export function normalizeDateOfBirth(
       [y, m, d] = pick;
     } else if (groups.length >= 3) {
       const [a, b, c] = groups as [string, string, string];
-      if (a.length === 4) [y, m, d] = [Number(a), Number(b), Number(c)];
-      else if (c.length === 4) {
+      if (a.length === 4) {
+        y = Number(a);
+        // Year/day/month ("1997/16/02", "1997.31.12") when the middle number cannot be a month. Not with
+        // dashes: "1990-13-01" is ISO's year-month-day, with a month 13.
+        const ydm = Number(b) > 12 && Number(c) <= 12 && !/^\D*\d{4}-/.test(text);
+        [m, d] = ydm ? [Number(c), Number(b)] : [Number(b), Number(c)];
+      } else if (c.length === 4) {
         const x = Number(a);
         const z = Number(b);
         y = Number(c);
@@ -144,5 +155,5 @@ export function normalizeDateOfBirth(
   if (!validDate(y, m, d)) return unusable('is not a valid date');
   if (y * 10_000 + m * 100 + d > now.y * 10_000 + now.m * 100 + now.d) return unusable('is in the future');
   const value = `${y}${pad(m)}${pad(d)}`;
-  return ok(value, value === text ? undefined : `Date of birth "${raw.trim()}" → ${value}`);
+  return ok(value, value === cleaned ? undefined : `Date of birth "${raw.trim()}" → ${value}`);
 }

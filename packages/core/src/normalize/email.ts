@@ -14,7 +14,8 @@ export function isValidEmail(v: string): boolean {
 
 /**
  * em: trim and lowercase (Meta's rule); safe clean-ups are applied and reported: `mailto:`, `<…>`, wrapping
- * quotes, a trailing dot, several addresses in one cell (the first valid one is kept).
+ * quotes, a trailing dot, zero-width characters, several addresses in one cell (two or more parts with an "@":
+ * the first valid one is kept).
  * @example normalizeEmail(' John_Smith@gmail.com ') // { ok: true, value: 'john_smith@gmail.com' }
  */
 export function normalizeEmail(raw: string): Normalized {
@@ -34,12 +35,14 @@ export function readEmail(raw: string): Normalized {
   // it has no ':', '<', space, ',' or ';', and ends in a letter or digit, not a quote or dot.
   let v = trimmed(raw).toLowerCase();
   if (isValidEmail(v)) return ok(v);
+  const fixes: string[] = [];
+  // Invisible characters change the hash: removing them changes the value, so it is reported.
   if (HAS_ZERO_WIDTH.test(raw)) {
     v = clean(raw).toLowerCase();
-    if (isValidEmail(v)) return ok(v);
+    fixes.push('removed invisible (zero-width) characters');
+    if (isValidEmail(v)) return ok(v, `Email: ${fixes.join(', ')}`);
   }
   if (!v) return unusable('is empty');
-  const fixes: string[] = [];
   if (v.startsWith('mailto:')) {
     v = v.slice(7);
     fixes.push('removed "mailto:"');
@@ -56,7 +59,9 @@ export function readEmail(raw: string): Normalized {
   if (/[\s,;]/.test(v)) {
     const parts = v.split(/[\s,;]+/).filter(Boolean);
     const first = parts.find(isValidEmail);
-    if (first && parts.length > 1) {
+    // Several addresses only when two or more parts hold an "@": "john smith@example.com" is one address with
+    // a space in it (invalid), not "smith@example.com".
+    if (first && parts.filter((p) => p.includes('@')).length > 1) {
       v = first;
       fixes.push('kept the first of several addresses');
     } else if (parts.length === 1) {

@@ -73,6 +73,50 @@ const US_STATES = lookupTable({
   palau: 'pw',
 });
 
+// The traditional (pre-1963, Associated Press and Government Printing Office) abbreviations, letters only:
+// "Calif.", "W. Va.", "N. Dak.". Dotted two-letter forms ("N.Y.", "D.C.") read as codes already.
+const US_STATE_ABBREVIATIONS = lookupTable({
+  ala: 'al',
+  ariz: 'az',
+  ark: 'ar',
+  calif: 'ca',
+  cal: 'ca',
+  colo: 'co',
+  conn: 'ct',
+  del: 'de',
+  fla: 'fl',
+  ill: 'il',
+  ind: 'in',
+  kans: 'ks',
+  kan: 'ks',
+  mass: 'ma',
+  mich: 'mi',
+  minn: 'mn',
+  miss: 'ms',
+  mont: 'mt',
+  nebr: 'ne',
+  neb: 'ne',
+  nev: 'nv',
+  nmex: 'nm',
+  ndak: 'nd',
+  sdak: 'sd',
+  okla: 'ok',
+  ore: 'or',
+  oreg: 'or',
+  penn: 'pa',
+  penna: 'pa',
+  tenn: 'tn',
+  tex: 'tx',
+  wash: 'wa',
+  wva: 'wv',
+  wis: 'wi',
+  wisc: 'wi',
+  wyo: 'wy',
+});
+// One word of up to six letters and a dot ("Calif.", "Xyz."), or a dotted pair ("W. Va."): written as an
+// abbreviation. One we do not know is dropped: sent as text it would match nothing.
+const DOTTED_ABBREVIATION = /^(?:\p{L}{1,4}\.\s*)?\p{L}{1,6}\.$/u;
+
 /**
  * st: US state names (with DC and the territories) become their 2-letter code; 2-letter input stays; other
  * regions are lowercased without punctuation or spaces, accents kept (Meta's rule for non-US states).
@@ -89,8 +133,12 @@ export function normalizeState(raw: string): Normalized {
   if (!v) return unusable('has no letters');
   // "unknown?" or "-none-" shows itself as a placeholder once its punctuation is gone.
   if (isPlaceholder(v)) return unusable('is a placeholder, not a state');
-  const code = US_STATES[v];
+  const code = US_STATES[v] ?? US_STATE_ABBREVIATIONS[v];
   if (code) return ok(code, `State "${text}" → "${code}"`);
+  if (v.length > 2 && DOTTED_ABBREVIATION.test(text))
+    return unusable(
+      'is an abbreviation we do not recognise as a state (write the name or the 2-letter code)',
+    );
   return ok(v);
 }
 
@@ -264,6 +312,82 @@ function countries() {
   return countryIndex;
 }
 
+// Locales whose scripts the Latin-letter index cannot read: Chinese, Japanese, Korean, Cyrillic, Arabic,
+// Hebrew, Greek, the Indic and other scripts. Their names come from CLDR through the runtime's ICU
+// (Intl.DisplayNames, full ICU in every Node build since 13): the maintained source, not a hand list.
+const NON_LATIN_LOCALES = [
+  'zh',
+  'zh-Hant',
+  'ja',
+  'ko',
+  'ru',
+  'uk',
+  'be',
+  'bg',
+  'sr',
+  'mk',
+  'kk',
+  'ky',
+  'mn',
+  'ar',
+  'fa',
+  'ur',
+  'ps',
+  'he',
+  'yi',
+  'el',
+  'hi',
+  'mr',
+  'ne',
+  'bn',
+  'pa',
+  'gu',
+  'ta',
+  'te',
+  'kn',
+  'ml',
+  'si',
+  'or',
+  'th',
+  'lo',
+  'my',
+  'km',
+  'ka',
+  'hy',
+  'am',
+];
+/** Letters, marks and digits only, NFC and lowercase: "Соединённые Штаты", "ארה״ב" and "Ελλάδα" as keys. */
+const letters = (s: string) =>
+  s
+    .normalize('NFC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{M}\p{N}]/gu, '');
+
+let localIndex: Map<string, string> | null = null;
+/** CLDR's long and short country names in NON_LATIN_LOCALES → code; built once, on the first such name. */
+function localNames(): Map<string, string> {
+  if (localIndex) return localIndex;
+  localIndex = new Map();
+  if (typeof Intl.DisplayNames !== 'function') return localIndex;
+  for (const locale of NON_LATIN_LOCALES) {
+    for (const style of ['long', 'short'] as const) {
+      let names: Intl.DisplayNames;
+      try {
+        names = new Intl.DisplayNames([locale], { type: 'region', style, fallback: 'none' });
+      } catch {
+        continue; // a runtime without this locale's data
+      }
+      for (const [alpha2] of ISO_3166_1) {
+        const name = names.of(alpha2.toUpperCase());
+        const key = name && letters(name);
+        if (key && !localIndex.has(key)) localIndex.set(key, alpha2);
+      }
+    }
+  }
+  return localIndex;
+}
+const NON_LATIN_LETTER = /[^\p{Script=Latin}\P{L}]/u;
+
 // "Dominican Rep.", and as statistics offices write names, "Korea, Rep." and "Congo, Dem. Rep." (for "Korea,
 // Republic of" and "Congo, The Democratic Republic of the").
 const unabbreviated = (s: string) =>
@@ -284,6 +408,8 @@ function isoStyleName(text: string, names: Map<string, string>): string | undefi
   );
 }
 
+const NOT_A_COUNTRY = 'is not a country we recognise';
+
 /**
  * country: ISO 3166-1 alpha-2, lowercase. ISO short names ("Korea, Republic of", or as ISO writes them
  * today, "Korea (the Republic of)"), common names ("South Korea"), official names, alpha-3 codes and common
@@ -298,13 +424,14 @@ export function normalizeCountry(raw: string): Normalized {
   if (/^[a-z]{2}$/i.test(text) && codes.has(text.toLowerCase())) return ok(text.toLowerCase());
   if (isPlaceholder(text)) return unusable(text ? 'is a placeholder, not a country' : 'is empty');
   const v = squeeze(text);
-  if (!v) return unusable('is empty');
   // "The Bahamas", "The Gambia": the article is not part of the name.
   const code =
-    names.get(v) ??
-    (v.startsWith('the') ? names.get(v.slice(3)) : undefined) ??
-    isoStyleName(text, names) ??
-    (v.length === 2 && codes.has(v) ? v : undefined);
-  if (!code) return unusable('is not a country');
+    (v
+      ? (names.get(v) ??
+        (v.startsWith('the') ? names.get(v.slice(3)) : undefined) ??
+        isoStyleName(text, names) ??
+        (v.length === 2 && codes.has(v) ? v : undefined))
+      : undefined) ?? (NON_LATIN_LETTER.test(text) ? localNames().get(letters(text)) : undefined);
+  if (!code) return unusable(NOT_A_COUNTRY);
   return ok(code, code === text.toLowerCase() ? undefined : `Country "${text}" → "${code}"`);
 }

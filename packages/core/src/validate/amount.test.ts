@@ -166,17 +166,14 @@ describe('amounts in a row', () => {
   it('follows the column evidence', () =>
     expect(validate('1.234', { value: '.' }).effectiveRow.value).toBe('1.234'));
 
-  it('writes the value and its correction as String() of the reading would', () => {
+  it('writes the value as String() of the reading would, and a correction only for an ambiguous one', () => {
     // The general path the shortcuts in checkAmount stand for.
     const expected = (v: string, decimal: DecimalSeparator | undefined) => {
       const a = readAmount(v, decimal);
       if (!a) return { error: true };
       const n = /^(?:0|[1-9]\d{0,12})(?:\.\d?[1-9])?$/.test(v) ? v : String(a.value);
-      const message = a.ambiguous
-        ? `value "${v}" read as ${n}: ${a.ambiguous}.`
-        : n !== v
-          ? `value "${v}" read as ${n}`
-          : undefined;
+      // An equal number written differently is read, not corrected (issue 20): only a choice is reported.
+      const message = a.ambiguous ? `value "${v}" read as ${n}: ${a.ambiguous}.` : undefined;
       return { value: n, message };
     };
     const unit = fc.constantFrom('0', '0', '1', '5', '9', '.', ',', '$', '€', ' ', '-', '(', ')', 'e');

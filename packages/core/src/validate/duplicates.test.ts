@@ -35,7 +35,14 @@ describe('duplicate events in a file', () => {
 
   it('says plainly what it did with the repeat', () => {
     const r = markDuplicate(
-      { rowNumber: 9, errors: [], corrections: [], warnings: [], effectiveRow: { event_id: 'order-1' } },
+      {
+        rowNumber: 9,
+        errors: [],
+        corrections: [],
+        drops: [],
+        warnings: [],
+        effectiveRow: { event_id: 'order-1' },
+      },
       4,
     );
     expect(r.corrections).toEqual([

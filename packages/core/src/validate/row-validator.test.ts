@@ -74,9 +74,9 @@ describe('createRowValidator', () => {
       db: '19900131',
       order_id: 'A-1',
     });
-    expect(r.corrections.map((c) => c.field)).toEqual(
-      expect.arrayContaining(['phone', 'value', 'currency', 'db']),
-    );
+    // "$1,200.00" is 1200 written differently: read, not corrected (issue 20).
+    expect(r.corrections.map((c) => c.field)).toEqual(expect.arrayContaining(['phone', 'currency', 'db']));
+    expect(r.corrections.map((c) => c.field)).not.toContain('value');
     expect(r.corrections.find((c) => c.field === 'phone')).toMatchObject({
       message: 'Added country code +1 to phone',
       original: '(650)555-1212',
@@ -157,12 +157,18 @@ describe('createRowValidator', () => {
     });
   });
 
-  it('drops unusable identifiers with a correction and needs one usable identifier', () => {
+  it('drops unusable identifiers as drops, not corrections, and needs one usable identifier', () => {
     const r = validator()(row({ Email: 'not-an-email' }), 2);
     expect(r.effectiveRow.email).toBeUndefined();
-    expect(r.corrections.find((c) => c.field === 'email')?.message).toBe(
-      'Dropped email "not-an-email": it is not a valid email address.',
-    );
+    expect(r.drops).toEqual([
+      {
+        field: 'email',
+        reason: 'invalid',
+        message: 'Dropped email "not-an-email": it is not a valid email address.',
+        original: 'not-an-email',
+      },
+    ]);
+    expect(r.corrections.find((c) => c.field === 'email')).toBeUndefined();
     expect(r.errors).toEqual([]);
     const none = validator()(row({ Email: 'x', Phone: '12', First: '', Last: '', DOB: '' }), 2);
     expect(none.errors.find((e) => e.field === 'user_data')?.message).toMatch(

@@ -1,4 +1,5 @@
 import { FIELD_BY_KEY, type FieldDef } from '../fields/catalogue.ts';
+import { lengthLimit, tooLongMessage } from '../fields/limits.ts';
 import { integerText } from '../json/json-number.ts';
 import type { HardcodedValues, Mappings } from '../mapping/suggest.ts';
 import { normalizeDateOfBirth, type CalendarDate } from '../normalize/dates.ts';
@@ -10,6 +11,7 @@ import { alreadyHashed, trimmed, type Normalized } from '../normalize/result.ts'
 import type { FileSettings } from '../settings.ts';
 import { canonicalDigits, plainDigits, readAmount, usualAmount, type DecimalSeparator } from './amount.ts';
 import { parseContents } from './contents.ts';
+import { dropReason, dropSentence, type DropReason } from './drop-reason.ts';
 import { createEventIdDeriver } from './event-id.ts';
 import { parseExtinfo } from './extinfo.ts';
 import {
@@ -45,10 +47,17 @@ export interface RowCorrection extends RowIssue {
   original: string;
   corrected: string;
 }
+/** A value that cannot be used: the event is sent without it (not a correction, not an error). */
+export interface RowDrop extends RowIssue {
+  reason: DropReason;
+  original: string;
+}
 export interface RowResult {
   rowNumber: number;
   errors: RowIssue[];
   corrections: RowCorrection[];
+  /** Customer values left out of the event, each with its reason code. */
+  drops: RowDrop[];
   warnings: RowIssue[];
   /** Field key → normalised (not hashed) value after corrections: what is sent, and what the UI shows. */
   effectiveRow: Record<string, string>;
@@ -74,6 +83,11 @@ export interface ValidationContext {
   decimalSeparators?: Readonly<Partial<Record<string, DecimalSeparator>>>;
 }
 
+/** What validation counts across a file for its notices (the whitespace trimmed around mapped cells). */
+export interface ValidationStats {
+  trimmedCells: number;
+}
+
 /** The whole-file error when mapped columns are missing from the file's headers (spec §8 panel). */
 export function headerProblem(ctx: { headers: readonly string[]; mappings: Mappings }): string | null {
   const present = new Set(ctx.headers);
@@ -97,6 +111,8 @@ interface Source {
   rule: Rule | undefined;
   /** Stores the normalised value of a hashed customer key in the effective row (see HASHED). */
   store: Store | undefined;
+  /** Longer values flag the row (fields/limits.ts): never cut, never hashed. */
+  limit: number;
 }
 
 const TEXT_MEMO = new Set(['event_name', 'action_source', 'currency']);
@@ -120,6 +136,7 @@ function source(
     textMemo: TEXT_MEMO.has(field) ? new ValueMemo<{ value: string; note?: string } | null>() : null,
     rule: HASHED[field]?.rule,
     store: HASHED[field]?.store,
+    limit: lengthLimit(def),
   };
 }
 
@@ -165,6 +182,7 @@ const hoursLeft = (seconds: number) => {
  */
 export function createRowValidator(
   ctx: ValidationContext,
+  stats: ValidationStats = { trimmedCells: 0 },
 ): (values: readonly string[], rowNumber: number) => RowResult {
   const columnIndex = new Map(ctx.headers.map((h, i) => [h, i]));
   const sources: Source[] = [];
@@ -194,6 +212,7 @@ export function createRowValidator(
     const row: RowState = {
       errors: [],
       corrections: [],
+      drops: [],
       warnings: [],
       effectiveRow: {},
       settings,
@@ -206,6 +225,8 @@ export function createRowValidator(
       const src = sources[i]!;
       const raw = src.column >= 0 ? (values[src.column] ?? '') : src.hardcoded;
       const v = trimmed(raw);
+      // Trimming is routine, not a correction of the value: it is one file notice with its count.
+      if (v.length !== raw.length && src.column >= 0) stats.trimmedCells++;
       if (v) checkField(row, src, raw, v);
     }
 
@@ -238,6 +259,7 @@ export function createRowValidator(
       rowNumber,
       errors: row.errors,
       corrections: row.corrections,
+      drops: row.drops,
       warnings: row.warnings,
       effectiveRow: eff,
     };
@@ -260,6 +282,16 @@ function addCorrection(
   corrected: string,
 ): void {
   row.corrections.push({ field, message, original, corrected });
+}
+/** Message keeps the old wording ("Dropped email "x": it is not a valid email address."). */
+function addDrop(row: RowState, field: string, label: string, raw: string, v: string, reason: string): void {
+  const code = dropReason(field, v, reason);
+  row.drops.push({
+    field,
+    reason: code,
+    message: `Dropped ${label} "${v}": ${dropSentence(code, reason)}.`,
+    original: raw,
+  });
 }
 
 interface RowState extends Out {
@@ -295,10 +327,10 @@ function checkField(row: RowState, src: Source, raw: string, v: string): void {
   const { settings } = row;
   const key = def.key;
   const { rule, store } = src;
+  if (v.length > src.limit) return addError(row, key, tooLongMessage(def, v.length, src.limit));
   if (rule && store) {
     const r = (v.length === 64 ? alreadyHashed(v) : null) ?? normalizeMemo(row, src, v, rule);
-    if (!r.ok)
-      return addCorrection(row, key, `Dropped ${def.label.toLowerCase()} "${v}": it ${r.reason}.`, raw, '');
+    if (!r.ok) return addDrop(row, key, def.label.toLowerCase(), raw, v, r.reason);
     store(eff, r.value);
     if (r.note) addCorrection(row, key, r.note, raw, r.value);
     return;
@@ -347,7 +379,7 @@ function checkField(row: RowState, src: Source, raw: string, v: string): void {
     case 'price':
     case 'net_revenue':
     case 'predicted_ltv': {
-      return checkAmount(row, key, raw, v, src.decimal, true);
+      return checkAmount(row, key, raw, v, src.decimal);
     }
     case 'currency': {
       const c = cachedText(src, v, canonicalCurrency);
@@ -357,20 +389,13 @@ function checkField(row: RowState, src: Source, raw: string, v: string): void {
       return;
     }
     case 'client_ip_address':
-      if (!isIpAddress(v))
-        return addCorrection(row, key, `Dropped client_ip_address "${v}": not an IP address.`, raw, '');
+      if (!isIpAddress(v)) return addDrop(row, key, 'client_ip_address', raw, v, 'is not an IP address');
       eff[key] = v;
       return;
     case 'fbc':
     case 'fbp':
       if (!(key === 'fbc' ? FBC : FBP).test(v))
-        return addCorrection(
-          row,
-          key,
-          `Dropped ${key} "${v}": not in Meta's fb.1.<time>.<id> format.`,
-          raw,
-          '',
-        );
+        return addDrop(row, key, key, raw, v, "is not in Meta's fb.1.<time>.<id> format");
       eff[key] = v;
       return;
     case 'lead_id':
@@ -411,7 +436,7 @@ function checkField(row: RowState, src: Source, raw: string, v: string): void {
   }
   switch (def.type) {
     case 'number':
-      return checkAmount(row, key, raw, v, src.decimal, false);
+      return checkAmount(row, key, raw, v, src.decimal);
     case 'integer': {
       const n = parseInteger(v);
       if (n === null) return addError(row, key, `${key} "${v}" is not a whole number.`);
@@ -438,13 +463,14 @@ function checkField(row: RowState, src: Source, raw: string, v: string): void {
   }
 }
 
+// An amount written differently but equal ("34.60", "1,200.00", "$602.47") is read, not corrected: only a
+// reading that was a choice (a separator that could be either) is reported as a correction.
 function checkAmount(
   row: RowState,
   key: string,
   raw: string,
   v: string,
   decimal: DecimalSeparator | undefined,
-  reportReading: boolean,
 ): void {
   // The usual amounts: '49.5' is its own text, and '$602.47' or '103.90' the digits String() would write once
   // the symbol and zeros are gone; such a text is read as its digits, never ambiguously.
@@ -455,7 +481,6 @@ function checkAmount(
   }
   if (text !== null) {
     row.effectiveRow[key] = text;
-    if (reportReading && text !== v) addCorrection(row, key, `${key} "${v}" read as ${text}`, raw, text);
     return;
   }
   const a = readAmount(v, decimal);
@@ -464,7 +489,6 @@ function checkAmount(
   const n = String(a.value);
   row.effectiveRow[key] = n;
   if (a.ambiguous) addCorrection(row, key, `${key} "${v}" read as ${n}: ${a.ambiguous}.`, raw, n);
-  else if (reportReading && n !== v) addCorrection(row, key, `${key} "${v}" read as ${n}`, raw, n);
 }
 
 function checkWindow(row: RowState, seconds: number, v: string): void {

@@ -128,7 +128,15 @@ export async function runSend(opts: EngineOptions, runId: string): Promise<RunSt
   const initial = await deliveryRepo.getRun(db, runId);
   if (!initial || initial.status !== 'running') return null;
   const run: RunRow = initial;
-  const creds = await source.credentials(run);
+  let creds: Awaited<ReturnType<DeliverySource['credentials']>>;
+  try {
+    creds = await source.credentials(run);
+  } catch (err) {
+    // The stored token no longer decrypts: the account is marked "reconnect needed", the run stops on it.
+    if (!(err instanceof RunFailure)) throw err;
+    await deliveryRepo.stopRun(db, runId, 'pixel', err.message);
+    return 'stopped';
+  }
   if (!creds) {
     await deliveryRepo.stopRun(db, runId, 'pixel', 'The pixel account was deleted.');
     return 'stopped';

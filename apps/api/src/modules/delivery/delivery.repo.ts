@@ -65,6 +65,18 @@ export interface BatchError {
   raw: string | null;
 }
 
+export interface FailureGroupRow {
+  verdict: string | null;
+  error_code: number | null;
+  error_subcode: number | null;
+  error_title: string | null;
+  error_message: string | null;
+  error_raw: string | null;
+  batches: number;
+  events: number;
+  sample_rows: number[];
+}
+
 export interface RunTotals {
   batches_sent: number;
   batches_failed: number;
@@ -539,20 +551,106 @@ export const deliveryRepo = {
     return rows[0]!.ok;
   },
 
+  /**
+   * Counts from committed leaves. A held first half (failed like its parent until its sibling settles) counts as
+   * still open, not failed: it is split or failed whole moments later, and a counter that showed its events as
+   * failed would then go back down.
+   */
   async totals(db: Queryable, runId: string): Promise<RunTotals> {
     const { rows } = await db.query<RunTotals>(
-      `select
+      `with l as (
+         select f.status, f.event_count, f.part, (${HELD_FIRST_HALF}) as held from send_batches f where f.run_id = $1
+       )
+       select
          count(*) filter (where status = 'sent')::int as batches_sent,
-         count(*) filter (where status = 'failed')::int as batches_failed,
-         count(*) filter (where status in ('pending', 'sending'))::int as batches_open,
+         count(*) filter (where status = 'failed' and not held)::int as batches_failed,
+         count(*) filter (where status in ('pending', 'sending') or held)::int as batches_open,
          coalesce(sum(event_count) filter (where status = 'sent'), 0)::int as events_sent,
-         coalesce(sum(event_count) filter (where status = 'failed'), 0)::int as events_failed,
-         coalesce(sum(event_count) filter (where status in ('pending', 'sending')), 0)::int as events_open,
+         coalesce(sum(event_count) filter (where status = 'failed' and not held), 0)::int as events_failed,
+         coalesce(sum(event_count) filter (where status in ('pending', 'sending') or held), 0)::int as events_open,
          coalesce(sum(event_count) filter (where part = ''), 0)::int as events_batched
-       from send_batches where run_id = $1`,
+       from l`,
       [runId],
     );
     return rows[0]!;
+  },
+
+  /** Failed events grouped by Meta's reason, largest group first, with the first few row numbers of each. */
+  async failureGroups(db: Queryable, runId: string, samples = 5): Promise<FailureGroupRow[]> {
+    const { rows } = await db.query<FailureGroupRow>(
+      `select f.verdict, f.error_code, f.error_subcode, f.error_title, f.error_message, min(f.error_raw) as error_raw,
+         count(distinct f.id)::int as batches, count(*)::int as events,
+         (array_agg(rn order by rn))[1:$2] as sample_rows
+       from send_batches f cross join lateral unnest(f.row_numbers) as rn
+       where f.run_id = $1 and f.status = 'failed' and not (${HELD_FIRST_HALF})
+       group by f.verdict, f.error_code, f.error_subcode, f.error_title, f.error_message
+       order by events desc, min(rn)`,
+      [runId, samples],
+    );
+    return rows;
+  },
+
+  /** Every failed leaf of the run (held first halves are not failed yet): the all-failed-rows download. */
+  async failedLeaves(db: Queryable, runId: string): Promise<BatchRow[]> {
+    const { rows } = await db.query<BatchRow>(
+      `select f.* from send_batches f where f.run_id = $1 and f.status = 'failed' and not (${HELD_FIRST_HALF})`,
+      [runId],
+    );
+    return rows;
+  },
+
+  /** One page of the run's leaves in file order, filtered by outcome, with how many match the filter. */
+  async batchesPage(
+    db: Queryable,
+    runId: string,
+    q: { status: 'all' | 'failed' | 'sent' | 'open'; offset: number; limit: number },
+  ): Promise<{ rows: (BatchRow & { position: number; held: boolean })[]; total: number }> {
+    const leaves = `select * from (
+         select f.*, (${HELD_FIRST_HALF}) as held,
+           (row_number() over (order by f.idx, f.first_row, f.part) - 1)::int as position
+         from send_batches f where f.run_id = $1 and f.status <> 'split'
+       ) l
+       where case $2::text when 'failed' then status = 'failed' and not held
+         when 'sent' then status = 'sent' when 'open' then status in ('pending', 'sending') or held else true end`;
+    const { rows } = await db.query<BatchRow & { position: number; held: boolean }>(
+      `${leaves} order by position limit $3 offset $4`,
+      [runId, q.status, q.limit, q.offset],
+    );
+    const { rows: n } = await db.query<{ n: number }>(`select count(*)::int as n from (${leaves}) c`, [
+      runId,
+      q.status,
+    ]);
+    return { rows, total: n[0]!.n };
+  },
+
+  /** Per upload, its latest run's status and events sent and failed (counted as in totals). */
+  async latestOutcomes(
+    db: Queryable,
+    userId: string,
+    uploadIds: string[],
+  ): Promise<{ upload_id: string; status: RunStatus; sent: number; failed: number }[]> {
+    if (!uploadIds.length) return [];
+    const { rows } = await db.query<{ upload_id: string; status: RunStatus; sent: number; failed: number }>(
+      `select r.upload_id, r.status,
+         coalesce((select sum(f.event_count) from send_batches f where f.run_id = r.id and f.status = 'sent'), 0)::int
+           as sent,
+         coalesce((select sum(f.event_count) from send_batches f where f.run_id = r.id and f.status = 'failed'
+           and not (${HELD_FIRST_HALF})), 0)::int as failed
+       from (select distinct on (upload_id) * from send_runs where user_id = $1 and upload_id = any($2::uuid[])
+         order by upload_id, created_at desc) r`,
+      [userId, uploadIds],
+    );
+    return rows;
+  },
+
+  /** Whether the pixel received any live event of this user before `before`: if not, a run skips nothing. */
+  async anyLiveDelivery(db: Queryable, userId: string, pixelId: string, before: Date): Promise<boolean> {
+    const { rows } = await db.query<{ ok: boolean }>(
+      `select exists (select 1 from delivery_ledger where user_id = $1 and pixel_id = $2 and not test
+         and delivered_at < $3) as ok`,
+      [userId, pixelId, before],
+    );
+    return rows[0]!.ok;
   },
 
   /** Leaves in file order: what the summary lists. */
@@ -572,14 +670,15 @@ export const deliveryRepo = {
     db: Queryable,
     runId: string,
     q: { onlyFailed: boolean; offset: number; limit: number },
-  ): Promise<(BatchRow & { position: number })[]> {
-    const { rows } = await db.query<BatchRow & { position: number }>(
+  ): Promise<(BatchRow & { position: number; held: boolean })[]> {
+    const { rows } = await db.query<BatchRow & { position: number; held: boolean }>(
       `select * from (
-         select b.*, (row_number() over (order by idx, first_row, part) - 1)::int as position
-         from send_batches b where run_id = $1 and status <> 'split'
+           select f.*, (${HELD_FIRST_HALF}) as held,
+           (row_number() over (order by f.idx, f.first_row, f.part) - 1)::int as position
+         from send_batches f where f.run_id = $1 and f.status <> 'split'
        ) l
-       where not $2::boolean or status = 'failed'
-       order by status <> 'failed', position
+       where not $2::boolean or (status = 'failed' and not held)
+       order by status <> 'failed' or held, position
        limit $3 offset $4`,
       [runId, q.onlyFailed, q.limit, q.offset],
     );

@@ -1,10 +1,12 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  BatchesQuery,
   DeliveredQuery,
   SendRequest,
   SummaryQuery,
+  type BatchesPage,
   type DeliveredResponse,
   type DeliverySummary,
   type SendResponse,
@@ -47,6 +49,20 @@ export const deliveryRoutes =
     );
 
     app.get(
+      '/api/uploads/:id/batches',
+      { schema: { params: Id, querystring: BatchesQuery } },
+      async (request, reply): Promise<BatchesPage> => {
+        reply.header('cache-control', 'no-store');
+        return delivery.batches(db, uid(request), request.params.id, request.query);
+      },
+    );
+
+    app.get('/api/uploads/:id/failed-rows', { schema: { params: Id } }, async (request, reply) => {
+      const { fileName, headers, rows } = await delivery.allFailedRows(db, uid(request), request.params.id);
+      return sendCsv(request, reply, fileName, headers, rows);
+    });
+
+    app.get(
       '/api/uploads/:id/delivered',
       { schema: { params: Id, querystring: DeliveredQuery } },
       async (request): Promise<DeliveredResponse> => {
@@ -72,18 +88,28 @@ export const deliveryRoutes =
           request.params.id,
           request.params.batchId,
         );
-        const body = streamedBody(
-          async (write) => {
-            await write(csvLine(headers));
-            for await (const row of rows) await write(csvLine(row));
-          },
-          (err) => request.log.error({ err }, 'failed-rows download failed'),
-        );
-        return reply
-          .type('text/csv; charset=utf-8')
-          .header('content-disposition', `attachment; filename="${fileName}"`)
-          .header('cache-control', 'no-store')
-          .send(body);
+        return sendCsv(request, reply, fileName, headers, rows);
       },
     );
   };
+
+function sendCsv(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  fileName: string,
+  headers: string[],
+  rows: AsyncIterable<string[]>,
+) {
+  const body = streamedBody(
+    async (write) => {
+      await write(csvLine(headers));
+      for await (const row of rows) await write(csvLine(row));
+    },
+    (err) => request.log.error({ err }, 'failed-rows download failed'),
+  );
+  return reply
+    .type('text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="${fileName}"`)
+    .header('cache-control', 'no-store')
+    .send(body);
+}

@@ -1,7 +1,10 @@
 import {
   SUMMARY_PAGE,
+  type BatchesPage,
+  type BatchesQuery,
   type BatchSummary,
   type DeliverySummary,
+  type FailureGroup,
   type SendRequest,
 } from '@backsignal/contracts';
 import { explainMetaError, explainStop, type Verdict } from '@backsignal/core';
@@ -12,7 +15,14 @@ import { AppError, notFound } from '../../errors/app-error.ts';
 import { filesRepo, type UploadRow } from '../files/files.repo.ts';
 import { getAccountWithToken } from '../pixels/pixels.service.ts';
 import { takeQuota } from '../usage/quota.service.ts';
-import { deliveryRepo, ledgerKey, type BatchRow, type RunRow } from './delivery.repo.ts';
+import {
+  deliveryRepo,
+  ledgerKey,
+  type BatchRow,
+  type FailureGroupRow,
+  type RunRow,
+  type RunTotals,
+} from './delivery.repo.ts';
 import { preparedEvents } from './delivery.source.ts';
 
 export const SEND_RUN_JOB = 'send-run';
@@ -77,13 +87,14 @@ function rowsNotIn(b: BatchRow, listed = 3): { rows: number[]; count: number } {
   return { rows, count: b.last_row - b.first_row + 1 - carried.size };
 }
 
-function presentBatch(b: BatchRow, index: number): BatchSummary {
-  const failed = b.status === 'failed';
+/** A held first half is still being worked out (see deliveryRepo.totals): shown as sending, not failed. */
+function presentBatch(b: BatchRow & { held?: boolean }, index: number): BatchSummary {
+  const failed = b.status === 'failed' && !b.held;
   const gaps = rowsNotIn(b);
   return {
     batchId: b.id,
     index,
-    status: b.status === 'split' ? 'sent' : b.status,
+    status: b.held ? 'sending' : b.status === 'split' ? 'sent' : b.status,
     count: b.event_count,
     firstRow: b.first_row,
     lastRow: b.last_row,
@@ -96,6 +107,38 @@ function presentBatch(b: BatchRow, index: number): BatchSummary {
   };
 }
 
+function presentGroup(g: FailureGroupRow): FailureGroup {
+  return {
+    key: [g.verdict, g.error_code, g.error_subcode, g.error_title, g.error_message].join('|'),
+    explanation: explainMetaError(g.error_raw, (g.verdict as Verdict | null) ?? null),
+    events: g.events,
+    batches: g.batches,
+    sampleRows: g.sample_rows,
+  };
+}
+
+/**
+ * Events already delivered that a run leaves out. Known before the file is read when nothing can be skipped:
+ * the user chose to send anyway, or this pixel never received a live event of theirs before the run.
+ */
+async function skippedSoFar(db: Db, run: RunRow): Promise<number | null> {
+  if (run.planned) return run.skipped_events;
+  if (!run.skip_delivered) return 0;
+  return (await deliveryRepo.anyLiveDelivery(db, run.user_id, run.pixel_id, run.created_at)) ? null : 0;
+}
+
+/** Time left at the pace so far (events settled since the run started); null before anything settled. */
+function secondsLeft(run: RunRow, t: RunTotals, remaining: number | null, now: Date): number | null {
+  const done = t.events_sent + t.events_failed;
+  if (run.status !== 'running' || !run.started_at || remaining === null || done === 0) return null;
+  const elapsed = (now.getTime() - new Date(run.started_at).getTime()) / 1000;
+  if (elapsed <= 0) return null;
+  const byPace = (elapsed / done) * remaining;
+  // A rate-limited run sends nothing until its hold is over.
+  const held = run.throttled_until ? (new Date(run.throttled_until).getTime() - now.getTime()) / 1000 : 0;
+  return Math.max(0, Math.ceil(Math.max(byPace, held)));
+}
+
 /**
  * Polled every 1.5 s while sending, so it stays small: totals plus failed batches only. A finished run lists
  * every batch, failed first, a page at a time.
@@ -105,14 +148,17 @@ export async function summary(
   userId: string,
   uploadId: string,
   batchOffset = 0,
+  now = new Date(),
 ): Promise<DeliverySummary> {
   const upload = await ownUpload(db, userId, uploadId);
   const run = await deliveryRepo.latestRunForUpload(db, userId, upload.id);
   if (!run) throw new AppError('INVALID_STATE', NOT_READY);
   const onlyFailed = run.status === 'running';
-  const [totals, page] = await Promise.all([
+  const [totals, page, groups, skipped] = await Promise.all([
     deliveryRepo.totals(db, run.id),
     deliveryRepo.leavesPage(db, run.id, { onlyFailed, offset: batchOffset, limit: SUMMARY_PAGE }),
+    deliveryRepo.failureGroups(db, run.id),
+    skippedSoFar(db, run),
   ]);
   const listed = onlyFailed
     ? totals.batches_failed
@@ -122,6 +168,10 @@ export async function summary(
   // skip: the count it started with still holds repeated rows and events already delivered, so it is not
   // reported as the total, and nothing is said to remain or to have been skipped.
   const counted = run.planned || run.status === 'running';
+  const remaining =
+    !counted || run.total_events === null
+      ? null
+      : Math.max(0, run.total_events - totals.events_sent - totals.events_failed);
   return {
     runId: run.id,
     status: run.status,
@@ -141,16 +191,34 @@ export async function summary(
       eventsSent: totals.events_sent,
       eventsFailed: totals.events_failed,
       // Unknown without a total (see counted).
-      eventsRemaining:
-        !counted || run.total_events === null
-          ? null
-          : Math.max(0, run.total_events - totals.events_sent - totals.events_failed),
-      eventsSkipped: run.planned ? run.skipped_events : null,
+      eventsRemaining: remaining,
+      eventsSkipped: skipped,
+      secondsLeft: secondsLeft(run, totals, remaining, now),
     },
+    failureGroups: groups.map(presentGroup),
     stopReason: run.stop_reason,
     stopExplanation: run.stop_reason ? explainStop(run.stop_reason, run.stop_error) : null,
     startedAt: run.started_at?.toISOString() ?? null,
     finishedAt: run.finished_at?.toISOString() ?? null,
+  };
+}
+
+/** The latest run's batches a page at a time, filtered by outcome (the summary's batch list). */
+export async function batches(
+  db: Db,
+  userId: string,
+  uploadId: string,
+  q: BatchesQuery,
+): Promise<BatchesPage> {
+  const upload = await ownUpload(db, userId, uploadId);
+  const run = await deliveryRepo.latestRunForUpload(db, userId, upload.id);
+  if (!run) throw new AppError('INVALID_STATE', NOT_READY);
+  const page = await deliveryRepo.batchesPage(db, run.id, q);
+  return {
+    batches: page.rows.map((b) => presentBatch(b, b.position)),
+    total: page.total,
+    offset: q.offset,
+    limit: q.limit,
   };
 }
 
@@ -211,4 +279,40 @@ export async function batchRows(db: Db, userId: string, uploadId: string, batchI
     headers: [...upload.headers, 'reason'],
     rows: rows(),
   };
+}
+
+/**
+ * Every failed row of the latest run, in file order, with its reason: one file to fix and upload again, however
+ * many batches the failures were spread over.
+ */
+export async function allFailedRows(db: Db, userId: string, uploadId: string) {
+  const upload = await ownUpload(db, userId, uploadId);
+  const run = await deliveryRepo.latestRunForUpload(db, userId, upload.id);
+  if (!run) throw new AppError('INVALID_STATE', NOT_READY);
+  const reasons = new Map<number, string>();
+  for (const b of await deliveryRepo.failedLeaves(db, run.id)) {
+    const e = explainMetaError(b.error_raw, (b.verdict as Verdict | null) ?? null);
+    const reason = [e.title, e.metaTitle, e.metaMessage].filter(Boolean).join(': ');
+    for (const r of b.row_numbers) reasons.set(r, reason);
+  }
+  async function* rows(): AsyncGenerator<string[]> {
+    if (!reasons.size) return;
+    for await (const item of preparedEvents(db, upload, run!.created_at)) {
+      const reason = reasons.get(item.rowNumber);
+      if (reason !== undefined) yield [...item.values, reason];
+    }
+  }
+  // A header value: only characters no browser or proxy reads differently.
+  const base = upload.fileName.replace(/\.csv$/i, '').replace(/[^\w.-]+/g, '_') || 'file';
+  return {
+    fileName: `${base}-failed-rows.csv`,
+    headers: [...upload.headers, 'reason'],
+    rows: rows(),
+  };
+}
+
+/** The latest send of each upload, as the dashboard's badges say it ('234 sent · 66 failed'). */
+export async function deliveryOutcomes(db: Db, userId: string, uploadIds: string[]) {
+  const rows = await deliveryRepo.latestOutcomes(db, userId, uploadIds);
+  return new Map(rows.map((r) => [r.upload_id, { status: r.status, sent: r.sent, failed: r.failed }]));
 }

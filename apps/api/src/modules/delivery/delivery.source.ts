@@ -1,6 +1,7 @@
 import type { EncodedEvent } from '@backsignal/core';
 import type { Config } from '../../config/env.ts';
 import type { Db } from '../../db/db.ts';
+import { AppError } from '../../errors/app-error.ts';
 import { filesRepo, type UploadRow } from '../files/files.repo.ts';
 import { runPipeline } from '../files/pipeline.ts';
 import type { PreparedEvent } from '../files/pipeline-types.ts';
@@ -77,7 +78,11 @@ export function appDeliverySource(db: Db, config: Config): DeliverySource {
     },
     async credentials(run: RunRow) {
       if (!run.pixel_account_id) return null;
-      const account = await getAccountWithToken(db, config, run.user_id, run.pixel_account_id);
+      const account = await getAccountWithToken(db, config, run.user_id, run.pixel_account_id).catch(
+        (err) => {
+          throw err instanceof AppError ? new RunFailure(err.message) : err;
+        },
+      );
       return account ? { pixelId: run.pixel_id, accessToken: account.accessToken } : null;
     },
     async markReconnectNeeded(run: RunRow) {

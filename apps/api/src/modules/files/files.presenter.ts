@@ -9,6 +9,7 @@ export const presentUpload = (f: UploadRow): UploadSummary => ({
   rowCount: f.rowCount,
   sizeBytes: f.sizeBytes,
   createdAt: f.createdAt.toISOString(),
+  corrected: f.fileVersion > 1,
 });
 
 export const presentRow = (r: RowResult): ValidationRow => ({

@@ -155,6 +155,13 @@ export const filesRepo = {
     ]);
     return { rows: list.rows.map(toRow), total: count.rows[0]!.n };
   },
+  /** Only which fields are still as suggested: the mapping itself did not change. */
+  async saveAutoMapped(db: Queryable, id: string, autoMapped: object) {
+    await db.query('update uploads set auto_mapped = $2, updated_at = now() where id = $1', [
+      id,
+      JSON.stringify(autoMapped),
+    ]);
+  },
   async saveMapping(
     db: Queryable,
     id: string,

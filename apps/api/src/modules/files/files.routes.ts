@@ -18,6 +18,7 @@ import { perUserLimit } from '../../lib/per-user-limit.ts';
 import { streamedBody } from '../../lib/stream-out.ts';
 import { currentUser, requireVerifiedUser } from '../../plugins/session.ts';
 import { filesRepo } from './files.repo.ts';
+import { deliveryOutcomes } from '../delivery/delivery.service.ts';
 import { presentRow, presentUpload } from './files.presenter.ts';
 import * as files from './files.service.ts';
 import { tooLarge } from './ingest.ts';
@@ -38,6 +39,18 @@ export function acceptsAsCsv(kind: 'upload' | 'fixed', fileName: string, mimeTyp
   return kind === 'fixed' ? csvName : csvName || CSV_TYPES.has(mimeType.split(';')[0]!.trim().toLowerCase());
 }
 
+/**
+ * A body the multipart parser gave up on (garbage, a truncated part, no boundary) is the client's fault: a
+ * plain 400, whatever the parser's own words were.
+ */
+function unreadable(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  return new AppError(
+    'VALIDATION_FAILED',
+    'The upload could not be read. Please choose the file again and retry.',
+  );
+}
+
 /** The single 'file' part of a multipart upload as a byte stream, with the size limit as our own message. */
 async function filePart(
   request: FastifyRequest,
@@ -45,8 +58,20 @@ async function filePart(
   kind: 'upload' | 'fixed',
   badName: string,
 ) {
+  const encoding = request.headers['content-encoding'];
+  if (encoding && encoding.trim().toLowerCase() !== 'identity') {
+    throw new AppError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      'Compressed uploads are not supported. Please upload the CSV file itself.',
+    );
+  }
   if (!request.isMultipart()) throw new AppError('VALIDATION_FAILED', 'No file selected.');
-  const part = await request.file({ limits: { files: 1, fileSize: maxBytes + 1, fields: 5 } });
+  let part;
+  try {
+    part = await request.file({ limits: { files: 1, fileSize: maxBytes + 1, fields: 5 } });
+  } catch (err) {
+    throw unreadable(err);
+  }
   if (!part || part.fieldname !== 'file') throw new AppError('VALIDATION_FAILED', 'No file selected.');
   const name = part.filename.replace(/[\\/]/g, '_').slice(0, 200) || 'upload.csv';
   if (!acceptsAsCsv(kind, part.filename, part.mimetype ?? '')) {
@@ -58,7 +83,7 @@ async function filePart(
       for await (const chunk of part!.file) yield chunk as Uint8Array;
     } catch (err) {
       if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge(maxBytes);
-      throw err;
+      throw unreadable(err);
     }
     if (part!.file.truncated) throw tooLarge(maxBytes);
   }
@@ -84,7 +109,15 @@ export const fileRoutes =
         request.query.limit,
         request.query.offset,
       );
-      return { uploads: rows.map(presentUpload), total };
+      const outcomes = await deliveryOutcomes(
+        db,
+        uid(request),
+        rows.map((r) => r.id),
+      );
+      return {
+        uploads: rows.map((r) => ({ ...presentUpload(r), delivery: outcomes.get(r.id) ?? null })),
+        total,
+      };
     });
 
     app.post('/api/upload', { config: perUserLimit(30) }, async (request, reply) => {
@@ -175,6 +208,7 @@ export const fileRoutes =
           rowsCorrected: s.rowsCorrected,
           rowsWithWarnings: s.rowsWithWarnings,
           fileIssues: s.fileIssues,
+          fileNotices: s.fileNotices.map(({ code, message, count }) => ({ code, message, count })),
           quality: s.quality,
           ...(s.error ? { error: s.error } : {}),
         };
@@ -216,6 +250,11 @@ export const fileRoutes =
                 await write(out);
               },
             );
+            // Repairs of the file itself: one line each, after the rows (their counts are known at the end).
+            let notices = '';
+            for (const n of summary.fileNotices)
+              notices += csvLine(['', '', 'file notice', n.message, '', '']);
+            if (notices) await write(notices);
             if (summary.error) await write(csvLine(['', '', 'error', summary.error, '', '']));
           },
           (err) => request.log.error({ err }, 'report failed'),

@@ -87,10 +87,27 @@ export async function replaceUpload(
   await db.transaction(async (tx) => {
     await filesRepo.deleteChunks(tx, id);
     await tx.query('update upload_chunks set upload_id = $1 where upload_id = $2', [id, r.id]);
-    await filesRepo.replaceContent(tx, id, { fileName, ...r });
+    // The file keeps its name: the list shows it once, as corrected, not as a second file.
+    await filesRepo.replaceContent(tx, id, { ...r, fileName: f.fileName });
     await filesRepo.delete(tx, r.id);
   });
   return { file: (await filesRepo.findForUser(db, userId, id))!, ingest: r };
+}
+
+/** Equal as data, whatever the order of keys. */
+function sameJson(a: unknown, b: unknown): boolean {
+  const canon = (v: unknown): unknown =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.entries(v)
+            .filter(([, x]) => x !== undefined)
+            .sort(([x], [y]) => (x < y ? -1 : 1))
+            .map(([k, x]) => [k, canon(x)]),
+        )
+      : Array.isArray(v)
+        ? v.map(canon)
+        : v;
+  return JSON.stringify(canon(a)) === JSON.stringify(canon(b));
 }
 
 function checkSettings(s: FileSettings): FileSettings {
@@ -129,6 +146,19 @@ export async function updateStatus(
       mappingProblem({ mappings, hardcoded: hardcodedValues }) ??
       headerProblem({ headers: f.headers, mappings });
     if (problem) throw new AppError('VALIDATION_FAILED', problem);
+  }
+  // An auto-save of the mapping already stored (a screen opened, nothing edited) keeps the file where it is:
+  // opening /map-columns of a prepared file must not send it back to 'uploaded'.
+  const unchanged =
+    body.status === 'uploaded' &&
+    f.mappingSaved &&
+    sameJson(mappings, f.mappings) &&
+    sameJson(hardcodedValues, f.hardcodedValues) &&
+    sameJson(settings, f.settings ?? DEFAULT_FILE_SETTINGS);
+  if (unchanged) {
+    // Nothing the validation depends on changed: its result (and the status it allowed) still holds.
+    if (!sameJson(autoMapped, f.autoMapped)) await filesRepo.saveAutoMapped(db, id, autoMapped);
+    return (await filesRepo.findForUser(db, userId, id))!;
   }
   await filesRepo.saveMapping(db, id, {
     status: body.status,

@@ -64,7 +64,7 @@ export async function ingest(
         headers.forEach(() => formatSamples.push([]));
       } else if (item.kind === 'issue') {
         if (issues.length < 100) issues.push(item.issue);
-      } else {
+      } else if (item.kind === 'row') {
         rowCount++;
         item.values.forEach((v, i) => {
           const list = samples[headers![i]!]!;

@@ -1,4 +1,11 @@
-import type { CsvIssue, EncodedEvent, MatchQuality, RowResult, ValidationContext } from '@backsignal/core';
+import type {
+  CsvIssue,
+  EncodedEvent,
+  FileNotice,
+  MatchQuality,
+  RowResult,
+  ValidationContext,
+} from '@backsignal/core';
 
 export type PipelineMode = 'validate' | 'report' | 'events';
 
@@ -20,6 +27,8 @@ export interface PipelineSummary {
   validEvents: number;
   preview: RowResult[];
   fileIssues: CsvIssue[];
+  /** Repairs of the file itself, each once with its count (issue 20). */
+  fileNotices: FileNotice[];
   quality: MatchQuality | null;
   /** True when stopAfterEvents ended the run before the end of the file (the counts are then partial). */
   stoppedEarly: boolean;

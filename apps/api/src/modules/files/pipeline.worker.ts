@@ -13,10 +13,13 @@ import {
   createRowValidator,
   headerProblem,
   markDuplicate,
+  validationNotices,
   type CsvIssue,
+  type FileNotice,
   type EventWriter,
   type RowResult,
   type ValidationContext,
+  type ValidationStats,
 } from '@backsignal/core';
 import type {
   PipelineInput,
@@ -38,6 +41,9 @@ let stopped = false;
 /** Target field → index of the column mapped to it, for the report's original values. */
 let columnOf = new Map<string, number>();
 let previewErrors: RowResult[] = [];
+let readerNotices: FileNotice[] = [];
+let stats: ValidationStats = { trimmedCells: 0 };
+let trimmedHeaders = 0;
 let previewCorrected: RowResult[] = [];
 
 function start(job: PipelineInput) {
@@ -53,6 +59,7 @@ function start(job: PipelineInput) {
     repeatedRows: 0,
     preview: [],
     fileIssues: [],
+    fileNotices: [],
     quality: null,
     validEvents: 0,
     stoppedEarly: false,
@@ -63,6 +70,9 @@ function start(job: PipelineInput) {
   columnOf = new Map();
   previewErrors = [];
   previewCorrected = [];
+  readerNotices = [];
+  stats = { trimmedCells: 0 };
+  trimmedHeaders = 0;
 }
 
 /** The value a field had in the file: its mapped cell, its hardcoded value, or for 'user_data' every mapped customer column. */
@@ -97,6 +107,9 @@ function handle(items: ReturnType<typeof reader.push>, out: unknown[]) {
       case 'issue':
         if (summary.fileIssues.length < 50) summary.fileIssues.push(item.issue as CsvIssue);
         break;
+      case 'notice':
+        readerNotices.push(item.notice);
+        break;
       case 'header': {
         // Blank or repeated column names: reported with the file's other read problems.
         for (const issue of item.info.issues)
@@ -108,7 +121,8 @@ function handle(items: ReturnType<typeof reader.push>, out: unknown[]) {
           stopped = true;
           return;
         }
-        validate = createRowValidator(ctx);
+        validate = createRowValidator(ctx, stats);
+        trimmedHeaders = item.info.trimmedHeaders;
         writeEvent = createEventWriter();
         columnOf = new Map(
           item.info.headers.flatMap((h, i) => {
@@ -168,6 +182,13 @@ port.on('message', (msg: PipelineRequest) => {
   }
   if (!stopped) handle(reader.end(), out);
   summary.quality = summary.rowsChecked ? quality.result() : null;
+  if (!summary.error)
+    summary.fileNotices = validationNotices(
+      readerNotices,
+      new Set(Object.keys(input.ctx.mappings).filter((c) => input.ctx.mappings[c])),
+      trimmedHeaders,
+      stats.trimmedCells,
+    );
   summary.preview = [...previewErrors, ...previewCorrected].slice(0, input.previewLimit);
   port.postMessage({ type: 'items', items: out, stopped: true } satisfies PipelineMessage);
   port.postMessage({ type: 'done', summary } satisfies PipelineMessage);

@@ -66,9 +66,18 @@ describe('pixel accounts', () => {
          from (select token_ciphertext, token_iv, token_tag from pixel_accounts where id = $1) s where pixel_accounts.id = $2`,
       [one, two],
     );
-    // The test call is the one place the server opens a token itself: it fails instead of using `one`'s.
-    expect((await a.agent.post(`/api/meta/accounts/${two}/test`)).statusCode).toBe(500);
+    // The test call opens the token itself: it fails instead of using `one`'s, and says what to do (issue 21).
+    const test = await a.agent.post(`/api/meta/accounts/${two}/test`);
+    expect(test.statusCode).toBe(409);
+    expect(test.json().message).toMatch(/^This pixel account needs to be reconnected/);
     expect(graph.requests.filter((r) => r.headers.authorization === `Bearer ${TOKEN}`)).toEqual([]);
+    const list = (await a.agent.get('/api/meta/accounts')).json() as { id: string; status: string }[];
+    expect(list.find((x) => x.id === two)?.status).toBe('reconnect_needed');
+    expect(list.find((x) => x.id === one)?.status).toBe('active');
+    // Renaming needs the token too: the same clear answer; pasting a new token repairs the account.
+    expect((await a.agent.patch(`/api/meta/accounts/${two}`, { name: 'X' })).statusCode).toBe(409);
+    const fixed = await a.agent.patch(`/api/meta/accounts/${two}`, { accessToken: 'fresh-token-5555' });
+    expect(fixed.json().status).toBe('active');
   });
 
   it('requires pixel id and token with the spec message, and digits for the pixel id', async () => {

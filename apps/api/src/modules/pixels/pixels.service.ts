@@ -2,10 +2,28 @@ import { randomUUID } from 'node:crypto';
 import type { ConnectionTest, PixelAccount } from '@backsignal/contracts';
 import type { Config } from '../../config/env.ts';
 import type { Queryable } from '../../db/db.ts';
-import { notFound } from '../../errors/app-error.ts';
+import { AppError, notFound } from '../../errors/app-error.ts';
 import { checkPixel } from '../../integrations/meta-graph/check-pixel.ts';
 import { pixelsRepo, type PixelRow } from './pixels.repo.ts';
 import { openToken, sealToken, tokenAad } from './token-crypto.ts';
+
+/** Shown when a stored token no longer decrypts (a lost key, a damaged row): the account needs a new token. */
+export const TOKEN_UNREADABLE =
+  'This pixel account needs to be reconnected: its saved access token can no longer be read. Paste the token again under Replace token and save.';
+
+/**
+ * Opens the account's stored token. A ciphertext that fails to decrypt (its key version was dropped, the row
+ * was damaged or copied) is not a server fault: the account is marked "reconnect needed" and the caller gets a
+ * clear 409 instead of a 500.
+ */
+async function readToken(db: Queryable, config: Config, userId: string, p: PixelRow): Promise<string> {
+  try {
+    return openToken(config.tokenKeys, p.sealed, tokenAad(userId, p.id));
+  } catch {
+    if (p.status !== 'reconnect_needed') await pixelsRepo.setStatus(db, p.id, 'reconnect_needed');
+    throw new AppError('INVALID_STATE', TOKEN_UNREADABLE);
+  }
+}
 
 const mask = (last4: string) => `••••••••${last4}`;
 export const presentAccount = (p: PixelRow): PixelAccount => ({
@@ -50,7 +68,7 @@ export async function updateAccount(
   input: { name?: string; pixelId?: string; accessToken?: string },
 ) {
   const p = await own(db, userId, id);
-  const token = input.accessToken ?? openToken(config.tokenKeys, p.sealed, tokenAad(userId, id));
+  const token = input.accessToken ?? (await readToken(db, config, userId, p));
   await pixelsRepo.update(db, userId, id, {
     name: input.name ?? p.name,
     pixelId: input.pixelId ?? p.pixelId,
@@ -73,12 +91,7 @@ export async function testConnection(
   id: string,
 ): Promise<ConnectionTest> {
   const p = await own(db, userId, id);
-  const result = await checkPixel(
-    fetchFn,
-    config.meta,
-    p.pixelId,
-    openToken(config.tokenKeys, p.sealed, tokenAad(userId, id)),
-  );
+  const result = await checkPixel(fetchFn, config.meta, p.pixelId, await readToken(db, config, userId, p));
   if (result.ok && p.status !== 'active') await pixelsRepo.setStatus(db, id, 'active');
   return result;
 }
@@ -92,7 +105,7 @@ export async function getAccountWithToken(db: Queryable, config: Config, userId:
     name: p.name,
     pixelId: p.pixelId,
     status: p.status,
-    accessToken: openToken(config.tokenKeys, p.sealed, tokenAad(userId, p.id)),
+    accessToken: await readToken(db, config, userId, p),
   };
 }
 

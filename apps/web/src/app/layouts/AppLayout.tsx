@@ -1,6 +1,7 @@
 import { NavLink, Outlet } from 'react-router';
 import { api } from '../../lib/api.ts';
 import { useSession } from '../../lib/session.tsx';
+import { HeaderNav } from './HeaderNav.tsx';
 import { Logo } from './Logo.tsx';
 import { useHeaderHeight } from './useHeaderHeight.ts';
 import { PublicLayout, SiteFooter } from './PublicLayout.tsx';
@@ -20,22 +21,25 @@ export function AppHeader() {
   };
   return (
     <header ref={header} className="sticky top-0 z-30 border-b border-slate-200 bg-white/90 backdrop-blur">
-      <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-2 px-4 py-3">
+      <div className="mx-auto flex max-w-6xl items-center justify-between gap-2 px-4 py-3">
         <Logo to="/dashboard" />
         {/* Account links only for a known user: while the session loads (or for a visitor about to be sent to
             /login) an Account and a Logout would promise what is not there. */}
         {session.status === 'loggedIn' && (
-          <nav aria-label="Account" className="flex items-center gap-1">
+          <HeaderNav label="Account">
+            <NavLink to="/dashboard" className={nav}>
+              Dashboard
+            </NavLink>
             <NavLink to="/settings" className={nav}>
               Account
             </NavLink>
             <NavLink to="/contact" className={nav}>
               Contact Us
             </NavLink>
-            <button type="button" onClick={logout} className={nav}>
+            <button type="button" onClick={logout} className={`${nav} text-left`}>
               Logout
             </button>
-          </nav>
+          </HeaderNav>
         )}
       </div>
     </header>

@@ -1,5 +1,7 @@
 import { Link, NavLink, Outlet } from 'react-router';
 import { usePublicConfig } from '../../lib/public-config.ts';
+import { useSession } from '../../lib/session.tsx';
+import { HeaderNav } from './HeaderNav.tsx';
 import { Logo } from './Logo.tsx';
 import { useHeaderHeight } from './useHeaderHeight.ts';
 
@@ -8,11 +10,12 @@ const nav = 'rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-sl
 export function PublicHeader() {
   const { bookACallUrl } = usePublicConfig();
   const header = useHeaderHeight<HTMLElement>();
+  const { status } = useSession();
   return (
     <header ref={header} className="sticky top-0 z-30 border-b border-slate-200 bg-white/90 backdrop-blur">
-      <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-2 px-4 py-3">
+      <div className="mx-auto flex max-w-6xl items-center justify-between gap-2 px-4 py-3">
         <Logo />
-        <nav aria-label="Main" className="flex flex-wrap items-center gap-1">
+        <HeaderNav label="Main">
           <NavLink to="/about-us" className={nav}>
             About Us
           </NavLink>
@@ -22,15 +25,25 @@ export function PublicHeader() {
           <NavLink to="/contact" className={nav}>
             Contact Us
           </NavLink>
+          {/* A returning user must not have to go through the signup page (see docs/decisions/0060). */}
+          {status === 'loggedIn' ? (
+            <NavLink to="/dashboard" className={nav}>
+              Dashboard
+            </NavLink>
+          ) : (
+            <NavLink to="/login" className={nav}>
+              Log in
+            </NavLink>
+          )}
           <a
             href={bookACallUrl}
             target="_blank"
             rel="noopener noreferrer"
-            className="ml-1 rounded-lg bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
+            className="rounded-lg bg-brand-600 px-4 py-2 text-center text-sm font-semibold text-white hover:bg-brand-700 sm:ml-1"
           >
             Book a Call
           </a>
-        </nav>
+        </HeaderNav>
       </div>
     </header>
   );

@@ -47,6 +47,34 @@ beforeEach(() => {
 });
 
 describe('DashboardPage', () => {
+  it('says the outcome of a send on its badge, and shows a corrected file once, as corrected', async () => {
+    api.list.mockResolvedValue({
+      total: 3,
+      uploads: [
+        {
+          ...file(1),
+          fileName: 'leads.csv',
+          status: 'submitted',
+          corrected: true,
+          delivery: { status: 'completed_with_errors', sent: 234, failed: 66 },
+        },
+        { ...file(2), status: 'submitted', delivery: { status: 'completed', sent: 300, failed: 0 } },
+        { ...file(3), status: 'prepared', delivery: null },
+      ],
+    });
+    renderPage();
+    const items = await screen.findAllByRole('listitem');
+    const text = items.map((li) => li.textContent);
+    // Failed on the old code: a send with 66 failures was a green 'submitted'.
+    expect(text[0]).toContain('leads.csv, corrected');
+    expect(text[0]).toContain('234 sent · 66 failed');
+    expect(text[0]).toContain('sent with errors');
+    expect(text[0]).not.toContain('submitted');
+    expect(text[1]).toContain('300 sent');
+    expect(text[1]).not.toContain('with errors');
+    expect(text[2]).toContain('prepared');
+  });
+
   it('gives the total count only once the list has loaded, never "0 total" while loading or failed', async () => {
     let answer!: (v: { uploads: UploadSummary[]; total: number }) => void;
     api.list.mockReturnValueOnce(new Promise((r) => (answer = r)));

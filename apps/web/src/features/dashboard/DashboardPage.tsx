@@ -14,7 +14,8 @@ import { usePublicConfig } from '../../lib/public-config.ts';
 import { useSession } from '../../lib/session.tsx';
 import { track } from '../../lib/track.ts';
 import { issuesNotice } from '../workflow/FileIssues.tsx';
-import { routeForStatus, STATUS_BADGE, workflowApi } from '../workflow/workflow-api.ts';
+import { routeForStatus, workflowApi } from '../workflow/workflow-api.ts';
+import { fileBadge } from './file-badge.ts';
 
 const BETA_FLAG = 'backsignal:beta-welcome-seen';
 
@@ -143,36 +144,41 @@ export function DashboardPage() {
           </p>
         ) : (
           <ul className="divide-y divide-slate-100">
-            {list.data.uploads.map((f) => (
-              <li key={f.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 px-6 py-3">
-                {/* Phone: name and Delete on the first line, details below; wider screens: one line. */}
-                <Link
-                  to={routeForStatus(f.status, f.id)}
-                  className="order-1 min-w-0 flex-1 truncate font-medium text-brand-700 hover:underline"
-                >
-                  {f.fileName}
-                </Link>
-                <span className="order-3 flex basis-full items-center gap-2 sm:order-2 sm:basis-auto">
-                  <span className="text-xs text-slate-500">
-                    {f.rowCount.toLocaleString()} {f.rowCount === 1 ? 'row' : 'rows'} ·{' '}
-                    {new Date(f.createdAt).toLocaleDateString()}
-                  </span>
-                  <span
-                    className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${STATUS_BADGE[f.status] ?? STATUS_BADGE.uploaded}`}
+            {list.data.uploads.map((f) => {
+              const badge = fileBadge(f);
+              return (
+                <li key={f.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 px-6 py-3">
+                  {/* Phone: name and Delete on the first line, details below; wider screens: one line. */}
+                  <Link
+                    to={routeForStatus(f.status, f.id)}
+                    className="order-1 min-w-0 flex-1 truncate font-medium text-brand-700 hover:underline"
                   >
-                    {f.status}
+                    {f.fileName}
+                    {f.corrected && <span className="font-normal text-slate-500">, corrected</span>}
+                  </Link>
+                  <span className="order-3 flex basis-full flex-wrap items-center gap-x-2 gap-y-1 sm:order-2 sm:basis-auto">
+                    <span className="text-xs text-slate-500">
+                      {f.rowCount.toLocaleString()} {f.rowCount === 1 ? 'row' : 'rows'} ·{' '}
+                      {new Date(f.createdAt).toLocaleDateString()}
+                    </span>
+                    {badge.detail && <span className="text-xs text-slate-600">{badge.detail}</span>}
+                    <span
+                      className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${badge.tone}`}
+                    >
+                      {badge.label}
+                    </span>
                   </span>
-                </span>
-                <Button
-                  variant="danger-outline"
-                  className="order-2 px-2.5 py-1 sm:order-3"
-                  onClick={() => setToDelete(f)}
-                  aria-label={`Delete ${f.fileName}`}
-                >
-                  Delete
-                </Button>
-              </li>
-            ))}
+                  <Button
+                    variant="danger-outline"
+                    className="order-2 px-2.5 py-1 sm:order-3"
+                    onClick={() => setToDelete(f)}
+                    aria-label={`Delete ${f.fileName}`}
+                  >
+                    Delete
+                  </Button>
+                </li>
+              );
+            })}
           </ul>
         )}
         {pages > 1 && (

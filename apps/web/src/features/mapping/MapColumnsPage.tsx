@@ -260,6 +260,7 @@ function MappingEditor({
     try {
       await autosave.current.inflight;
       await workflowApi.setStatus(fileId, { status: 'mapped', ...payload, autoMapped: auto, settings });
+      toast.success('File marked as mapped');
       void queryClient.invalidateQueries({ queryKey: ['uploads'] });
       track('mapping_continued', { fields: rows.length });
       navigate(`/verify-data?fileId=${fileId}`);

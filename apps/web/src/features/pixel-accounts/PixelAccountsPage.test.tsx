@@ -44,6 +44,17 @@ beforeEach(() => {
 });
 
 describe('PixelAccountsPage', () => {
+  it("toasts 'Failed to load pixel accounts.' when the list cannot be loaded (spec §8)", async () => {
+    api.accounts.mockRejectedValue(new Error('down'));
+    renderPage();
+    await waitFor(() =>
+      expect(toast.error).toHaveBeenCalledWith('Failed to load pixel accounts.', {
+        toastId: 'accounts-load',
+      }),
+    );
+    expect(screen.getByRole('alert').textContent).toBe('Failed to load pixel accounts.');
+  });
+
   it('replaces the token without revealing the old one, and only tests saved settings', async () => {
     api.updateAccount.mockResolvedValue({ ...ACCOUNT, accessToken: '••••••••9999' });
     renderPage();

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
 import type { PixelAccount } from '@backsignal/contracts';
@@ -18,6 +18,10 @@ export function PixelAccountsPage() {
   const queryClient = useQueryClient();
   const accounts = useQuery({ queryKey: ['accounts'], queryFn: workflowApi.accounts });
   const [draft, setDraft] = useState(EMPTY_ACCOUNT_DRAFT);
+  // Spec §8: a toast as well as the line in the page.
+  useEffect(() => {
+    if (accounts.isError) toast.error('Failed to load pixel accounts.', { toastId: 'accounts-load' });
+  }, [accounts.isError]);
   const create = useMutation({
     mutationFn: () => workflowApi.createAccount(draft),
     onSuccess: () => {

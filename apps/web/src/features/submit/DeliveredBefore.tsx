@@ -2,27 +2,30 @@ import { useQuery } from '@tanstack/react-query';
 import type { DeliveredResponse } from '@backsignal/contracts';
 import { api } from '../../lib/api.ts';
 
+/** How many of this file's events the account's pixel already received (live, and as test events only). */
+export function useDelivered(fileId: string, accountId: string | null) {
+  return useQuery({
+    queryKey: ['delivered', fileId, accountId],
+    queryFn: () => api<DeliveredResponse>(`/api/uploads/${fileId}/delivered?accountId=${accountId}`),
+    enabled: !!accountId,
+  });
+}
+
 /**
- * How many of this file's events the pixel already received, with the choice to skip them (the default). Only
- * live deliveries are skipped; rows sent before only as test events are reported apart and always sent again.
+ * The choice to skip events the pixel already received (the default). Only live deliveries are skipped; rows
+ * sent before only as test events are reported apart and always sent again.
  */
 export function DeliveredBefore({
-  fileId,
-  accountId,
+  delivered,
   skip,
   onSkipChange,
 }: {
-  fileId: string;
-  accountId: string;
+  delivered: DeliveredResponse | undefined;
   skip: boolean;
   onSkipChange: (v: boolean) => void;
 }) {
-  const q = useQuery({
-    queryKey: ['delivered', fileId, accountId],
-    queryFn: () => api<DeliveredResponse>(`/api/uploads/${fileId}/delivered?accountId=${accountId}`),
-  });
-  const live = q.data?.alreadyDelivered ?? 0;
-  const test = q.data?.alreadyDeliveredTest ?? 0;
+  const live = delivered?.alreadyDelivered ?? 0;
+  const test = delivered?.alreadyDeliveredTest ?? 0;
   if (!live && !test) return null;
   return (
     <div className="space-y-3">
@@ -50,4 +53,9 @@ export function DeliveredBefore({
       )}
     </div>
   );
+}
+
+/** Events the send button promises: the prepared count, less those to be skipped as already delivered. */
+export function eventsToSend(total: number, delivered: DeliveredResponse | undefined, skip: boolean): number {
+  return skip ? Math.max(0, total - (delivered?.alreadyDelivered ?? 0)) : total;
 }

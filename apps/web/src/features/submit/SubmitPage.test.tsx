@@ -11,7 +11,10 @@ const api = vi.hoisted(() => ({
   preview: vi.fn(),
   accounts: vi.fn(),
   createAccount: vi.fn(),
+  testAccount: vi.fn(),
 }));
+const rawApi = vi.hoisted(() => vi.fn());
+vi.mock('../../lib/api.ts', async (orig) => ({ ...(await orig<object>()), api: rawApi }));
 const toast = vi.hoisted(() => ({
   error: vi.fn(),
   success: vi.fn(),
@@ -132,5 +135,49 @@ describe('SubmitPage', () => {
       pixelId: '123456789012',
       accessToken: 'EAAB-1234',
     });
+  });
+
+  it('counts the send button from the skip / send-anyway choice for rows already delivered', async () => {
+    api.preview.mockResolvedValue({ previewRows: [], totalCount: 25 });
+    api.accounts.mockResolvedValue([
+      { id: 'a1', name: 'Main', pixelId: '1', accessToken: '••••1234', status: 'active' },
+    ]);
+    rawApi.mockResolvedValue({ alreadyDelivered: 10, alreadyDeliveredTest: 0 });
+    renderPage();
+    // Failed on the old code: the button said 'Send 25 events' whatever the choice.
+    expect(await screen.findByRole('button', { name: 'Send 15 events to Meta' })).toBeTruthy();
+    expect(rawApi).toHaveBeenCalledWith('/api/uploads/f1/delivered?accountId=a1');
+    await userEvent.click(screen.getByLabelText(/Send them anyway/));
+    expect(screen.getByRole('button', { name: 'Send 25 events to Meta' })).toBeTruthy();
+    await userEvent.click(screen.getByLabelText(/Skip them/));
+    expect(screen.getByRole('button', { name: 'Send 15 events to Meta' })).toBeTruthy();
+  });
+
+  it('tests the connection of an account saved from the inline form', async () => {
+    answerAccountSaved();
+    api.accounts
+      .mockResolvedValueOnce([])
+      .mockResolvedValue([
+        { id: 'a1', name: '', pixelId: '123456789012', accessToken: '••••1234', status: 'active' },
+      ]);
+    rawApi.mockResolvedValue({ alreadyDelivered: 0, alreadyDeliveredTest: 0 });
+    api.testAccount.mockResolvedValue({ ok: true, message: 'Connected to pixel Main store.' });
+    renderPage();
+    await userEvent.type(await screen.findByLabelText('Pixel ID'), '123456789012');
+    await userEvent.type(screen.getByLabelText('API access token'), 'EAAB-1234');
+    await userEvent.click(screen.getByRole('button', { name: 'Save and test connection' }));
+    expect(await screen.findByText('Connected to pixel Main store.')).toBeTruthy();
+    expect(api.testAccount).toHaveBeenCalledWith('a1');
+    // And again for the chosen account.
+    api.testAccount.mockResolvedValue({ ok: false, message: 'Meta refused the token.' });
+    await userEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+    expect(await screen.findByText('Meta refused the token.')).toBeTruthy();
+  });
+
+  it("tells the move from validated to prepared: 'File marked as prepared' (spec §8)", async () => {
+    api.preview.mockResolvedValue({ previewRows: [], totalCount: 25 });
+    renderPage();
+    await screen.findByRole('button', { name: /Send 25 events to Meta/ });
+    expect(toast.success).toHaveBeenCalledWith('File marked as prepared');
   });
 });

@@ -13,7 +13,8 @@ import { errorMessage, limitOr } from '../../lib/errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { track } from '../../lib/track.ts';
 import { atLeast, workflowApi } from '../workflow/workflow-api.ts';
-import { DeliveredBefore } from './DeliveredBefore.tsx';
+import { ConnectionCheck, testAccount, type TestState } from './ConnectionCheck.tsx';
+import { DeliveredBefore, eventsToSend, useDelivered } from './DeliveredBefore.tsx';
 
 const NEW = '__new__';
 
@@ -30,6 +31,8 @@ export function SubmitPage() {
   const [skipDelivered, setSkipDelivered] = useState(true);
   const [draft, setDraft] = useState(EMPTY_ACCOUNT_DRAFT);
   const [saving, setSaving] = useState(false);
+  /** The result of 'Save and test connection', shown beside the account it saved. */
+  const [savedTest, setSavedTest] = useState<TestState>(null);
 
   const prepared = useQuery({
     queryKey: ['prepare', fileId],
@@ -44,6 +47,8 @@ export function SubmitPage() {
         throw Object.assign(new Error('File is not ready to be submitted.'), { goto: '/dashboard' });
       try {
         const { totalCount } = await atLeast(1000, workflowApi.prepare(fileId));
+        // Spec §8: each move of a file's status is told ('File marked as {status}').
+        if (file.status === 'validated') toast.success('File marked as prepared');
         return { file, totalCount };
       } catch (err) {
         throw Object.assign(new Error(errorMessage(err, 'Failed to prepare data')), {
@@ -62,6 +67,8 @@ export function SubmitPage() {
     retry: false,
   });
   const accounts = useQuery({ queryKey: ['accounts'], queryFn: workflowApi.accounts });
+  const chosen = accounts.data?.some((a) => a.id === accountId) ? accountId : null;
+  const delivered = useDelivered(fileId, prepared.isSuccess ? chosen : null);
 
   useEffect(() => {
     if (!fileId) navigate('/dashboard', { replace: true });
@@ -79,12 +86,14 @@ export function SubmitPage() {
     if (!accountId && accounts.data?.length) setAccountId(accounts.data[0]!.id);
   }, [accounts.data, accountId]);
 
-  const saveAccount = async () => {
+  const saveAccount = async (andTest = false) => {
     if (!draft.pixelId.trim() || !draft.accessToken.trim())
       return toast.error('Pixel ID and Access Token are required.');
     setSaving(true);
     try {
       const account = await workflowApi.createAccount(draft);
+      setSavedTest(null);
+      if (andTest) await testAccount(account.id, setSavedTest);
       // The 'select or save an account' error is answered now: it must not follow the user to /summary.
       toast.dismiss(NO_ACCOUNT_TOAST);
       toast.success('Account saved');
@@ -119,6 +128,8 @@ export function SubmitPage() {
   const total = prepared.data.totalCount;
   const shown = preview.data?.previewRows ?? [];
   const account = accounts.data?.find((a) => a.id === accountId);
+  // Follows the skip / send-anyway choice for events this pixel already received.
+  const toSend = eventsToSend(total, account ? delivered.data : undefined, skipDelivered);
 
   return (
     <>
@@ -175,15 +186,20 @@ export function SubmitPage() {
                 }}
               >
                 <PixelAccountFields draft={draft} setDraft={setDraft} />
-                <Button type="submit" disabled={saving}>
-                  {saving ? 'Saving...' : 'Save account'}
-                </Button>
+                <div className="flex flex-wrap gap-3">
+                  <Button type="submit" disabled={saving}>
+                    {saving ? 'Saving...' : 'Save account'}
+                  </Button>
+                  <Button variant="secondary" disabled={saving} onClick={() => void saveAccount(true)}>
+                    Save and test connection
+                  </Button>
+                </div>
               </form>
             )}
+            {account && <ConnectionCheck accountId={account.id} initial={savedTest} />}
             {account && (
               <DeliveredBefore
-                fileId={fileId}
-                accountId={account.id}
+                delivered={delivered.data}
                 skip={skipDelivered}
                 onSkipChange={setSkipDelivered}
               />
@@ -256,7 +272,9 @@ export function SubmitPage() {
           <Link to={`/verify-data?fileId=${fileId}`} className={buttonClass('secondary')}>
             Back to Validation
           </Link>
-          <Button onClick={send}>Send {total.toLocaleString()} events to Meta</Button>
+          <Button onClick={send}>
+            Send {toSend.toLocaleString()} {toSend === 1 ? 'event' : 'events'} to Meta
+          </Button>
         </div>
       </section>
     </>

@@ -1,6 +1,7 @@
-import { describe, expect, it, vi } from 'vitest';
-import { render, screen } from '@testing-library/react';
+import { describe, expect, it, vi, beforeEach } from 'vitest';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { BatchSummary, DeliverySummary } from '@backsignal/contracts';
 import { BatchList, batchRows } from './BatchList.tsx';
 import { summaryApi } from './summary-api.ts';
@@ -8,7 +9,7 @@ import { summaryApi } from './summary-api.ts';
 vi.mock('react-toastify', () => ({ toast: { error: vi.fn(), success: vi.fn() } }));
 vi.mock('./summary-api.ts', () => ({
   POLL_MS: 1500,
-  summaryApi: { summary: vi.fn(), downloadFailed: vi.fn() },
+  summaryApi: { batches: vi.fn(), downloadFailed: vi.fn() },
 }));
 
 const batch = (index: number, status: 'sent' | 'failed'): BatchSummary => ({
@@ -35,49 +36,77 @@ const batch = (index: number, status: 'sent' | 'failed'): BatchSummary => ({
       : null,
 });
 
-const summary = (batches: BatchSummary[], nextBatchOffset: number | null): DeliverySummary => ({
+/** 200 batches, 66 of them failed: the case that made a 17,000-px page. */
+const summary: DeliverySummary = {
   runId: 'r',
   status: 'completed_with_errors',
-  totalBatches: 3,
-  totalSent: 2,
-  totalFailed: 1,
+  totalBatches: 200,
+  totalSent: 134,
+  totalFailed: 66,
   pixelAccount: { name: 'P', pixelId: '1' },
   testEventCode: null,
-  batches,
+  batches: [],
   batchesListed: 'all',
-  nextBatchOffset,
+  nextBatchOffset: null,
   progress: {
-    totalEvents: 3,
-    batchesSent: 2,
-    batchesFailed: 1,
+    totalEvents: 200,
+    batchesSent: 134,
+    batchesFailed: 66,
     batchesRemaining: 0,
-    eventsSent: 2,
-    eventsFailed: 1,
+    eventsSent: 134,
+    eventsFailed: 66,
     eventsRemaining: 0,
     eventsSkipped: 0,
+    secondsLeft: null,
   },
+  failureGroups: [],
   stopReason: null,
   stopExplanation: null,
   startedAt: null,
   finishedAt: null,
+};
+
+function renderList() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={client}>
+      <BatchList summary={summary} fileId="f1" />
+    </QueryClientProvider>,
+  );
+}
+
+beforeEach(() => {
+  vi.mocked(summaryApi.batches).mockReset();
+  vi.mocked(summaryApi.batches).mockImplementation(async (_id, status, offset) => ({
+    batches: Array.from({ length: 20 }, (_, i) => batch(offset + i, status === 'failed' ? 'failed' : 'sent')),
+    total: status === 'failed' ? 66 : 200,
+    offset,
+    limit: 20,
+  }));
 });
 
 describe('BatchList', () => {
-  it('counts from the totals and fetches the next page on Show more', async () => {
-    vi.mocked(summaryApi.summary).mockResolvedValue(summary([batch(2, 'sent')], null));
-    render(<BatchList summary={summary([batch(1, 'failed'), batch(0, 'sent')], 2)} fileId="f1" />);
-    expect(screen.getByText(/3 batches: 2 sent, 1 failed/)).toBeTruthy();
-    expect(screen.getByText('Showing 2 of 3 batches.')).toBeTruthy();
-    await userEvent.click(screen.getByRole('button', { name: 'Show more' }));
-    expect(summaryApi.summary).toHaveBeenCalledWith('f1', 2);
-    expect(await screen.findByText('Batch 3')).toBeTruthy();
-    expect(screen.queryByRole('button', { name: 'Show more' })).toBeNull();
+  it('is collapsed and loads nothing until opened, however many batches there are', () => {
+    renderList();
+    expect(screen.getByText(/200 batches: 134 sent, 66 failed/)).toBeTruthy();
+    expect(screen.queryByRole('list', { name: 'Batches' })).toBeNull();
+    expect(summaryApi.batches).not.toHaveBeenCalled();
   });
 
-  it('lets the keyboard reach the sent batches list, which scrolls when long', () => {
-    render(<BatchList summary={summary([batch(1, 'failed'), batch(0, 'sent')], null)} fileId="f1" />);
-    const list = screen.getByRole('list', { name: 'Sent batches' });
-    expect(list.tabIndex).toBe(0);
+  it('shows one page of 20 at a time, filtered, with Previous and Next', async () => {
+    renderList();
+    await userEvent.click(screen.getByText('Batch details'));
+    const list = await screen.findByRole('list', { name: 'Batches' });
+    expect(list.querySelectorAll('li')).toHaveLength(20);
+    expect(summaryApi.batches).toHaveBeenLastCalledWith('f1', 'all', 0);
+    expect(screen.getByText('1–20 of 200')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await waitFor(() => expect(summaryApi.batches).toHaveBeenLastCalledWith('f1', 'all', 20));
+    expect(await screen.findByText('21–40 of 200')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Failed (66)' }));
+    await waitFor(() => expect(summaryApi.batches).toHaveBeenLastCalledWith('f1', 'failed', 0));
+    expect(await screen.findByText('1–20 of 66')).toBeTruthy();
+    expect(screen.getAllByRole('button', { name: /Download failed rows of batch/ })).toHaveLength(20);
   });
 });
 

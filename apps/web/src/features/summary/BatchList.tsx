@@ -1,8 +1,8 @@
 import { useState } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
-import type { BatchSummary, DeliverySummary } from '@backsignal/contracts';
+import type { BatchFilter, BatchSummary, DeliverySummary } from '@backsignal/contracts';
 import { Button } from '../../components/ui/Button.tsx';
-import { Card } from '../../components/ui/Card.tsx';
 import { summaryApi } from './summary-api.ts';
 
 /** 'Rows 102–151 except 120': a range whose bad row went out in a batch of its own says so. */
@@ -15,87 +15,121 @@ export function batchRows(b: BatchSummary): string {
     : `${range} except ${b.rowsNotInBatchCount} rows (${listed}, …)`;
 }
 
+const STATUS: Record<BatchSummary['status'], { label: string; tone: string }> = {
+  sent: { label: 'Sent', tone: 'bg-green-100 text-green-800' },
+  failed: { label: 'Failed', tone: 'bg-red-100 text-red-800' },
+  sending: { label: 'Sending', tone: 'bg-brand-100 text-brand-700' },
+  pending: { label: 'Waiting', tone: 'bg-slate-100 text-slate-700' },
+};
+
 /**
- * Batch details (spec §3, §9): failed batches first, each with our explanation, the fix and Meta's words. The
- * server lists batches a page at a time (failed first); 'Show more' fetches the next page.
+ * Batch details (spec §3, §9), collapsed: why rows failed is told once per reason above, so this is the
+ * detail for whoever wants it. Filtered by outcome and fetched a page at a time, so the page stays short
+ * whatever the number of batches; while sending it follows the run live.
  */
 export function BatchList({ summary, fileId }: { summary: DeliverySummary; fileId: string }) {
-  const [more, setMore] = useState<{ batches: BatchSummary[]; next: number | null } | null>(null);
-  const [loading, setLoading] = useState(false);
-  const all = [...summary.batches, ...(more?.batches ?? [])];
-  const next = more ? more.next : summary.nextBatchOffset;
-  const failed = all.filter((b) => b.status === 'failed');
-  const sent = all.filter((b) => b.status === 'sent');
+  const [filter, setFilter] = useState<BatchFilter>('all');
+  const [offset, setOffset] = useState(0);
+  const [open, setOpen] = useState(false);
   const p = summary.progress;
-  const onMore = async () => {
-    if (next === null) return;
-    setLoading(true);
-    try {
-      const page = await summaryApi.summary(fileId, next);
-      setMore((m) => ({ batches: [...(m?.batches ?? []), ...page.batches], next: page.nextBatchOffset }));
-    } catch {
-      toast.error('Failed to load more batches.');
-    } finally {
-      setLoading(false);
-    }
+  // Changes whenever a batch settles: a live run's list follows it without polling on its own.
+  const stamp = `${summary.status}:${p.batchesSent}:${p.batchesFailed}:${p.batchesRemaining}`;
+  const page = useQuery({
+    queryKey: ['batches', fileId, filter, offset, stamp],
+    queryFn: () => summaryApi.batches(fileId, filter, offset),
+    enabled: open,
+    placeholderData: keepPreviousData,
+  });
+  const filters: { key: BatchFilter; label: string; count: number }[] = [
+    { key: 'all', label: 'All', count: summary.totalBatches },
+    { key: 'failed', label: 'Failed', count: p.batchesFailed },
+    { key: 'sent', label: 'Sent', count: p.batchesSent },
+    { key: 'open', label: 'Not sent yet', count: p.batchesRemaining },
+  ];
+  const choose = (f: BatchFilter) => {
+    setFilter(f);
+    setOffset(0);
   };
+  const data = page.data;
+  const total = data?.total ?? 0;
+  const limit = data?.limit ?? 20;
   return (
-    <Card className="mt-6">
-      <h2 className="text-lg font-semibold text-slate-900">Batch details</h2>
-      <p className="mt-1 text-sm text-slate-600">
-        {summary.totalBatches.toLocaleString()} {summary.totalBatches === 1 ? 'batch' : 'batches'}:{' '}
-        {p.batchesSent.toLocaleString()} sent, {p.batchesFailed.toLocaleString()} failed
-        {p.batchesRemaining ? `, ${p.batchesRemaining.toLocaleString()} not sent` : ''}. Row numbers count the
-        header as row 1.
-      </p>
-      {failed.length > 0 && (
-        <ul className="mt-4 space-y-3">
-          {failed.map((b) => (
-            <FailedBatch key={b.batchId} batch={b} fileId={fileId} />
-          ))}
-        </ul>
-      )}
-      {sent.length > 0 && (
-        <details className="mt-4 rounded-xl ring-1 ring-inset ring-slate-200">
-          <summary className="cursor-pointer px-4 py-3 text-sm font-medium text-slate-800">
-            Sent batches ({p.batchesSent.toLocaleString()})
-          </summary>
-          {/* A long list scrolls: focusable and named, so keyboard users can scroll it too. */}
-          <ul
-            tabIndex={0}
-            aria-label="Sent batches"
-            className="max-h-72 divide-y divide-slate-100 overflow-y-auto border-t border-slate-200 text-sm"
-          >
-            {sent.map((b) => (
-              <li key={b.batchId} className="flex flex-wrap items-center justify-between gap-2 px-4 py-2">
-                <span className="font-medium text-slate-800">Batch {b.index + 1}</span>
-                <span className="text-slate-600">{batchRows(b)}</span>
-                <span className="text-slate-600">{b.count} events</span>
-                <span className="rounded-full bg-green-100 px-2 py-0.5 text-xs font-semibold text-green-800">
-                  Sent
-                </span>
-              </li>
-            ))}
-          </ul>
-        </details>
-      )}
-      {next !== null && (
-        <div className="mt-4 flex flex-wrap items-center justify-between gap-2 text-sm text-slate-600">
-          <span>
-            Showing {all.length.toLocaleString()} of {summary.totalBatches.toLocaleString()} batches.
+    <div className="mt-6 rounded-2xl border border-slate-200 bg-white shadow-sm">
+      <details onToggle={(e) => setOpen((e.target as HTMLDetailsElement).open)}>
+        <summary className="cursor-pointer px-6 py-4">
+          <span className="text-lg font-semibold text-slate-900">Batch details</span>
+          <span className="mt-1 block text-sm text-slate-600">
+            {summary.totalBatches.toLocaleString()} {summary.totalBatches === 1 ? 'batch' : 'batches'}:{' '}
+            {p.batchesSent.toLocaleString()} sent, {p.batchesFailed.toLocaleString()} failed
+            {p.batchesRemaining ? `, ${p.batchesRemaining.toLocaleString()} not sent yet` : ''}.
           </span>
-          <Button variant="secondary" onClick={onMore} disabled={loading}>
-            {loading ? 'Loading…' : 'Show more'}
-          </Button>
+        </summary>
+        <div className="border-t border-slate-200 px-4 pb-4 sm:px-6">
+          <div role="group" aria-label="Show batches" className="mt-4 flex flex-wrap gap-2">
+            {filters.map((f) => (
+              <button
+                key={f.key}
+                type="button"
+                aria-pressed={filter === f.key}
+                onClick={() => choose(f.key)}
+                className={`rounded-full px-3 py-1 text-sm font-medium ring-1 ring-inset ${
+                  filter === f.key
+                    ? 'bg-brand-600 text-white ring-brand-600'
+                    : 'bg-white text-slate-700 ring-slate-300 hover:bg-slate-50'
+                }`}
+              >
+                {f.label} ({f.count.toLocaleString()})
+              </button>
+            ))}
+          </div>
+          {page.isError ? (
+            <p role="alert" className="mt-4 text-sm text-red-700">
+              Failed to load batches.
+            </p>
+          ) : !data ? (
+            <p className="mt-4 text-sm text-slate-500">Loading…</p>
+          ) : data.batches.length === 0 ? (
+            <p className="mt-4 text-sm text-slate-500">No batches here.</p>
+          ) : (
+            <ul aria-label="Batches" className="mt-3 divide-y divide-slate-100 text-sm">
+              {data.batches.map((b) => (
+                <BatchRow key={b.batchId} batch={b} fileId={fileId} />
+              ))}
+            </ul>
+          )}
+          {total > limit && (
+            <div className="mt-3 flex flex-wrap items-center justify-between gap-2 text-sm text-slate-600">
+              <span>
+                {(offset + 1).toLocaleString()}–{Math.min(offset + limit, total).toLocaleString()} of{' '}
+                {total.toLocaleString()}
+              </span>
+              <span className="flex gap-2">
+                <Button
+                  variant="secondary"
+                  disabled={offset === 0}
+                  onClick={() => setOffset(Math.max(0, offset - limit))}
+                >
+                  Previous
+                </Button>
+                <Button
+                  variant="secondary"
+                  disabled={offset + limit >= total}
+                  onClick={() => setOffset(offset + limit)}
+                >
+                  Next
+                </Button>
+              </span>
+            </div>
+          )}
         </div>
-      )}
-    </Card>
+      </details>
+    </div>
   );
 }
 
-function FailedBatch({ batch, fileId }: { batch: BatchSummary; fileId: string }) {
+function BatchRow({ batch, fileId }: { batch: BatchSummary; fileId: string }) {
   const [busy, setBusy] = useState(false);
-  const e = batch.explanation;
+  const s = STATUS[batch.status];
   const onDownload = async () => {
     setBusy(true);
     try {
@@ -107,33 +141,23 @@ function FailedBatch({ batch, fileId }: { batch: BatchSummary; fileId: string })
     }
   };
   return (
-    <li className="rounded-xl bg-red-50 p-4 text-sm ring-1 ring-inset ring-red-200">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <p className="font-semibold text-red-900">
-          Batch {batch.index + 1} · {batchRows(batch)} · {batch.count}{' '}
-          {batch.count === 1 ? 'event' : 'events'}
-        </p>
+    <li className="flex flex-wrap items-center gap-x-3 gap-y-1 py-2">
+      <span className="w-24 font-medium text-slate-800">Batch {batch.index + 1}</span>
+      <span className="min-w-0 flex-1 text-slate-600">
+        {batchRows(batch)} · {batch.count} {batch.count === 1 ? 'event' : 'events'}
+        {batch.explanation && <span className="block text-red-800">{batch.explanation.title}</span>}
+      </span>
+      <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${s.tone}`}>{s.label}</span>
+      {batch.status === 'failed' && (
         <Button
-          variant="secondary"
+          variant="ghost"
+          className="text-brand-700"
           onClick={onDownload}
           disabled={busy}
           aria-label={`Download failed rows of batch ${batch.index + 1}`}
         >
-          {busy ? 'Downloading…' : 'Download failed rows'}
+          {busy ? 'Downloading…' : 'Download'}
         </Button>
-      </div>
-      {e && (
-        <>
-          <p className="mt-2 font-medium text-red-900">{e.title}</p>
-          <p className="mt-1 text-red-800">{e.explanation}</p>
-          <p className="mt-1 text-red-800">
-            <span className="font-medium">How to fix it:</span> {e.fix}
-          </p>
-          <p className="mt-2 rounded-lg bg-white/70 p-2 text-xs text-slate-700">
-            <span className="font-medium">Meta says:</span> {e.metaTitle ? `${e.metaTitle}: ` : ''}
-            {e.metaMessage}
-          </p>
-        </>
       )}
     </li>
   );

@@ -18,17 +18,35 @@ const summary = (
       eventsFailed: 1,
       eventsRemaining: 0,
       eventsSkipped: 0,
+      secondsLeft: null,
       ...progress,
     },
   }) as DeliverySummary;
 
 describe('Progress', () => {
+  it('shows skipped rows and the time left while sending', () => {
+    const { container, getByText } = render(
+      <Progress
+        summary={summary({ eventsSkipped: 40, eventsRemaining: 60, batchesRemaining: 1, secondsLeft: 150 })}
+      />,
+    );
+    expect(container.querySelectorAll('dl > div')[2]?.textContent?.replace(/\s+/g, ' ').trim()).toBe(
+      'Skipped40 eventsalready delivered',
+    );
+    expect(getByText('About 3 minutes left')).toBeTruthy();
+  });
+
   it('says "1 event", not "1 events"', () => {
     const { container } = render(<Progress summary={summary({})} />);
     const cells = [...container.querySelectorAll('dl > div')].map((d) =>
       d.textContent?.replace(/\s+/g, ' ').trim(),
     );
-    expect(cells).toEqual(['Sent149 events2 batches', 'Failed1 event1 batch', 'Remaining0 events0 batches']);
+    expect(cells).toEqual([
+      'Sent149 events2 batches',
+      'Failed1 event1 batch',
+      'Skipped0 eventsalready delivered',
+      'Remaining0 eventsplanning batches…',
+    ]);
   });
 
   it('does not claim 0 batches remain while events are still waiting to be planned', () => {
@@ -44,7 +62,7 @@ describe('Progress', () => {
         })}
       />,
     );
-    expect(container.querySelectorAll('dl > div')[2]?.textContent?.replace(/\s+/g, ' ').trim()).toBe(
+    expect(container.querySelectorAll('dl > div')[3]?.textContent?.replace(/\s+/g, ' ').trim()).toBe(
       'Remaining27 eventsplanning batches…',
     );
   });
@@ -58,7 +76,7 @@ describe('Progress', () => {
         )}
       />,
     );
-    expect(container.querySelectorAll('dl > div')[2]?.textContent?.replace(/\s+/g, ' ').trim()).toBe(
+    expect(container.querySelectorAll('dl > div')[3]?.textContent?.replace(/\s+/g, ' ').trim()).toBe(
       'Remainingnot counted',
     );
   });

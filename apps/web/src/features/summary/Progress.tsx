@@ -1,16 +1,18 @@
 import type { DeliverySummary } from '@backsignal/contracts';
-import { progressPercent } from './progress.ts';
+import { progressPercent, timeLeftText } from './progress.ts';
 
-/** Batches and events sent, failed and remaining; the bar fills as outcomes are committed on the server. */
+/**
+ * Events sent, failed, skipped and remaining; the bar fills as outcomes are committed on the server. Every
+ * counter only moves one way: the server counts a batch being split as still open, never as failed.
+ */
 export function Progress({ summary }: { summary: DeliverySummary }) {
   const p = summary.progress;
   const pct = progressPercent(summary);
+  const running = summary.status === 'running';
   // A run that stopped before its file was read to the end never counted what it left: said, not guessed.
-  const uncounted = p.eventsRemaining === null && summary.status !== 'running';
+  const uncounted = p.eventsRemaining === null && !running;
   const remaining = p.eventsRemaining === null ? '…' : p.eventsRemaining.toLocaleString();
-  // Before the batches are planned, events remain in no batch yet: '27 events, 0 batches' would not add up.
-  const batchesRemaining =
-    p.batchesRemaining === 0 && (p.eventsRemaining ?? 1) > 0 ? null : p.batchesRemaining;
+  const left = running ? timeLeftText(p.secondsLeft) : null;
   return (
     <div className="mt-5">
       <div
@@ -26,23 +28,30 @@ export function Progress({ summary }: { summary: DeliverySummary }) {
           style={{ width: `${pct}%` }}
         />
       </div>
-      <dl className="mt-4 grid grid-cols-3 gap-2 text-center text-sm sm:gap-3">
+      {left && <p className="mt-2 text-right text-xs text-slate-500">{left}</p>}
+      <dl className="mt-4 grid grid-cols-2 gap-2 text-center text-sm sm:grid-cols-4 sm:gap-3">
         <Stat
           label="Sent"
           events={p.eventsSent.toLocaleString()}
-          batches={p.batchesSent}
+          note={batches(p.batchesSent)}
           tone="text-green-700"
         />
         <Stat
           label="Failed"
           events={p.eventsFailed.toLocaleString()}
-          batches={p.batchesFailed}
+          note={batches(p.batchesFailed)}
           tone={p.eventsFailed ? 'text-red-700' : 'text-slate-900'}
+        />
+        <Stat
+          label="Skipped"
+          events={p.eventsSkipped === null ? '…' : p.eventsSkipped.toLocaleString()}
+          note={p.eventsSkipped === null ? 'counting…' : 'already delivered'}
+          tone="text-slate-900"
         />
         <Stat
           label="Remaining"
           events={uncounted ? null : remaining}
-          batches={uncounted ? undefined : batchesRemaining}
+          note={running ? (p.batchesRemaining ? 'sending…' : 'planning batches…') : undefined}
           tone="text-slate-900"
         />
       </dl>
@@ -50,17 +59,18 @@ export function Progress({ summary }: { summary: DeliverySummary }) {
   );
 }
 
+const batches = (n: number) => `${n.toLocaleString()} ${n === 1 ? 'batch' : 'batches'}`;
+
 function Stat({
   label,
   events,
-  batches,
+  note,
   tone,
 }: {
   label: string;
   /** null: not counted. */
   events: string | null;
-  /** null: not planned yet; undefined: no batch line. */
-  batches?: number | null;
+  note?: string;
   tone: string;
 }) {
   return (
@@ -80,11 +90,7 @@ function Stat({
           </>
         )}
       </dd>
-      {batches !== undefined && (
-        <dd className="text-xs text-slate-500">
-          {batches === null ? 'planning batches…' : `${batches} ${batches === 1 ? 'batch' : 'batches'}`}
-        </dd>
-      )}
+      {note !== undefined && <dd className="text-xs text-slate-500">{note}</dd>}
     </div>
   );
 }

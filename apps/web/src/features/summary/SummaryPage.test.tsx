@@ -9,16 +9,28 @@ import { summaryApi } from './summary-api.ts';
 
 const toastError = vi.fn();
 const toastSuccess = vi.fn();
+const toastWarning = vi.fn();
 vi.mock('react-toastify', () => ({
-  toast: { error: (m: string) => toastError(m), success: (m: string) => toastSuccess(m) },
+  toast: {
+    error: (m: string) => toastError(m),
+    success: (m: string) => toastSuccess(m),
+    warning: (m: string) => toastWarning(m),
+  },
 }));
 vi.mock('../../lib/track.ts', () => ({ track: vi.fn() }));
 vi.mock('./summary-api.ts', () => ({
   POLL_MS: 1500,
-  summaryApi: { file: vi.fn(), send: vi.fn(), summary: vi.fn(), downloadFailed: vi.fn() },
+  summaryApi: {
+    file: vi.fn(),
+    send: vi.fn(),
+    summary: vi.fn(),
+    batches: vi.fn(),
+    downloadFailed: vi.fn(),
+    downloadAllFailed: vi.fn(),
+  },
 }));
 
-const finished = (status: 'completed' | 'running' | 'stopped'): DeliverySummary => ({
+const finished = (status: DeliverySummary['status']): DeliverySummary => ({
   runId: 'r',
   status,
   totalBatches: 1,
@@ -38,7 +50,9 @@ const finished = (status: 'completed' | 'running' | 'stopped'): DeliverySummary 
     eventsFailed: 0,
     eventsRemaining: 0,
     eventsSkipped: 0,
+    secondsLeft: null,
   },
+  failureGroups: [],
   stopReason: null,
   stopExplanation: null,
   startedAt: null,
@@ -69,6 +83,7 @@ function renderSummary(state: unknown) {
 beforeEach(() => {
   toastError.mockReset();
   toastSuccess.mockReset();
+  toastWarning.mockReset();
   vi.mocked(summaryApi.file).mockReset();
   vi.mocked(summaryApi.send).mockReset();
   vi.mocked(summaryApi.summary).mockReset();
@@ -112,7 +127,47 @@ describe('SummaryPage announcing the end of a send', () => {
     vi.mocked(summaryApi.summary).mockResolvedValue(finished('completed'));
     renderSummary({ selectedAccountId: 'a1' });
     await waitFor(() => expect(toastSuccess).toHaveBeenCalledWith('Submission complete!'));
-    expect(toastSuccess).toHaveBeenCalledTimes(1);
+    // Spec §8: the move to submitted is told too, once.
+    expect(toastSuccess.mock.calls).toEqual([['File marked as submitted'], ['Submission complete!']]);
+  });
+
+  it('toasts a warning, never the green success, for a send that completed with errors', async () => {
+    vi.mocked(summaryApi.file).mockResolvedValue({ status: 'prepared', fileName: 'leads.csv' } as never);
+    vi.mocked(summaryApi.send).mockResolvedValue({} as never);
+    vi.mocked(summaryApi.summary).mockResolvedValue({
+      ...finished('completed_with_errors'),
+      totalFailed: 66,
+      failureGroups: [
+        {
+          key: 'k',
+          events: 66,
+          batches: 66,
+          sampleRows: [5, 9],
+          explanation: {
+            title: 'Event too old',
+            explanation: 'Too old.',
+            fix: 'Remove them.',
+            metaTitle: null,
+            metaMessage: 'm',
+          },
+        },
+      ],
+    });
+    renderSummary({ selectedAccountId: 'a1' });
+    await waitFor(() => expect(toastWarning).toHaveBeenCalledTimes(1));
+    expect(toastSuccess).not.toHaveBeenCalledWith('Submission complete!');
+    expect(await screen.findByRole('heading', { name: 'Completed with Errors' })).toBeTruthy();
+    // One card for the reason and one download for every failed row.
+    expect(screen.getAllByRole('button', { name: 'Download all failed rows' })).toHaveLength(1);
+    expect(screen.getByRole('heading', { name: 'Event too old' })).toBeTruthy();
+  });
+
+  it('says it is safe to close the window while sending', async () => {
+    vi.mocked(summaryApi.file).mockResolvedValue({ status: 'submitted' } as never);
+    vi.mocked(summaryApi.summary).mockResolvedValue(finished('running'));
+    renderSummary(null);
+    expect(await screen.findByText(/Safe to close this window/)).toBeTruthy();
+    expect(screen.queryByText(/don't close this window/)).toBeNull();
   });
 
   it('does not toast when opening the summary of a send that ended earlier', async () => {
@@ -151,7 +206,7 @@ describe('SummaryPage announcing the end of a send', () => {
     vi.mocked(summaryApi.summary).mockResolvedValue(finished('stopped'));
     renderSummary({ selectedAccountId: 'a1' });
     await waitFor(() => expect(summaryApi.summary).toHaveBeenCalled());
-    await new Promise((r) => setTimeout(r, 50));
-    expect(toastSuccess).not.toHaveBeenCalled();
+    await new Promise((r) => setTimeout(r, 400));
+    expect(toastSuccess).not.toHaveBeenCalledWith('Submission complete!');
   });
 });

@@ -11,7 +11,9 @@ import { ApiError } from '../../lib/api.ts';
 import { errorMessage } from '../../lib/errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { track } from '../../lib/track.ts';
+import { atLeast } from '../workflow/workflow-api.ts';
 import { BatchList } from './BatchList.tsx';
+import { FailureGroups } from './FailureGroups.tsx';
 import { Progress } from './Progress.tsx';
 import { POLL_MS, summaryApi } from './summary-api.ts';
 
@@ -83,6 +85,7 @@ export function SummaryPage() {
       .then(() => {
         // Drop the send choices from history: reloading this page must not try to send again.
         navigate(`/summary?fileId=${fileId}`, { replace: true, state: null });
+        toast.success('File marked as submitted');
         awaitingEnd.current = true;
         setSent(true);
       })
@@ -101,7 +104,8 @@ export function SummaryPage() {
   const ready = file.data?.status === 'submitted' || sent;
   const summary = useQuery({
     queryKey: ['summary', fileId],
-    queryFn: () => summaryApi.summary(fileId),
+    // Spec §9: a progress indicator stays at least 300 ms, so 'Sending…' never just flickers.
+    queryFn: () => atLeast(300, summaryApi.summary(fileId)),
     enabled: ready,
     refetchInterval: (q) =>
       q.state.data?.status === 'running' || (q.state.error && !notReady(q.state.error)) ? POLL_MS : false,
@@ -120,8 +124,10 @@ export function SummaryPage() {
     if (status === 'running') awaitingEnd.current = true;
     else if (status && awaitingEnd.current) {
       awaitingEnd.current = false;
-      // A stopped run did not complete: its card says why; a success toast would contradict it.
-      if (status !== 'stopped') toast.success('Submission complete!');
+      // The toast says what the card says: green only when nothing failed. A stopped run's card says why.
+      if (status === 'completed') toast.success('Submission complete!');
+      else if (status === 'completed_with_errors')
+        toast.warning('Completed with errors: some events failed. See why below.');
       track('submission_completed', { status });
     }
   }, [status]);
@@ -138,32 +144,57 @@ export function SummaryPage() {
           <Spinner label="Sending…" />
         </Card>
       ) : summary.data.status === 'running' ? (
-        <Running summary={summary.data} />
+        <Running summary={summary.data} fileId={fileId} fileName={file.data?.fileName ?? ''} />
       ) : (
-        <Result summary={summary.data} fileId={fileId} />
+        <Result summary={summary.data} fileId={fileId} fileName={file.data?.fileName ?? ''} />
       )}
     </div>
   );
 }
 
-function Running({ summary }: { summary: DeliverySummary }) {
+interface RunProps {
+  summary: DeliverySummary;
+  fileId: string;
+  fileName: string;
+}
+
+function Running({ summary, fileId, fileName }: RunProps) {
   return (
-    <Card className="mt-8" aria-live="polite">
-      <div className="flex items-center gap-3">
-        <span
-          className="h-5 w-5 animate-spin rounded-full border-2 border-slate-300 border-t-brand-600"
-          aria-hidden
-        />
-        <h1 className="text-xl font-semibold text-slate-900">Sending…</h1>
-      </div>
-      <p className="mt-2 text-sm text-slate-600">This may take a minute—please don't close this window.</p>
-      <Progress summary={summary} />
-      <AccountLine summary={summary} />
-    </Card>
+    <>
+      <Card className="mt-8">
+        <div className="flex items-center gap-3">
+          <span
+            className="h-5 w-5 animate-spin rounded-full border-2 border-slate-300 border-t-brand-600"
+            aria-hidden
+          />
+          <h1 className="text-xl font-semibold text-slate-900">Sending…</h1>
+        </div>
+        <SafeToClose />
+        <div aria-live="polite">
+          <Progress summary={summary} />
+        </div>
+        <AccountLine summary={summary} />
+      </Card>
+      <FailureGroups summary={summary} fileId={fileId} fileName={fileName} />
+      <BatchList summary={summary} fileId={fileId} />
+    </>
   );
 }
 
-function Result({ summary, fileId }: { summary: DeliverySummary; fileId: string }) {
+/**
+ * The send runs on the server (a background job), so the spec's "don't close this window" would keep people
+ * waiting for nothing: this says the opposite, and where to find the result (see docs/decisions/0060).
+ */
+export function SafeToClose() {
+  return (
+    <p className="mt-2 text-sm text-slate-600">
+      This may take a minute. <span className="font-medium text-slate-800">Safe to close this window:</span>{' '}
+      sending goes on on our server, and the Dashboard shows the result when it is done.
+    </p>
+  );
+}
+
+function Result({ summary, fileId, fileName }: RunProps) {
   const ok = summary.status === 'completed';
   return (
     <>
@@ -212,6 +243,7 @@ function Result({ summary, fileId }: { summary: DeliverySummary; fileId: string 
         <Progress summary={summary} />
         <AccountLine summary={summary} />
       </Card>
+      <FailureGroups summary={summary} fileId={fileId} fileName={fileName} />
       <BatchList summary={summary} fileId={fileId} />
       <div className="mt-6 flex justify-end">
         <Link to="/dashboard" className={buttonClass('primary')}>

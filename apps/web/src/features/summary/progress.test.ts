@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DeliveryProgress } from '@backsignal/contracts';
-import { progressPercent } from './progress.ts';
+import { progressPercent, timeLeftText } from './progress.ts';
 
 const progress = (p: Partial<DeliveryProgress>): DeliveryProgress => ({
   totalEvents: null,
@@ -11,6 +11,7 @@ const progress = (p: Partial<DeliveryProgress>): DeliveryProgress => ({
   eventsFailed: 0,
   eventsRemaining: null,
   eventsSkipped: 0,
+  secondsLeft: null,
   ...p,
 });
 
@@ -47,4 +48,14 @@ describe('progressPercent', () => {
   it('stays empty for a run that stopped before its file was read to the end (no total)', () => {
     expect(progressPercent({ status: 'stopped', progress: progress({ eventsFailed: 100 }) })).toBe(0);
   });
+});
+
+describe('timeLeftText', () => {
+  it.each([
+    [null, null],
+    [20, 'Less than a minute left'],
+    [90, 'About 2 minutes left'],
+    [60, 'About 1 minute left'],
+    [5400, 'About 1.5 hours left'],
+  ])('%s s → %s', (s, text) => expect(timeLeftText(s)).toBe(text));
 });

@@ -13,3 +13,13 @@ export function progressPercent(summary: Pick<DeliverySummary, 'status' | 'progr
   if (p.totalEvents === null || p.totalEvents <= 0) return 0;
   return Math.min(running ? 99 : 100, Math.floor((done / p.totalEvents) * 100));
 }
+
+/** 'About 3 minutes left': rounded, since the pace of a send changes (rate limits, retries). */
+export function timeLeftText(seconds: number | null): string | null {
+  if (seconds === null) return null;
+  if (seconds < 60) return 'Less than a minute left';
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `About ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} left`;
+  const hours = Math.round(minutes / 6) / 10;
+  return `About ${hours} ${hours === 1 ? 'hour' : 'hours'} left`;
+}

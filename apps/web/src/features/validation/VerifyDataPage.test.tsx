@@ -39,6 +39,7 @@ const result = (over: Partial<ValidationResponse> = {}): ValidationResponse => (
   rowsCorrected: 0,
   rowsWithWarnings: 0,
   fileIssues: [],
+  fileNotices: [],
   quality: null,
   ...over,
 });
@@ -159,6 +160,29 @@ describe('VerifyDataPage', () => {
     renderPage();
     expect(await screen.findByText('Problems reading your file (1)')).toBeTruthy();
     expect(screen.getByText(/Column "Email" appears more than once/)).toBeTruthy();
+  });
+
+  it('lists the repairs made to the file, each once with its count', async () => {
+    api.validate.mockResolvedValue(
+      result({
+        fileNotices: [
+          {
+            code: 'LINE_ENDINGS',
+            count: 4,
+            message: 'Line endings: 4 lines ended with a lone carriage return.',
+          },
+          { code: 'BLANK_LINES', count: 2, message: 'Blank lines: 2 empty lines were dropped.' },
+        ],
+      }),
+    );
+    renderPage();
+    const list = await screen.findByRole('region', { name: 'Repairs made to the file (2)' });
+    expect([...list.querySelectorAll('li')].map(text)).toEqual([
+      'Line endings: 4 lines ended with a lone carriage return.',
+      'Blank lines: 2 empty lines were dropped.',
+    ]);
+    // A clean file with repairs is still clean.
+    expect(screen.getByText('Looks great! Your data is clean and ready to submit')).toBeTruthy();
   });
 
   it('shows read problems beside the whole-file Validation Error too', async () => {

@@ -12,6 +12,7 @@ import { errorMessage, limitOr } from '../../lib/errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { track } from '../../lib/track.ts';
 import { FileIssues } from '../workflow/FileIssues.tsx';
+import { FileNotices } from './FileNotices.tsx';
 import { atLeast, workflowApi } from '../workflow/workflow-api.ts';
 
 /** The server previews at most this many rows (spec §9). */
@@ -164,6 +165,7 @@ export function VerifyDataPage() {
               <Stat label="Rows auto-corrected" value={result.rowsCorrected} tone="info" />
             </div>
             <FileIssues issues={result.fileIssues} />
+            <FileNotices notices={result.fileNotices} />
             {clean && (
               <p
                 role="status"

@@ -2,7 +2,7 @@ import { PUBLIC_PAGES } from '@backsignal/contracts/public';
 import { useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify';
 import { Button } from '../../components/ui/Button.tsx';
-import { TextField } from '../../components/ui/Field.tsx';
+import { TextAreaField, TextField } from '../../components/ui/Field.tsx';
 import { api } from '../../lib/api.ts';
 import { errorMessage } from '../../lib/errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
@@ -14,7 +14,7 @@ import { ReadyForm } from './ReadyForm.tsx';
 export function LeadAiPage() {
   usePageMeta(PUBLIC_PAGES['/lead-ai']!);
   const { user } = useSession();
-  const [form, setForm] = useState({ name: '', email: '', business: '' });
+  const [form, setForm] = useState({ name: '', email: '', business: '', message: '' });
   const [token, setToken] = useState('');
   const [resetKey, setResetKey] = useState(0);
   const [busy, setBusy] = useState(false);
@@ -22,13 +22,14 @@ export function LeadAiPage() {
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (!user && (!form.name.trim() || !form.email.trim()))
+    // Spec §5: a message is required, plus name and email for anonymous visitors (the reason is the waitlist).
+    if (!form.message.trim() || (!user && (!form.name.trim() || !form.email.trim())))
       return void toast.error('Please fill in all required fields.');
     if (!token) return void toast.error('Please complete the captcha.');
     track('lead_ai_waitlist_attempted');
     setBusy(true);
     try {
-      const message = `Lead-AI waitlist${form.business ? ` — business: ${form.business}` : ''}`;
+      const message = `Lead-AI waitlist${form.business ? ` — business: ${form.business}` : ''}\n\n${form.message.trim()}`;
       await api('/api/contact', {
         method: 'POST',
         body: {
@@ -39,7 +40,7 @@ export function LeadAiPage() {
         },
       });
       track('lead_ai_waitlist_submitted');
-      setForm({ name: '', email: '', business: '' });
+      setForm({ name: '', email: '', business: '', message: '' });
       setResetKey((k) => k + 1);
       setDone(true);
     } catch (err) {
@@ -104,6 +105,14 @@ export function LeadAiPage() {
               label="Business type (optional)"
               value={form.business}
               onChange={(e) => setForm((f) => ({ ...f, business: e.target.value }))}
+            />
+            <TextAreaField
+              label="Message"
+              required
+              rows={3}
+              placeholder="How do leads reach you today, and how fast do you answer them?"
+              value={form.message}
+              onChange={(e) => setForm((f) => ({ ...f, message: e.target.value }))}
             />
             <Captcha onToken={setToken} resetKey={resetKey} />
             <Button type="submit" disabled={busy} className="w-full">
