@@ -15,6 +15,7 @@ import { atLeast } from '../workflow/workflow-api.ts';
 import { BatchList } from './BatchList.tsx';
 import { FailureGroups } from './FailureGroups.tsx';
 import { Progress } from './Progress.tsx';
+import { SkippedErrorRows } from '../submit/SkippedErrorRows.tsx';
 import { POLL_MS, summaryApi } from './summary-api.ts';
 
 interface SendState {
@@ -173,6 +174,7 @@ function Running({ summary, fileId, fileName }: RunProps) {
         <div aria-live="polite">
           <Progress summary={summary} />
         </div>
+        <SkippedErrorRows fileId={fileId} count={summary.errorRowsSkipped ?? 0} />
         <AccountLine summary={summary} />
       </Card>
       <FailureGroups summary={summary} fileId={fileId} fileName={fileName} />
@@ -241,6 +243,7 @@ function Result({ summary, fileId, fileName }: RunProps) {
           </div>
         )}
         <Progress summary={summary} />
+        <SkippedErrorRows fileId={fileId} count={summary.errorRowsSkipped ?? 0} />
         <AccountLine summary={summary} />
       </Card>
       <FailureGroups summary={summary} fileId={fileId} fileName={fileName} />
