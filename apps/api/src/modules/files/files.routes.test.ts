@@ -170,7 +170,7 @@ describe('upload and list', () => {
     expect(res.json().message).toBe('Please upload a valid .csv file.');
   });
 
-  it('answers any other 413 with the spec text and the configured size', async () => {
+  it('answers a JSON body over its limit with its own limit, not the file text (issue 21)', async () => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);
     const id = (await upload(agent)).json().file.id;
     const res = await agent.patch(`/api/uploads/${id}/status`, {
@@ -178,7 +178,7 @@ describe('upload and list', () => {
       mappings: { x: 'y'.repeat(1024 * 1024) },
     });
     expect(res.statusCode).toBe(413);
-    expect(res.json().message).toBe('File is too large. Max size is 0.1MB.');
+    expect(res.json().message).toBe('The request is too large. Max size is 1MB.');
   });
 
   it('refuses a file over the size limit with 413 and keeps nothing of it', async () => {

@@ -120,7 +120,7 @@ export const fileRoutes =
       };
     });
 
-    app.post('/api/upload', { config: perUserLimit(30) }, async (request, reply) => {
+    app.post('/api/upload', { config: { ...perUserLimit(30), uploadBody: true } }, async (request, reply) => {
       const { name, bytes } = await filePart(
         request,
         config.maxUploadBytes,
@@ -171,7 +171,7 @@ export const fileRoutes =
 
     app.post(
       '/api/uploads/:id/fixed',
-      { schema: { params: Id }, config: perUserLimit(30) },
+      { schema: { params: Id }, config: { ...perUserLimit(30), uploadBody: true } },
       async (request): Promise<UploadResponse> => {
         const { name, bytes } = await filePart(
           request,

@@ -191,7 +191,7 @@ export function SafeToClose() {
   return (
     <p className="mt-2 text-sm text-slate-600">
       This may take a minute. <span className="font-medium text-slate-800">Safe to close this window:</span>{' '}
-      sending goes on on our server, and the Dashboard shows the result when it is done.
+      the send runs on our server, and the Dashboard shows the result when it is done.
     </p>
   );
 }
