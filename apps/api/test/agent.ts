@@ -21,7 +21,6 @@ export class Agent {
   }
 
   async request(opts: InjectOptions & { xsrf?: boolean }): Promise<LightMyRequestResponse> {
-    const method = (opts.method ?? 'GET').toUpperCase();
     const headers: Record<string, string> = { ...(opts.headers as Record<string, string>) };
     // Like the web client, the header goes on every call (some GETs write and require it: issue 21).
     if (opts.xsrf !== false && !this.cookies.has('XSRF-TOKEN') && opts.url !== '/auth/me') {
