@@ -93,6 +93,8 @@ const EnvSchema = z.object({
   BOOK_A_CALL_URL: z.string().url().default('https://calendly.com/backsignal/strategy-call'),
   LANDING_VARIANT: z.enum(['agency', 'csv', 'random']).default('random'),
   MARKETING_PIXEL_ID: z.string().regex(/^\d*$/).optional(),
+  RETENTION_DAYS: z.coerce.number().int().min(1).default(365),
+  ANALYTICS_RETENTION_DAYS: z.coerce.number().int().min(1).default(90),
   RUN_WORKER: bool,
   TRUST_PROXY: TrustProxy,
 });
@@ -130,6 +132,10 @@ export interface Config {
   landingVariant: Env['LANDING_VARIANT'];
   marketingPixelId: string | undefined;
   runWorker: boolean;
+  /** Days uploads, their bytes, runs and failed-row data are kept (Terms: up to one year); ADR 0071. */
+  retentionDays: number;
+  /** Days anonymous analytics events are kept. */
+  analyticsRetentionDays: number;
   /** Proxy hops in front of the app whose X-Forwarded-For entries count (0 = none), or their addresses. */
   trustProxy: number | string[];
 }
@@ -235,6 +241,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     landingVariant: env.LANDING_VARIANT,
     marketingPixelId: env.MARKETING_PIXEL_ID || undefined,
     runWorker: env.RUN_WORKER ?? true,
+    retentionDays: env.RETENTION_DAYS,
+    analyticsRetentionDays: env.ANALYTICS_RETENTION_DAYS,
     trustProxy: env.TRUST_PROXY ?? 0,
   };
 }
