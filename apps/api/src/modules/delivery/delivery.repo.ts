@@ -177,9 +177,20 @@ export const deliveryRepo = {
     );
   },
 
-  /** A worker is still on the run (see staleRunIds). */
-  async heartbeat(db: Queryable, runId: string): Promise<void> {
+  /**
+   * A worker is still on the run (see staleRunIds). This worker is alive: touches the run and renews the leases of the batches it holds (`token`), so a batch is
+   * ours only while we beat and a killed worker's batches are free one lease after its last beat.
+   */
+  async heartbeat(db: Queryable, runId: string, token: string, leaseMs: number): Promise<void> {
     await db.query(`update send_runs set heartbeat_at = now() where id = $1 and status = 'running'`, [runId]);
+    await db.query(
+      lease(
+        `update send_batches set lease_until = greatest(lease_until, ${LEASE})
+         where run_id = $1 and lease_token = $2 and status = 'sending'`,
+        3,
+      ),
+      [runId, token, leaseMs],
+    );
   },
 
   /**
