@@ -165,7 +165,7 @@ test('core flow by keyboard: dashboard, map, validate, submit and summary', asyn
 
   // Map columns.
   await expect(page).toHaveURL(/\/map-columns\?fileId=/);
-  await expect(page.getByLabel('email', { exact: true })).toHaveValue('Email');
+  await expect(page.getByLabel('Email', { exact: true })).toHaveValue('Email');
   // The upload's toast sits below the sticky header, whose links stay in reach while it shows, on a phone too
   // (where the header wraps).
   await expect(page.getByText('Uploaded: keyboard.csv')).toBeVisible();
@@ -221,15 +221,15 @@ test('core flow by keyboard: dashboard, map, validate, submit and summary', asyn
   // A hardcoded value from a select (action_source) and a free-text one (an added field).
   const source = page
     .getByRole('listitem')
-    .filter({ has: page.getByLabel('action_source', { exact: true }) });
+    .filter({ has: page.getByLabel('Action source', { exact: true }) });
   await source.getByRole('button', { name: 'Use hardcoded value instead' }).click();
-  await page.getByLabel('action_source', { exact: true }).selectOption('physical_store');
+  await page.getByLabel('Action source', { exact: true }).selectOption('physical_store');
   await page.getByLabel('Search fields').fill('order_id');
   await page.getByRole('button', { name: 'Add order_id to Mapped Fields' }).press('Enter');
-  await expect(page.getByLabel('order_id', { exact: true })).toBeFocused();
-  const order = page.getByRole('listitem').filter({ has: page.getByLabel('order_id', { exact: true }) });
+  await expect(page.getByLabel('Order ID', { exact: true })).toBeFocused();
+  const order = page.getByRole('listitem').filter({ has: page.getByLabel('Order ID', { exact: true }) });
   await order.getByRole('button', { name: 'Use hardcoded value instead' }).press('Space');
-  await page.getByLabel('order_id', { exact: true }).fill('A-1');
+  await page.getByLabel('Order ID', { exact: true }).fill('A-1');
   await axe(page, 'map columns with hardcoded values');
   await shot(page, 'map-columns-hardcoded');
   await order.getByRole('button', { name: 'Remove order_id' }).press('Enter');
@@ -252,7 +252,7 @@ test('core flow by keyboard: dashboard, map, validate, submit and summary', asyn
   // Continue is reached with Tab (the skip button jumps over the mappable fields) and pressed with Enter.
   const cont = page.getByRole('button', { name: 'Continue to Validation' });
   await expect(cont).toBeEnabled();
-  await page.getByLabel('email', { exact: true }).focus();
+  await page.getByLabel('Email', { exact: true }).focus();
   await tabTo(page, page.getByRole('button', { name: 'Skip to the Continue button' }), { max: 60 });
   await expectFocusVisible(page);
   await page.keyboard.press('Enter');

@@ -94,8 +94,8 @@ test('a clean send ends in Submission Successful with batch details', async ({ p
   await expect(page.getByText('230 events sent.')).toBeVisible();
   await expect(page.getByText('TEST777')).toBeVisible();
   await expect(page.getByText('Step 5 of 5')).toBeVisible();
-  await page.getByText('Sent batches (3)').click();
-  await expect(page.getByText('Rows 202–231')).toBeVisible();
+  await page.getByText('Batch details').click();
+  await expect(page.getByText(/Rows 202–231/)).toBeVisible();
   expect(graph.stats().eventsAccepted).toBe(230);
   expect(graph.requests.every((r) => r.testEventCode === 'TEST777')).toBe(true);
   await shot(page, 'success');
@@ -113,10 +113,14 @@ test('a batch Meta rejects is isolated: Completed with Errors, the reason, and t
   await sendFromSubmit(page, fileId);
   await expect(page.getByRole('heading', { name: 'Completed with Errors' })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByText('149 events sent, 1 failed.')).toBeVisible();
-  await expect(page.getByText('Batch 2 · Row 77 · 1 event')).toBeVisible();
-  await expect(page.getByText('Meta rejected these rows')).toBeVisible();
-  await expect(page.getByText(/Meta says:.*Invalid parameter/)).toBeVisible();
+  const reason = page.getByRole('listitem', { name: 'Meta rejected these rows' });
+  await expect(reason).toContainText('Row 77');
+  await expect(reason.getByText(/Meta says:.*Invalid parameter/)).toBeVisible();
   await shot(page, 'errors');
+  // The per-batch download stays in the batch details.
+  await page.getByText('Batch details').click();
+  await page.getByRole('button', { name: 'Failed (1)' }).click();
+  await expect(page.getByText(/^Row 77 · 1 event/)).toBeVisible();
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Download failed rows of batch 2' }).click();
   const file = await download;
@@ -138,7 +142,7 @@ test('closing /summary mid-send does not stop it; reopening shows progress and t
   graph.setDelay(30_000);
   await sendFromSubmit(page, fileId);
   await expect(page.getByRole('heading', { name: 'Sending…' })).toBeVisible();
-  await expect(page.getByText("This may take a minute—please don't close this window.")).toBeVisible();
+  await expect(page.getByText(/Safe to close this window/)).toBeVisible();
   await expect(page.getByRole('progressbar', { name: 'Events processed' })).toBeVisible();
   await shot(page, 'sending');
   await page.close();
@@ -209,7 +213,11 @@ test('rows already sent to the pixel: skip them by default, or send them anyway'
   await expect(page.getByText('30 of these rows were already sent to this pixel.')).toBeVisible();
   await expect(page.getByLabel(/Skip them/)).toBeChecked();
   await shot(page, 'submit-skip-choice');
-  await page.getByRole('button', { name: /Send .* events to Meta/ }).click();
+  // The button counts what will go: the 30 delivered rows are skipped, unless sent anyway.
+  await page.getByLabel('Send them anyway').check();
+  await expect(page.getByRole('button', { name: 'Send 40 events to Meta' })).toBeVisible();
+  await page.getByLabel(/Skip them/).check();
+  await page.getByRole('button', { name: 'Send 10 events to Meta' }).click();
   await expect(page.getByRole('heading', { name: 'Submission Successful' })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByText('10 events sent, 30 skipped (already delivered to this pixel).')).toBeVisible();
   expect(graph.stats()).toMatchObject({ eventsAccepted: 10, distinctEvents: 10 });
@@ -222,7 +230,7 @@ test('rows already sent to the pixel: skip them by default, or send them anyway'
     timeout: 20_000,
   });
   await page.getByLabel('Send them anyway').check();
-  await page.getByRole('button', { name: /Send .* events to Meta/ }).click();
+  await page.getByRole('button', { name: 'Send 40 events to Meta' }).click();
   await expect(page.getByRole('heading', { name: 'Submission Successful' })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByText('40 events sent.')).toBeVisible();
   expect(graph.stats()).toMatchObject({ eventsAccepted: 40, distinctEvents: 40 });

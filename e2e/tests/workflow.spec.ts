@@ -20,10 +20,10 @@ test('upload, map with suggestions and a template, validate, fix, and reach a re
   await page.getByTestId('file-input').setInputFiles(file('crm-export.csv', messyCsv({ withBadRow: true })));
   await expect(page).toHaveURL(/\/map-columns\?fileId=/);
   await expect(page.getByText('Step 2 of 5')).toBeVisible();
-  await expect(page.getByLabel('email', { exact: true })).toHaveValue('Email');
+  await expect(page.getByLabel('Email', { exact: true })).toHaveValue('Email');
   await expect(page.getByText('Auto-Mapped').first()).toBeVisible();
   // action_source, event_name and event_time come from their own columns.
-  await expect(page.getByLabel('event_time', { exact: true })).toHaveValue('event_time');
+  await expect(page.getByLabel('Event time', { exact: true })).toHaveValue('event_time');
   await shot(page, 'map-columns');
 
   // Save the mapping as a template, clear everything, and bring it back from the template.
@@ -41,7 +41,7 @@ test('upload, map with suggestions and a template, validate, fix, and reach a re
   await page.getByLabel('Saved templates').selectOption({ label: 'CRM export' });
   await page.getByRole('button', { name: 'Apply', exact: true }).click();
   await expect(page.getByText('Template applied!')).toBeVisible();
-  await expect(page.getByLabel('email', { exact: true })).toHaveValue('Email');
+  await expect(page.getByLabel('Email', { exact: true })).toHaveValue('Email');
 
   await page.getByRole('button', { name: 'Continue to Validation' }).click();
   await expect(page).toHaveURL(/\/verify-data\?fileId=/);
@@ -215,7 +215,7 @@ test('map-columns shows the per-file settings; a corrected file with other heade
   // Each column choice shows a sample value.
   await expect(
     page
-      .getByLabel('email', { exact: true })
+      .getByLabel('Email', { exact: true })
       .locator('option', { hasText: 'Email — e.g. Ann.Lee@Example.com' }),
   ).toHaveCount(1);
   await page.getByLabel('Country code for phones without one').selectOption('GB');

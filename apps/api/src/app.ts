@@ -11,6 +11,7 @@ import { clientAddress } from './lib/client-address.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerSession } from './plugins/session.ts';
 import { registerXsrf } from './plugins/xsrf.ts';
+import { JSON_BODY_LIMIT, registerBodyLimits } from './plugins/body-limits.ts';
 import { registerTextGuard } from './plugins/text-guard.ts';
 import { contentSecurityPolicy } from './plugins/csp.ts';
 import { serveWeb, webFallback } from './plugins/serve-web.ts';
@@ -56,7 +57,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.logger ?? false,
     trustProxy: trustProxy(deps.config.trustProxy),
-    bodyLimit: 1024 * 1024,
+    bodyLimit: JSON_BODY_LIMIT,
     genReqId: () => crypto.randomUUID(),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
@@ -77,6 +78,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   if (deps.webDist) await serveWeb(app, deps.webDist);
   registerErrorHandler(app, deps.webDist ? webFallback(deps.webDist) : undefined, deps.config.maxUploadBytes);
+  registerBodyLimits(app, deps.config.maxUploadBytes);
   registerSession(app, resolved);
   registerXsrf(app, deps.config);
   registerTextGuard(app);

@@ -82,6 +82,8 @@ export const LoginRequest = z.object({
     .string({ error: 'Password is required.' })
     .min(1, 'Password is required.')
     .max(PASSWORD_MAX * 4),
+  /** Sent once the API answered CAPTCHA_REQUIRED (an account under a distributed guessing attack). */
+  captchaToken: z.string().max(4096).optional(),
 });
 export type LoginRequest = z.input<typeof LoginRequest>;
 

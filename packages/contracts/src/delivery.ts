@@ -102,6 +102,8 @@ export const DeliverySummary = z.object({
   progress: DeliveryProgress,
   /** Failed events grouped by reason, largest first. */
   failureGroups: z.array(FailureGroup),
+  /** Rows with errors the user chose to leave out of the file before sending (docs/decisions/0055). */
+  errorRowsSkipped: z.number().int().optional(),
   stopReason: z.enum(['token', 'permission', 'pixel', 'internal']).nullable(),
   stopExplanation: ErrorExplanation.nullable(),
   startedAt: z.string().nullable(),

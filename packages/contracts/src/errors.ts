@@ -14,6 +14,8 @@ export const ERROR_CODES = [
   'UNSUPPORTED_MEDIA_TYPE',
   'RATE_LIMITED',
   'CAPTCHA_FAILED',
+  // Login past an account's failure limit: the same request again with a captcha token (ADR 0010).
+  'CAPTCHA_REQUIRED',
   'UPSTREAM_FAILED',
   'INTERNAL',
 ] as const;

@@ -66,18 +66,36 @@ export const ANALYTICS_EVENTS = [
   'submission_started',
   'submission_completed',
 ] as const;
+export type AnalyticsEventName = (typeof ANALYTICS_EVENTS)[number];
+/**
+ * What one anonymous analytics post may carry (issue 21: a flood from one address must stay small). The app's
+ * own events have at most three short properties; the web client cuts to these limits before sending.
+ */
+export const ANALYTICS_LIMITS = {
+  eventsPerPost: 20,
+  propsPerEvent: 6,
+  keyLength: 40,
+  textLength: 200,
+  pathLength: 200,
+} as const;
 export const AnalyticsBatch = z.object({
   events: z
     .array(
       z.object({
         name: z.enum(ANALYTICS_EVENTS),
         props: z
-          .record(z.string().max(50), z.union([z.string().max(300), z.number(), z.boolean(), z.null()]))
+          .record(
+            z.string().max(ANALYTICS_LIMITS.keyLength),
+            z.union([z.string().max(ANALYTICS_LIMITS.textLength), z.number(), z.boolean(), z.null()]),
+          )
+          .refine((p) => Object.keys(p).length <= ANALYTICS_LIMITS.propsPerEvent, {
+            message: `At most ${ANALYTICS_LIMITS.propsPerEvent} properties per event.`,
+          })
           .default({}),
-        path: z.string().max(300).default('/'),
+        path: z.string().max(ANALYTICS_LIMITS.pathLength).default('/'),
         ts: z.number().int().positive(),
       }),
     )
     .min(1)
-    .max(50),
+    .max(ANALYTICS_LIMITS.eventsPerPost),
 });

@@ -72,6 +72,11 @@ export const StatusUpdate = z.object({
   hardcodedValues: HardcodedValues.optional(),
   settings: FileSettings.optional(),
   autoMapped: AutoMapped.optional(),
+  /**
+   * With 'validated': leave the rows with errors out and send the rest (an opt-in beyond the spec, which blocks
+   * the whole file; see docs/decisions/0055). Stored with the upload until its mapping or content changes.
+   */
+  skipErrorRows: z.boolean().optional(),
 });
 export type StatusUpdate = z.infer<typeof StatusUpdate>;
 
@@ -82,10 +87,22 @@ export const ValidationRow = z.object({
   hasCorrections: z.boolean(),
   errors: z.array(RowMessage),
   corrections: z.array(RowMessage.extend({ original: z.string(), corrected: z.string() })),
+  /** Values that cannot be used: the event goes without them. */
+  hasDrops: z.boolean(),
+  drops: z.array(RowMessage.extend({ reason: z.string(), original: z.string() })),
   warnings: z.array(RowMessage),
   effectiveRow: z.record(z.string(), z.string()),
 });
 export type ValidationRow = z.infer<typeof ValidationRow>;
+
+/** One field and reason across the file: "139 emails can't be used: accented letters Meta does not accept". */
+export const DroppedValues = z.object({
+  field: z.string(),
+  reason: z.string(),
+  count: z.number(),
+  message: z.string(),
+});
+export type DroppedValues = z.infer<typeof DroppedValues>;
 
 export const MatchQuality = z.object({
   identifiers: z.record(z.string(), z.number()),
@@ -101,6 +118,13 @@ export const ValidationResponse = z.object({
   rowsWithErrors: z.number(),
   rowsCorrected: z.number(),
   rowsWithWarnings: z.number(),
+  /** Rows with at least one dropped value, and every drop counted per field and reason (most first). */
+  rowsWithDrops: z.number(),
+  droppedValues: z.array(DroppedValues),
+  /** The file's time zone: times in the rows are shown in it. */
+  timeZone: z.string(),
+  /** The user chose to leave the rows with errors out (StatusUpdate.skipErrorRows). */
+  skipErrorRows: z.boolean(),
   fileIssues: z.array(z.object({ rowNumber: z.number().nullable(), code: z.string(), message: z.string() })),
   /** Repairs of the file itself (encoding, line endings, blank lines, whitespace, title lines, long cells), each once with its count. */
   fileNotices: z.array(z.object({ code: z.string(), message: z.string(), count: z.number() })),
@@ -110,10 +134,19 @@ export const ValidationResponse = z.object({
 });
 export type ValidationResponse = z.infer<typeof ValidationResponse>;
 
-export const PrepareResponse = z.object({ totalCount: z.number(), status: z.enum(FILE_STATUSES) });
+export const PrepareResponse = z.object({
+  totalCount: z.number(),
+  status: z.enum(FILE_STATUSES),
+  /** Rows with errors left out by the user's choice (0 when the file had none). */
+  skippedErrorRows: z.number(),
+});
+export type PrepareResponse = z.infer<typeof PrepareResponse>;
 export const PreviewResponse = z.object({
   previewRows: z.array(z.record(z.string(), z.unknown())),
   totalCount: z.number(),
+  /** Beside each previewed event: its CSV row and its values normalised, before hashing (what is hashed). */
+  previewDetails: z.array(z.object({ rowNumber: z.number(), normalized: z.record(z.string(), z.string()) })),
+  timeZone: z.string(),
 });
 export type PreviewResponse = z.infer<typeof PreviewResponse>;
 

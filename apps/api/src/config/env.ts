@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { Quotas } from '../modules/usage/quota.service.ts';
+import { DEFAULT_TIMING, timingProblem, type DeliveryTiming } from '../modules/delivery/delivery.timing.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', ''])
@@ -85,9 +86,15 @@ const EnvSchema = z.object({
   SIGNUPS_PER_IP_PER_HOUR: z.coerce.number().int().positive().default(10),
   SEND_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(100),
   SEND_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
+  // Crash takeover (decision 0030): beat, lease/staleness and sweep intervals; the defaults resume within 30 s.
+  SEND_HEARTBEAT_MS: z.coerce.number().int().min(10).default(DEFAULT_TIMING.heartbeatMs),
+  SEND_STALE_AFTER_MS: z.coerce.number().int().min(50).default(DEFAULT_TIMING.staleAfterMs),
+  SEND_SWEEP_EVERY_MS: z.coerce.number().int().min(10).default(DEFAULT_TIMING.sweepEveryMs),
   BOOK_A_CALL_URL: z.string().url().default('https://calendly.com/backsignal/strategy-call'),
   LANDING_VARIANT: z.enum(['agency', 'csv', 'random']).default('random'),
   MARKETING_PIXEL_ID: z.string().regex(/^\d*$/).optional(),
+  RETENTION_DAYS: z.coerce.number().int().min(1).default(365),
+  ANALYTICS_RETENTION_DAYS: z.coerce.number().int().min(1).default(90),
   RUN_WORKER: bool,
   TRUST_PROXY: TrustProxy,
 });
@@ -119,10 +126,16 @@ export interface Config {
   signupsPerIpPerHour: number;
   sendBatchSize: number;
   sendConcurrency: number;
+  /** How fast a crashed send is taken over (SEND_HEARTBEAT_MS, SEND_STALE_AFTER_MS, SEND_SWEEP_EVERY_MS). */
+  sendTiming: DeliveryTiming;
   bookACallUrl: string;
   landingVariant: Env['LANDING_VARIANT'];
   marketingPixelId: string | undefined;
   runWorker: boolean;
+  /** Days uploads, their bytes, runs and failed-row data are kept (Terms: up to one year); ADR 0071. */
+  retentionDays: number;
+  /** Days anonymous analytics events are kept. */
+  analyticsRetentionDays: number;
   /** Proxy hops in front of the app whose X-Forwarded-For entries count (0 = none), or their addresses. */
   trustProxy: number | string[];
 }
@@ -191,6 +204,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   }
 
   const appUrl = (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '');
+  const sendTiming: DeliveryTiming = {
+    heartbeatMs: env.SEND_HEARTBEAT_MS,
+    staleAfterMs: env.SEND_STALE_AFTER_MS,
+    sweepEveryMs: env.SEND_SWEEP_EVERY_MS,
+  };
+  const timingError = timingProblem(sendTiming);
+  if (timingError) throw new ConfigError(timingError);
   return {
     env: env.NODE_ENV,
     isProduction,
@@ -216,10 +236,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     signupsPerIpPerHour: env.SIGNUPS_PER_IP_PER_HOUR,
     sendBatchSize: env.SEND_BATCH_SIZE,
     sendConcurrency: env.SEND_CONCURRENCY,
+    sendTiming,
     bookACallUrl: env.BOOK_A_CALL_URL,
     landingVariant: env.LANDING_VARIANT,
     marketingPixelId: env.MARKETING_PIXEL_ID || undefined,
     runWorker: env.RUN_WORKER ?? true,
+    retentionDays: env.RETENTION_DAYS,
+    analyticsRetentionDays: env.ANALYTICS_RETENTION_DAYS,
     trustProxy: env.TRUST_PROXY ?? 0,
   };
 }

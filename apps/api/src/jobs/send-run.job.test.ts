@@ -54,7 +54,7 @@ describe('send-run sweeper', () => {
     await quietFor(crashed.id, STALE_AFTER_MS + 60_000);
     const alive = await newRun();
     await quietFor(alive.id, STALE_AFTER_MS + 60_000);
-    await deliveryRepo.heartbeat(ctx.db, alive.id);
+    await deliveryRepo.heartbeat(ctx.db, alive.id, crypto.randomUUID(), 1000);
     const busy = await newRun();
     await quietFor(busy.id, STALE_AFTER_MS + 60_000);
     await deliveryRepo.ensureBatch(ctx.db, {

@@ -5,6 +5,7 @@ import { runSend, type EngineOptions } from '../modules/delivery/delivery.engine
 import { deliveryRepo, type RunStatus } from '../modules/delivery/delivery.repo.ts';
 import { SEND_RUN_JOB } from '../modules/delivery/delivery.service.ts';
 import { appDeliverySource } from '../modules/delivery/delivery.source.ts';
+import { DEFAULT_TIMING, QUEUE_POLL_MS, type DeliveryTiming } from '../modules/delivery/delivery.timing.ts';
 
 /** What the user reads when a run ends on an error we could not get past after every retry. */
 export const INTERNAL_STOP =
@@ -46,12 +47,15 @@ export function engineOptions(deps: ResolvedDeps, db: Db = deps.db): EngineOptio
     apiVersion: config.meta.apiVersion,
     batchSize: config.sendBatchSize,
     concurrency: config.sendConcurrency,
+    leaseMs: config.sendTiming.staleAfterMs,
+    heartbeatMs: config.sendTiming.heartbeatMs,
+    // A live worker of the run looks for a dead peer's expired leases as often as the sweepers look for dead runs.
+    pollMs: config.sendTiming.sweepEveryMs,
   };
 }
 
-/** How long a run may be quiet (no heartbeat, no batch change) before a sweeper re-queues it. */
-export const STALE_AFTER_MS = 180_000;
-const SWEEP_EVERY_MS = 60_000;
+/** How long a run may be quiet (no heartbeat, no batch change) before a sweeper re-queues it, by default. */
+export const STALE_AFTER_MS = DEFAULT_TIMING.staleAfterMs;
 
 /**
  * One job per run at a time: 'short' makes pg-boss honour singletonKey for queued jobs (a second send of the
@@ -86,24 +90,35 @@ export async function sweepStaleRuns(boss: PgBoss, db: Db, quietMs = STALE_AFTER
 /**
  * Sends runs to Meta. A run's job may be picked up again (retry, restart, a second worker): the engine
  * claims batch by batch, so that is always safe. Every worker sweeps for runs left 'running' by a crashed
- * worker at start and every minute, re-queuing only quiet ones, at most one queued job per run.
+ * worker at start and every `sweepEveryMs`, re-queuing only runs nobody has beaten for `staleAfterMs`, at most one
+ * queued job per run. Answers a function that stops the sweeps.
  */
-export async function registerSendRunJob(boss: PgBoss, deps: ResolvedDeps): Promise<void> {
-  const { db } = deps;
+export async function startSendRunWorker(
+  boss: PgBoss,
+  opts: EngineOptions,
+  timing: DeliveryTiming,
+): Promise<() => void> {
   await ensureSendRunQueue(boss);
-  const opts = engineOptions(deps);
   await boss.work<{ runId: string }>(
     SEND_RUN_JOB,
-    { batchSize: 1, pollingIntervalSeconds: 1, includeMetadata: true },
+    { batchSize: 1, pollingIntervalSeconds: QUEUE_POLL_MS / 1000, includeMetadata: true },
     async ([job]) => {
       if (!job) return;
       await handleSendRunJob(opts, job);
     },
   );
   const sweep = () =>
-    sweepStaleRuns(boss, db).catch((err: unknown) => console.error('send-run sweep failed', err));
+    sweepStaleRuns(boss, opts.db, timing.staleAfterMs).catch((err: unknown) =>
+      console.error('send-run sweep failed', err),
+    );
   await sweep();
-  const timer = setInterval(() => void sweep(), SWEEP_EVERY_MS);
+  const timer = setInterval(() => void sweep(), timing.sweepEveryMs);
   timer.unref();
-  boss.once('stopped', () => clearInterval(timer));
+  const stop = () => clearInterval(timer);
+  boss.once('stopped', stop);
+  return stop;
+}
+
+export async function registerSendRunJob(boss: PgBoss, deps: ResolvedDeps): Promise<void> {
+  await startSendRunWorker(boss, engineOptions(deps), deps.config.sendTiming);
 }

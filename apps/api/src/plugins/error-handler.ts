@@ -3,6 +3,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorBody } from '@backsignal/contracts';
 import { AppError, TOO_MANY_REQUESTS } from '../errors/app-error.ts';
 import { fileTooLargeMessage } from '../lib/upload-limit.ts';
+import { JSON_BODY_LIMIT, requestTooLargeMessage } from './body-limits.ts';
 
 /**
  * The one place errors become HTTP. Known errors keep their code and message; anything else is logged with
@@ -33,8 +34,12 @@ export function registerErrorHandler(
       return send(400, { code: 'VALIDATION_FAILED', message: first, fields });
     }
     const status = err.statusCode ?? 500;
-    if (status === 413 || err.code === 'FST_REQ_FILE_TOO_LARGE') {
+    if (err.code === 'FST_REQ_FILE_TOO_LARGE') {
       return send(413, { code: 'PAYLOAD_TOO_LARGE', message: fileTooLargeMessage(maxUploadBytes) });
+    }
+    if (status === 413) {
+      // Fastify's own body limit: JSON and other small bodies, never a file.
+      return send(413, { code: 'PAYLOAD_TOO_LARGE', message: requestTooLargeMessage(JSON_BODY_LIMIT) });
     }
     if (status === 415)
       return send(415, { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Unsupported content type.' });

@@ -66,7 +66,7 @@ describe('a NUL character (U+0000) anywhere in a request', () => {
     const res = await new Agent(ctx.app).post(
       '/api/analytics',
       { events: [{ name: 'landing_page_viewed', props: { variant: '\\u0000 is six characters' }, ts: 1 }] },
-      { xsrf: false },
+      { xsrf: false, headers: { origin: 'http://localhost:3000' } },
     );
     expect(res.statusCode).toBe(204);
   });
@@ -100,7 +100,7 @@ describe('half of a UTF-16 surrogate pair (not valid Unicode, so not valid UTF-8
       method: 'POST',
       url: '/api/analytics',
       xsrf: false,
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', origin: 'http://localhost:3000' },
       payload: '{"events":[{"name":"landing_page_viewed","props":{"variant":"\\ud83d\\ude00 ok"},"ts":1}]}',
     });
     expect(res.statusCode).toBe(204);

@@ -1,8 +1,10 @@
+import { ANALYTICS_LIMITS, type AnalyticsEventName } from '@backsignal/contracts';
+
 /**
- * First-party analytics: events are queued and sent in batches to POST /api/analytics (no credentials),
- * flushed every few seconds and when the page is hidden. Batches follow the server's limits (50 events,
- * keys up to 50 characters, text up to 300): longer values are cut here, since one bad value would get the
- * whole batch refused, and events past 50 go in the next batch.
+ * First-party analytics: events are queued and sent in batches to POST /api/analytics (same origin, no
+ * credentials), flushed every few seconds and when the page is hidden. Batches follow the server's limits
+ * (ANALYTICS_LIMITS: events per post, properties per event, key and text lengths): longer values are cut
+ * here, since one bad value would get the whole batch refused, and events past a batch go in the next one.
  */
 type Props = Record<string, string | number | boolean | null | undefined>;
 interface QueuedEvent {
@@ -12,9 +14,10 @@ interface QueuedEvent {
   ts: number;
 }
 
-export const MAX_BATCH = 50;
-const MAX_KEY = 50;
-const MAX_TEXT = 300;
+export const MAX_BATCH = ANALYTICS_LIMITS.eventsPerPost;
+const MAX_KEY = ANALYTICS_LIMITS.keyLength;
+const MAX_TEXT = ANALYTICS_LIMITS.textLength;
+const MAX_PROPS = ANALYTICS_LIMITS.propsPerEvent;
 const FLUSH_MS = 3000;
 /** The rest of a queue longer than one batch goes shortly after. */
 const NEXT_BATCH_MS = 200;
@@ -28,6 +31,7 @@ function clean(props: Props): QueuedEvent['props'] {
   const out: QueuedEvent['props'] = {};
   for (const [k, v] of Object.entries(props)) {
     if (v === undefined) continue;
+    if (Object.keys(out).length >= MAX_PROPS) break;
     out[clip(k, MAX_KEY)] = typeof v === 'string' ? clip(v, MAX_TEXT) : v;
   }
   return out;
@@ -68,8 +72,13 @@ if (typeof window !== 'undefined') {
   document.addEventListener('visibilitychange', () => document.visibilityState === 'hidden' && flush(true));
 }
 
-export function track(name: string, props: Props = {}): void {
+export function track(name: AnalyticsEventName, props: Props = {}): void {
   if (typeof window === 'undefined') return;
-  queue.push({ name, props: clean(props), path: clip(window.location.pathname, MAX_TEXT), ts: Date.now() });
+  queue.push({
+    name,
+    props: clean(props),
+    path: clip(window.location.pathname, ANALYTICS_LIMITS.pathLength),
+    ts: Date.now(),
+  });
   schedule(FLUSH_MS);
 }

@@ -58,6 +58,7 @@ export function fileNotices(
   endings: { lfEnds: number; crlfEnds: number; crEnds: number },
   encoding: CsvEncoding | null,
   headers: readonly string[],
+  maxCell = 10_000,
 ): FileNotice[] {
   const out: FileNotice[] = [];
   if (encoding && encoding !== 'utf-8') {
@@ -109,7 +110,7 @@ export function fileNotices(
       code: 'LONG_CELLS',
       count: n,
       column: headers[c],
-      message: `Long cells: column "${headers[c]}" has ${plural(n, 'cell')} longer than 10,000 characters. It is not sent, and nothing was cut.`,
+      message: `Long cells: column "${headers[c]}" has ${plural(n, 'cell')} longer than ${maxCell.toLocaleString('en-US')} characters. It is not sent, and nothing was cut.`,
     });
   });
   return out;

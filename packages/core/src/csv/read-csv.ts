@@ -205,11 +205,13 @@ export function createCsvReader(options: CsvOptions = {}) {
         return;
       }
       if (!isTitleLine(preHeader[0]!.rec, below.rec)) break;
+      // As written, less a spreadsheet's padding: "Report generated …, all stores".
+      const title = preHeader.shift()!.rec;
       counts.titles.push(
-        preHeader
-          .shift()!
-          .rec.find((c) => c.trim() !== '')!
-          .trim(),
+        title
+          .map((c) => c.trim())
+          .filter(Boolean)
+          .join(', '),
       );
     }
     if (!preHeader.length || (preHeader.length < 2 && !final)) return;
@@ -330,7 +332,7 @@ export function createCsvReader(options: CsvOptions = {}) {
       if (!sawText || !header) out.push(fatal('EMPTY', MESSAGES.EMPTY));
       else if (rows === 0) out.push(fatal('HEADER_ONLY', MESSAGES.HEADER_ONLY));
       else if (!done)
-        for (const notice of fileNotices(counts, parser!, bytesEncoding, header.headers))
+        for (const notice of fileNotices(counts, parser!, bytesEncoding, header.headers, maxCell))
           out.push({ kind: 'notice', notice });
       done = true;
       return out;

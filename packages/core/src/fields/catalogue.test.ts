@@ -83,3 +83,17 @@ describe('hardcodedChoices (spec §5)', () => {
     });
   });
 });
+
+describe('field labels', () => {
+  it('gives each field a human label', () => {
+    const labelOf = (key: string) => FIELD_BY_KEY.get(key)?.label;
+    expect(labelOf('email')).toBe('Email');
+    expect(labelOf('phone')).toBe('Phone');
+    expect(labelOf('event_time')).toBe('Event time');
+    expect(labelOf('order_id')).toBe('Order ID');
+    expect(labelOf('client_ip_address')).toBe('Client IP address');
+    expect(labelOf('content_ids')).toBe('Content IDs');
+    expect(labelOf('db')).toBe('Date of birth');
+    expect(new Set(FIELDS.map((f) => f.label)).size).toBe(FIELDS.length);
+  });
+});

@@ -48,11 +48,25 @@ export const CURRENCY_CHOICES = ['USD', 'CAD', 'EUR', 'GBP', 'AUD'] as const;
 
 type Spec = [key: string, type: FieldType, description: string, extra?: Partial<FieldDef>];
 
+/** Words written their usual way in a label: "Order ID", "Client IP address", "Event source URL". */
+const SPELLED: Readonly<Record<string, string>> = {
+  id: 'ID',
+  ids: 'IDs',
+  ip: 'IP',
+  url: 'URL',
+  ltv: 'LTV',
+  dma: 'DMA',
+  vin: 'VIN',
+  ldu: 'LDU',
+};
+
+/** A human label from a key: "event_time" → "Event time", "order_id" → "Order ID". */
 const label = (key: string) =>
   key
     .replace(/^fb_/, 'fb ')
     .split(/[_.]/)
     .filter(Boolean)
+    .map((w) => SPELLED[w] ?? w)
     .map((w, i) => (i === 0 ? w.charAt(0).toUpperCase() + w.slice(1) : w))
     .join(' ');
 
@@ -143,8 +157,12 @@ const USER = group('user', 'user_data', [
   }),
   hashedUser('gender', 'ge', 'f or m, hashed.', { allowedValues: ['f', 'm'] }),
   hashedUser('city', 'ct', 'City, lowercased without spaces or punctuation, hashed.'),
-  hashedUser('state', 'st', 'State or province; US state names become 2-letter codes. Hashed.'),
-  hashedUser('zip', 'zp', 'Zip or postal code; US codes use the first 5 digits. Hashed.'),
+  hashedUser('state', 'st', 'State or province; US state names become 2-letter codes. Hashed.', {
+    label: 'State / province',
+  }),
+  hashedUser('zip', 'zp', 'Zip or postal code; US codes use the first 5 digits. Hashed.', {
+    label: 'Zip / postal code',
+  }),
   hashedUser('country', 'country', 'Country; names become ISO 2-letter codes. Hashed.'),
   hashedUser(
     'external_id',
@@ -153,18 +171,23 @@ const USER = group('user', 'user_data', [
   ),
   ['client_ip_address', 'string', 'The customer IP address (IPv4 or IPv6). Not hashed.'],
   ['client_user_agent', 'string', 'The browser user agent. Not hashed; required for website events.'],
-  ['fbc', 'string', 'Click id cookie, fb.1.<ms>.<fbclid>. Not hashed.'],
-  ['fbp', 'string', 'Browser id cookie, fb.1.<ms>.<random>. Not hashed.'],
+  ['fbc', 'string', 'Click id cookie, fb.1.<ms>.<fbclid>. Not hashed.', { label: 'Click ID cookie' }],
+  ['fbp', 'string', 'Browser id cookie, fb.1.<ms>.<random>. Not hashed.', { label: 'Browser ID cookie' }],
   ['subscription_id', 'string', 'The subscription id of the user for this transaction.'],
-  ['fb_login_id', 'string', 'The id issued by Meta when a person logs in with Facebook Login.'],
+  [
+    'fb_login_id',
+    'string',
+    'The id issued by Meta when a person logs in with Facebook Login.',
+    { label: 'Facebook Login ID' },
+  ],
   ['lead_id', 'string', 'Meta Lead Ads lead id (15–17 digits). Not hashed.'],
-  ['anon_id', 'string', 'Install id of an app.'],
-  ['madid', 'string', 'Mobile advertiser id (IDFA or AAID).'],
+  ['anon_id', 'string', 'Install id of an app.', { label: 'App install ID' }],
+  ['madid', 'string', 'Mobile advertiser id (IDFA or AAID).', { label: 'Mobile advertiser ID' }],
   ['page_id', 'string', 'The Facebook Page id.'],
   ['page_scoped_user_id', 'string', 'The page-scoped user id.'],
-  ['ctwa_clid', 'string', 'Click-to-WhatsApp ad click id.'],
-  ['ig_account_id', 'string', 'Instagram account id.'],
-  ['ig_sid', 'string', 'Instagram-scoped user id.'],
+  ['ctwa_clid', 'string', 'Click-to-WhatsApp ad click id.', { label: 'WhatsApp ad click ID' }],
+  ['ig_account_id', 'string', 'Instagram account id.', { label: 'Instagram account ID' }],
+  ['ig_sid', 'string', 'Instagram-scoped user id.', { label: 'Instagram-scoped user ID' }],
 ]);
 
 const APP = group('app', 'app_data', [

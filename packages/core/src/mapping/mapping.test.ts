@@ -128,3 +128,90 @@ describe('headers named like built-in object properties', () => {
     },
   );
 });
+
+describe('real export names (decision 0050)', () => {
+  it.each([
+    ['Billing City', 'city'],
+    ['Customer Email', 'email'],
+    ['Card Address Zip', 'zip'],
+    ['State/Region', 'state'],
+    ['Zip/Postal Code', 'zip'],
+    ['Country/Region', 'country'],
+    ['Email Address', 'email'],
+    ['Phone Number', 'phone'],
+    ['Postal Code', 'zip'],
+    ['Record ID', 'external_id'],
+    ['Lead ID', 'external_id'],
+    ['Customer ID', 'external_id'],
+    ['Total', 'value'],
+    ['Amount', 'value'],
+    ['Invoice Total', 'value'],
+    ['Created Date', 'event_time'],
+    ['Paid at', 'event_time'],
+    ['Timestamp', 'event_time'],
+    ['created_time', 'event_time'],
+    ['Order ID', 'order_id'],
+    ['Invoice Number', 'order_id'],
+    ['Transaction ID', 'order_id'],
+    ['Job #', 'order_id'],
+    ['emial', 'email'],
+    ['frist_name', 'first_name'],
+  ])('%s → %s (in a row with an email column)', (header, field) =>
+    expect(suggestField(header, [header, 'email'])).toBe(field),
+  );
+
+  it.each([
+    'Name',
+    'Source',
+    'Lead Source',
+    'Fee',
+    'Tax',
+    'Tip',
+    'Amount Refunded',
+    'Lifecycle Stage',
+    'Title',
+    'Location',
+    'Contact owner',
+    'Created By',
+    'Card ID',
+    'Staff ID',
+    'Event Type Name',
+    'Lineitem price',
+    'Annual Revenue',
+  ])('%j gets no suggestion, alone or in an order export', (header) => {
+    expect(suggestField(header)).toBeNull();
+    expect(suggestMappings([header, 'Email', 'Total', 'Order ID']).forward[header]).toBeUndefined();
+  });
+
+  it('reads a bare "ID" from the row: an order in an order export, a lead in a Lead Ads download', () => {
+    expect(suggestMappings(['Id', 'Email', 'Total']).forward.Id).toBe('order_id');
+    expect(suggestMappings(['id', 'created_time', 'form_id', 'email']).forward.id).toBe('lead_id');
+    expect(suggestMappings(['ID', 'Email', 'Phone']).forward.ID).toBe('external_id');
+    expect(suggestField('ID')).toBeNull();
+  });
+
+  it('keeps "campaign" as an id only where no other column speaks of campaigns or orders', () => {
+    expect(suggestMappings(['email', 'campaign']).forward.campaign).toBe('external_id');
+    expect(suggestMappings(['Campaign', 'Campaign Category', 'Email']).forward.Campaign).toBeUndefined();
+    expect(suggestMappings(['Campaign', 'Total', 'Email']).forward.Campaign).toBeUndefined();
+  });
+
+  it('gives a contested field to the surer column, whatever the column order', () => {
+    const orders = ['Created at', 'Billing Phone', 'Lineitem price', 'Paid at', 'Phone', 'Total'];
+    expect(suggestMappings(orders).reverse).toEqual({
+      event_time: 'Paid at',
+      phone: 'Phone',
+      value: 'Total',
+    });
+    expect(suggestMappings([...orders].reverse()).reverse).toEqual({
+      event_time: 'Paid at',
+      phone: 'Phone',
+      value: 'Total',
+    });
+  });
+
+  it('suggests order_id and lead_id', () => {
+    expect(SUGGESTION_TARGETS).toContain('order_id');
+    expect(SUGGESTION_TARGETS).toContain('lead_id');
+  });
+});

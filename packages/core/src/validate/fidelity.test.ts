@@ -88,10 +88,12 @@ describe('e-mail cells', () => {
   it('a space inside an address drops the e-mail with its reason', () => {
     const r = validate(row({ Email: 'john smith@example.com' }), 2);
     expect(r.effectiveRow.email).toBeUndefined();
-    expect(r.corrections).toEqual([
+    // A drop with its reason, not a correction (i19: dropped values are their own category).
+    expect(r.corrections).toEqual([]);
+    expect(r.drops).toEqual([
       expect.objectContaining({
         field: 'email',
-        corrected: '',
+        reason: 'invalid',
         message: expect.stringMatching(/not a valid/),
       }),
     ]);

@@ -79,6 +79,7 @@ export const accountRoutes =
             request.body.email,
             request.body.password,
             clientAddress(request.ip),
+            request.body.captchaToken,
           );
           await startSession(request, reply, deps, user);
           request.log.info({ userId: user.id }, 'login succeeded');

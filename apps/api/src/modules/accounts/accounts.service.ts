@@ -8,6 +8,7 @@ import type {
 import type { ResolvedDeps } from '../../app.ts';
 import type { Mail } from '../../integrations/mailer.ts';
 import { AppError } from '../../errors/app-error.ts';
+import { verifyCaptcha } from '../../integrations/captcha/captcha.ts';
 import { newToken, tokenHash } from '../../lib/tokens.ts';
 import { endOtherSessions } from '../sessions/sessions.service.ts';
 import type { SessionUser } from '../sessions/sessions.service.ts';
@@ -99,7 +100,17 @@ interface FailureLimit {
   max: number;
   windowMs: number;
   refusal: string;
+  /**
+   * Past the limit, asks for proof of a person instead of refusing (the account limit): without it every address,
+   * the owner's too, would be refused for an hour once a distributed guesser passed it (issue 21). Throws when the
+   * proof is missing or wrong; resolving lets the attempt go on.
+   */
+  pastLimit?: () => Promise<void>;
 }
+
+/** What a login past its account's failure limit answers without a captcha token. */
+export const CAPTCHA_REQUIRED_MESSAGE =
+  'Too many failed login attempts on this account. Please complete the captcha to log in.';
 
 const accountKey = (email: string) => `email:${email.toLowerCase()}`;
 const changeKey = (userId: string) => `change:${userId}`;
@@ -110,12 +121,13 @@ const shortLimit = (key: string): FailureLimit => ({
   windowMs: LOGIN_WINDOW_MS,
   refusal: 'Too many failed login attempts. Please wait 15 minutes and try again.',
 });
-const accountLimit = (email: string): FailureLimit => ({
+const accountLimit = (email: string, pastLimit?: FailureLimit['pastLimit']): FailureLimit => ({
   key: accountKey(email),
   max: ACCOUNT_MAX_FAILURES,
   windowMs: ACCOUNT_WINDOW_MS,
   refusal:
     'Too many failed login attempts on this account. Please wait an hour, or reset your password to log in now.',
+  pastLimit,
 });
 
 /**
@@ -138,11 +150,15 @@ async function throttled(
     deps.db,
     limits.map((l) => ({ key: l.key, since: new Date(now - l.windowMs) })),
   );
-  const over = limits.find((l) => (counts[l.key] ?? 0) > l.max);
-  if (over) {
+  const over = limits.filter((l) => (counts[l.key] ?? 0) > l.max);
+  const refused = over.find((l) => !l.pastLimit);
+  try {
+    if (refused) throw new AppError('RATE_LIMITED', refused.refusal);
+    for (const l of over) await l.pastLimit!();
+  } catch (err) {
     // A refused attempt does not count, so the owner gets back in once the window has passed.
     await loginThrottleRepo.forget(deps.db, ids);
-    throw new AppError('RATE_LIMITED', over.refusal);
+    throw err;
   }
   const ok = await check();
   if (ok) await loginThrottleRepo.forget(deps.db, ids);
@@ -152,11 +168,25 @@ async function throttled(
 /**
  * Checks credentials under two limits (ADR 0010): one address's failures, on any accounts, and one account's
  * failures from every address. Neither lets a single address lock an owner out: its guesses stop at its own
- * limit, far below the account's.
+ * limit, far below the account's. Past the account's limit (many addresses guessing) every attempt needs a
+ * captcha instead of being refused, so the owner still gets in at once; with captchas turned off
+ * (CAPTCHA_DISABLED) the account limit refuses as before.
  */
-export async function logIn(deps: Deps, email: string, password: string, ip: string): Promise<SessionUser> {
+export async function logIn(
+  deps: Deps & Pick<ResolvedDeps, 'fetch'>,
+  email: string,
+  password: string,
+  ip: string,
+  captchaToken?: string,
+): Promise<SessionUser> {
   const user = await usersRepo.findByEmail(deps.db, email);
-  const ok = await throttled(deps, [shortLimit(`ip:${ip}`), accountLimit(email)], async () =>
+  const captcha = deps.config.captcha.disabled
+    ? undefined
+    : async () => {
+        if (!captchaToken) throw new AppError('CAPTCHA_REQUIRED', CAPTCHA_REQUIRED_MESSAGE);
+        await verifyCaptcha(deps, captchaToken, ip);
+      };
+  const ok = await throttled(deps, [shortLimit(`ip:${ip}`), accountLimit(email, captcha)], async () =>
     user ? verifyPassword(user.passwordHash, password) : (await burnPasswordCheck(password), false),
   );
   if (!user || !ok) throw new AppError('UNAUTHENTICATED', INVALID_LOGIN);

@@ -12,6 +12,7 @@ import {
 } from '@backsignal/core';
 import type { Db } from '../../db/db.ts';
 import { postEvents } from '../../integrations/meta-graph/events-client.ts';
+import { DEFAULT_TIMING } from './delivery.timing.ts';
 import {
   deliveryRepo,
   ledgerKey,
@@ -43,14 +44,20 @@ export interface EngineOptions {
   concurrency: number;
   /** Per request. Meta suggests 1.5 s for single events; full batches of 1,000 need far longer. */
   timeoutMs?: number;
-  /** How long a claimed batch stays ours without news; a crashed worker's batches are taken over after it. */
+  /**
+   * How long a claimed batch stays ours after this worker's last heartbeat; a crashed worker's batches are taken
+   * over after it (SEND_STALE_AFTER_MS, 20 s).
+   */
   leaseMs?: number;
   backoff?: BackoffPolicy;
   /** How the whole run slows down when Meta rate-limits it (see ThrottlePolicy). */
   throttle?: ThrottlePolicy;
   /** Wait between passes while other workers hold the last batches. */
   pollMs?: number;
-  /** How often the run's heartbeat is touched while this worker is on it (sweepers re-queue quiet runs). */
+  /**
+   * How often this worker beats while on the run: the run's heartbeat (sweepers re-queue quiet runs) and the leases
+   * of the batches it holds (SEND_HEARTBEAT_MS, a quarter of the lease unless given).
+   */
   heartbeatMs?: number;
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
@@ -116,7 +123,7 @@ export async function runSend(opts: EngineOptions, runId: string): Promise<RunSt
   const { db, source } = opts;
   const o = {
     timeoutMs: 60_000,
-    leaseMs: 180_000,
+    leaseMs: DEFAULT_TIMING.staleAfterMs,
     backoff: DEFAULT_BACKOFF,
     throttle: DEFAULT_THROTTLE,
     pollMs: 5_000,
@@ -179,8 +186,8 @@ export async function runSend(opts: EngineOptions, runId: string): Promise<RunSt
       if (!(await stillRunning())) return true;
       const wait = throttleWait();
       if (wait <= 0) return true;
-      if (leaf && !(await deliveryRepo.extendLease(db, leaf.id, token, o.leaseMs + wait + o.timeoutMs)))
-        return false;
+      // The heartbeat renews the lease through the wait; a worker that dies waiting loses it within one lease.
+      if (leaf && !(await deliveryRepo.extendLease(db, leaf.id, token, o.leaseMs))) return false;
       await o.sleep(wait);
     }
   }
@@ -218,8 +225,9 @@ export async function runSend(opts: EngineOptions, runId: string): Promise<RunSt
         last && !throttled
           ? backoffDelayMs(attempts, last.outcome.retryAfterSeconds, o.random(), o.backoff)
           : 0;
-      // The lease must outlive the wait and the request, or another worker would take the batch over.
-      if (!(await deliveryRepo.beginAttempt(db, leaf.id, token, o.leaseMs + delay + o.timeoutMs))) return;
+      // The heartbeat renews the lease through the backoff and the request, so it need not cover them: a worker
+      // killed mid-wait must not keep its batch for minutes (issue 21).
+      if (!(await deliveryRepo.beginAttempt(db, leaf.id, token, o.leaseMs))) return;
       if (delay > 0) await o.sleep(delay);
       attempts++;
       await o.onPoint?.('before-send', leaf);
@@ -539,8 +547,8 @@ export async function runSend(opts: EngineOptions, runId: string): Promise<RunSt
   }
 
   const beat = setInterval(
-    () => void deliveryRepo.heartbeat(db, runId).catch(() => {}),
-    o.heartbeatMs ?? Math.max(1000, Math.floor(o.leaseMs / 6)),
+    () => void deliveryRepo.heartbeat(db, runId, token, o.leaseMs).catch(() => {}),
+    o.heartbeatMs ?? Math.max(1, Math.floor(o.leaseMs / 4)),
   );
   beat.unref?.();
   try {

@@ -111,6 +111,19 @@ const SECOND_HALF_SETTLED = `exists (select 1 from send_batches s where s.run_id
 const LEASE = `now() + make_interval(secs => $LEASE::double precision / 1000)`;
 const lease = (sql: string, n: number) => sql.replaceAll('$LEASE', `$${n}`);
 
+/**
+ * One index probe per distinct id on the whole (user, pixel, event_id) key. `event_id = any($3)` let a planner
+ * without fresh statistics (a never-analysed ledger, autovacuum off) scan the pixel's whole history through the
+ * (user, pixel) prefix and filter row by row: 150 ms a call at 300k rows, growing with the ledger. The lateral
+ * subquery with `offset 0` cannot be flattened into a hash join, so each id is a nested-loop index lookup
+ * whatever the statistics (docs/decisions/0080-send-path-performance.md).
+ */
+export const DELIVERED_BEFORE_SQL = `select l.event_name as n, l.event_id as i, l.test as t
+  from (select distinct unnest($3::text[]) as id) as q
+  cross join lateral (select d.event_name, d.event_id, d.test from delivery_ledger d
+    where d.user_id = $1 and d.pixel_id = $2 and d.event_id = q.id
+      and ($4::timestamptz is null or d.delivered_at < $4) offset 0) as l`;
+
 export const deliveryRepo = {
   async createRun(
     db: Queryable,
@@ -164,9 +177,20 @@ export const deliveryRepo = {
     );
   },
 
-  /** A worker is still on the run (see staleRunIds). */
-  async heartbeat(db: Queryable, runId: string): Promise<void> {
+  /**
+   * A worker is still on the run (see staleRunIds). This worker is alive: touches the run and renews the leases of the batches it holds (`token`), so a batch is
+   * ours only while we beat and a killed worker's batches are free one lease after its last beat.
+   */
+  async heartbeat(db: Queryable, runId: string, token: string, leaseMs: number): Promise<void> {
     await db.query(`update send_runs set heartbeat_at = now() where id = $1 and status = 'running'`, [runId]);
+    await db.query(
+      lease(
+        `update send_batches set lease_until = greatest(lease_until, ${LEASE})
+         where run_id = $1 and lease_token = $2 and status = 'sending'`,
+        3,
+      ),
+      [runId, token, leaseMs],
+    );
   },
 
   /**
@@ -724,11 +748,12 @@ export const deliveryRepo = {
     const live = new Set<string>();
     const test = new Set<string>();
     if (!ids.length) return { live, test };
-    const { rows } = await db.query<{ n: string; i: string; t: boolean }>(
-      `select event_name as n, event_id as i, test as t from delivery_ledger
-       where user_id = $1 and pixel_id = $2 and event_id = any($3::text[]) and ($4::timestamptz is null or delivered_at < $4)`,
-      [userId, pixelId, ids, before],
-    );
+    const { rows } = await db.query<{ n: string; i: string; t: boolean }>(DELIVERED_BEFORE_SQL, [
+      userId,
+      pixelId,
+      ids,
+      before,
+    ]);
     for (const r of rows) (r.t ? test : live).add(ledgerKey(r.n, r.i));
     return { live, test };
   },

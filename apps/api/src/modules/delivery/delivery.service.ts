@@ -13,6 +13,7 @@ import type { Config } from '../../config/env.ts';
 import type { Db } from '../../db/db.ts';
 import { AppError, notFound } from '../../errors/app-error.ts';
 import { filesRepo, type UploadRow } from '../files/files.repo.ts';
+import { skipsErrorRows } from '../files/files.service.ts';
 import { getAccountWithToken } from '../pixels/pixels.service.ts';
 import { takeQuota } from '../usage/quota.service.ts';
 import {
@@ -70,9 +71,9 @@ export async function startSend(
       accountName: account.name,
       testEventCode: body.testEventCode?.trim() || null,
       skipDelivered: body.skipDelivered ?? true,
-      // A prepared file has no row with errors, so this is at most the events to send: rows repeating an
-      // earlier row's event and events already delivered come off once the file is planned.
-      expectedEvents: upload.rowCount,
+      // A prepared file has no row with errors but those the user chose to skip, so this is at most the events
+      // to send: rows repeating an earlier row's event and events already delivered come off once it is planned.
+      expectedEvents: upload.rowCount - (skipsErrorRows(upload) ? upload.errorRows : 0),
     });
   });
   await deps.queue.send(SEND_RUN_JOB, { runId: run.id }, { singletonKey: run.id });
@@ -196,6 +197,7 @@ export async function summary(
       secondsLeft: secondsLeft(run, totals, remaining, now),
     },
     failureGroups: groups.map(presentGroup),
+    errorRowsSkipped: skipsErrorRows(upload) ? upload.errorRows : 0,
     stopReason: run.stop_reason,
     stopExplanation: run.stop_reason ? explainStop(run.stop_reason, run.stop_error) : null,
     startedAt: run.started_at?.toISOString() ?? null,

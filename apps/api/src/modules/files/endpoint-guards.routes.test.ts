@@ -45,6 +45,7 @@ const CALLS: Record<string, Call> = {
   'POST /api/uploads/:id/fixed': { method: 'POST', url: () => `${f()}/fixed`, file: true },
   'GET /api/uploads/:id/validate': { method: 'GET', url: () => `${f()}/validate` },
   'GET /api/uploads/:id/validate/report.csv': { method: 'GET', url: () => `${f()}/validate/report.csv` },
+  'GET /api/uploads/:id/skipped-rows.csv': { method: 'GET', url: () => `${f()}/skipped-rows.csv` },
   'GET /api/uploads/:id/prepare': { method: 'GET', url: () => `${f()}/prepare` },
   'GET /api/uploads/:id/preview': { method: 'GET', url: () => `${f()}/preview` },
   'GET /api/uploads/:id/preview/full': { method: 'GET', url: () => `${f()}/preview/full` },

@@ -20,12 +20,16 @@ export interface UploadRow {
   settings: FileSettings | null;
   mappingSaved: boolean;
   cleanFingerprint: string | null;
+  /** See migration 0260: the last validation found rows to send despite errors / the user chose to skip them. */
+  skippableFingerprint: string | null;
+  skipErrorsFingerprint: string | null;
+  errorRows: number;
   fileVersion: number;
   createdAt: Date;
 }
 
 const COLS = `id, user_id, file_name, status, size_bytes, row_count, encoding, delimiter, headers, samples, date_orders,
-  decimal_separators, mappings, hardcoded_values, auto_mapped, settings, mapping_saved, clean_fingerprint, file_version, created_at`;
+  decimal_separators, mappings, hardcoded_values, auto_mapped, settings, mapping_saved, clean_fingerprint, skippable_fingerprint, skip_errors_fingerprint, error_rows, file_version, created_at`;
 
 const json = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
 
@@ -49,6 +53,9 @@ function toRow(r: Record<string, unknown>): UploadRow {
     settings: r.settings ? json(r.settings) : null,
     mappingSaved: r.mapping_saved as boolean,
     cleanFingerprint: (r.clean_fingerprint as string | null) ?? null,
+    skippableFingerprint: (r.skippable_fingerprint as string | null) ?? null,
+    skipErrorsFingerprint: (r.skip_errors_fingerprint as string | null) ?? null,
+    errorRows: Number(r.error_rows ?? 0),
     fileVersion: Number(r.file_version),
     createdAt: r.created_at as Date,
   };
@@ -199,5 +206,16 @@ export const filesRepo = {
   },
   async setCleanFingerprint(db: Queryable, id: string, fingerprint: string | null) {
     await db.query('update uploads set clean_fingerprint = $2 where id = $1', [id, fingerprint]);
+  },
+  /** What a validation found: rows with errors, and whether the rest could be sent without them. */
+  async setErrorRows(db: Queryable, id: string, errorRows: number, skippable: string | null) {
+    await db.query('update uploads set error_rows = $2, skippable_fingerprint = $3 where id = $1', [
+      id,
+      errorRows,
+      skippable,
+    ]);
+  },
+  async setSkipErrors(db: Queryable, id: string, fingerprint: string | null) {
+    await db.query('update uploads set skip_errors_fingerprint = $2 where id = $1', [id, fingerprint]);
   },
 };

@@ -170,7 +170,7 @@ describe('upload and list', () => {
     expect(res.json().message).toBe('Please upload a valid .csv file.');
   });
 
-  it('answers any other 413 with the spec text and the configured size', async () => {
+  it('answers a JSON body over its limit with its own limit, not the file text (issue 21)', async () => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);
     const id = (await upload(agent)).json().file.id;
     const res = await agent.patch(`/api/uploads/${id}/status`, {
@@ -178,7 +178,7 @@ describe('upload and list', () => {
       mappings: { x: 'y'.repeat(1024 * 1024) },
     });
     expect(res.statusCode).toBe(413);
-    expect(res.json().message).toBe('File is too large. Max size is 0.1MB.');
+    expect(res.json().message).toBe('The request is too large. Max size is 1MB.');
   });
 
   it('refuses a file over the size limit with 413 and keeps nothing of it', async () => {
@@ -334,10 +334,11 @@ describe('validation, report, prepare and preview', () => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);
     const id = await mapped(agent);
     const v = (await agent.get(`/api/uploads/${id}/validate`)).json();
-    expect(v).toMatchObject({ rowsChecked: 3, rowsWithErrors: 1, rowsCorrected: 3 });
+    expect(v).toMatchObject({ rowsChecked: 3, rowsWithErrors: 1, rowsCorrected: 2, rowsWithDrops: 1 });
     expect(v.rows).toHaveLength(3);
     const bad = v.rows.find((r: { rowNumber: number }) => r.rowNumber === 4);
-    expect(bad).toMatchObject({ hasErrors: true, hasCorrections: true });
+    // The email that cannot be used is dropped, not corrected.
+    expect(bad).toMatchObject({ hasErrors: true, hasCorrections: false, hasDrops: true });
     expect(bad.errors[0].message).toMatch(/No usable customer information/);
     expect(v.quality).toMatchObject({ rows: 2 });
   });
@@ -467,7 +468,7 @@ describe('validation, report, prepare and preview', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-disposition']).toBe('attachment; filename="report.csv"');
     const lines = res.body.trim().split('\r\n');
-    expect(lines[0]).toBe('"row","field","kind","message","original","corrected"');
+    expect(lines[0]).toBe('"row","field","kind","message","original","corrected","reason"');
     expect(res.body).toContain(`"'=HYPERLINK(""http://x"")"`);
     expect(res.body).not.toMatch(/(^|,)"?=HYPERLINK/m);
     expect(lines.some((l) => l.startsWith('"4","user_data","error"'))).toBe(true);
@@ -499,11 +500,13 @@ describe('validation, report, prepare and preview', () => {
     const at = (row: number, field: string, kind: string) =>
       lines.find((l) => l.startsWith(`"${row}","${field}","${kind}",`));
     // Errors: the raw cell (or the mapped customer columns), nothing corrected.
-    expect(at(5, 'event_time', 'error')).toMatch(/,"2030-01-01T00:00:00Z",""$/);
-    expect(at(5, 'currency', 'error')).toMatch(/,"dollars",""$/);
-    expect(at(4, 'user_data', 'error')).toMatch(/,"email=not-an-email; phone=",""$/);
+    expect(at(5, 'event_time', 'error')).toMatch(/,"2030-01-01T00:00:00Z","",""$/);
+    expect(at(5, 'currency', 'error')).toMatch(/,"dollars","",""$/);
+    expect(at(4, 'user_data', 'error')).toMatch(/,"email=not-an-email; phone=","",""$/);
     // Corrections keep both values.
-    expect(at(2, 'currency', 'correction')).toMatch(/,"usd","USD"$/);
+    expect(at(2, 'currency', 'correction')).toMatch(/,"usd","USD",""$/);
+    // A dropped value has nothing sent in its place, and says why by its code.
+    expect(at(4, 'email', 'dropped')).toMatch(/,"not-an-email","","invalid"$/);
   });
 
   it('only allows validated after a clean run; a corrected file revalidates clean; prepare and preview follow', async () => {
@@ -524,7 +527,7 @@ describe('validation, report, prepare and preview', () => {
       'validated',
     );
     const p = await agent.get(`/api/uploads/${id}/prepare`);
-    expect(p.json()).toEqual({ totalCount: 2, status: 'prepared' });
+    expect(p.json()).toEqual({ totalCount: 2, status: 'prepared', skippedErrorRows: 0 });
     const preview = (await agent.get(`/api/uploads/${id}/preview`)).json();
     expect(preview.totalCount).toBe(2);
     expect(preview.previewRows[0]).toMatchObject({

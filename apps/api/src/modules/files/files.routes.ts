@@ -19,7 +19,7 @@ import { streamedBody } from '../../lib/stream-out.ts';
 import { currentUser, requireVerifiedUser } from '../../plugins/session.ts';
 import { filesRepo } from './files.repo.ts';
 import { deliveryOutcomes } from '../delivery/delivery.service.ts';
-import { presentRow, presentUpload } from './files.presenter.ts';
+import { presentDrops, presentRow, presentUpload } from './files.presenter.ts';
 import * as files from './files.service.ts';
 import { tooLarge } from './ingest.ts';
 import { runPipeline } from './pipeline.ts';
@@ -120,7 +120,7 @@ export const fileRoutes =
       };
     });
 
-    app.post('/api/upload', { config: perUserLimit(30) }, async (request, reply) => {
+    app.post('/api/upload', { config: { ...perUserLimit(30), uploadBody: true } }, async (request, reply) => {
       const { name, bytes } = await filePart(
         request,
         config.maxUploadBytes,
@@ -171,7 +171,7 @@ export const fileRoutes =
 
     app.post(
       '/api/uploads/:id/fixed',
-      { schema: { params: Id }, config: perUserLimit(30) },
+      { schema: { params: Id }, config: { ...perUserLimit(30), uploadBody: true } },
       async (request): Promise<UploadResponse> => {
         const { name, bytes } = await filePart(
           request,
@@ -207,6 +207,10 @@ export const fileRoutes =
           rowsWithErrors: s.rowsWithErrors,
           rowsCorrected: s.rowsCorrected,
           rowsWithWarnings: s.rowsWithWarnings,
+          rowsWithDrops: s.rowsWithDrops,
+          droppedValues: presentDrops(s.drops),
+          timeZone: s.timeZone,
+          skipErrorRows: s.skipErrorRows,
           fileIssues: s.fileIssues,
           fileNotices: s.fileNotices.map(({ code, message, count }) => ({ code, message, count })),
           quality: s.quality,
@@ -224,7 +228,8 @@ export const fileRoutes =
         await files.takePass(db, config.quotas, uid(request), f, 'validate', deps.now());
         const body = streamedBody(
           async (write) => {
-            await write(csvLine(['row', 'field', 'kind', 'message', 'original', 'corrected']));
+            // 'reason' is the code of a dropped value (kind 'dropped'), so a spreadsheet can filter by it.
+            await write(csvLine(['row', 'field', 'kind', 'message', 'original', 'corrected', 'reason']));
             const summary = await runPipeline(
               db,
               f,
@@ -234,9 +239,28 @@ export const fileRoutes =
                 for (const r of rows) {
                   // Errors have no corrected value (the field is not sent); warnings keep the value as it will be sent.
                   for (const e of r.errors)
-                    out += csvLine([r.rowNumber, e.field, 'error', e.message, r.original[e.field] ?? '', '']);
+                    out += csvLine([
+                      r.rowNumber,
+                      e.field,
+                      'error',
+                      e.message,
+                      r.original[e.field] ?? '',
+                      '',
+                      '',
+                    ]);
                   for (const c of r.corrections)
-                    out += csvLine([r.rowNumber, c.field, 'correction', c.message, c.original, c.corrected]);
+                    out += csvLine([
+                      r.rowNumber,
+                      c.field,
+                      'correction',
+                      c.message,
+                      c.original,
+                      c.corrected,
+                      '',
+                    ]);
+                  // Dropped: nothing is sent for the field, so there is no corrected value.
+                  for (const d of r.drops)
+                    out += csvLine([r.rowNumber, d.field, 'dropped', d.message, d.original, '', d.reason]);
                   for (const w of r.warnings)
                     out += csvLine([
                       r.rowNumber,
@@ -245,6 +269,7 @@ export const fileRoutes =
                       w.message,
                       r.original[w.field] ?? '',
                       r.effectiveRow[w.field] ?? '',
+                      '',
                     ]);
                 }
                 await write(out);
@@ -253,15 +278,47 @@ export const fileRoutes =
             // Repairs of the file itself: one line each, after the rows (their counts are known at the end).
             let notices = '';
             for (const n of summary.fileNotices)
-              notices += csvLine(['', '', 'file notice', n.message, '', '']);
+              notices += csvLine(['', '', 'file notice', n.message, '', '', '']);
             if (notices) await write(notices);
-            if (summary.error) await write(csvLine(['', '', 'error', summary.error, '', '']));
+            if (summary.error) await write(csvLine(['', '', 'error', summary.error, '', '', '']));
           },
           (err) => request.log.error({ err }, 'report failed'),
         );
         return reply
           .type('text/csv; charset=utf-8')
           .header('content-disposition', 'attachment; filename="report.csv"')
+          .send(body);
+      },
+    );
+
+    app.get(
+      '/api/uploads/:id/skipped-rows.csv',
+      { schema: { params: Id }, config: perUserLimit(60) },
+      async (request, reply) => {
+        // The rows with errors as they are in the file, with why: what a user who skipped them fixes and sends
+        // later. Open at any status, a sent file too (its summary links here).
+        const f = await files.ownFile(db, uid(request), request.params.id);
+        await files.takePass(db, config.quotas, uid(request), f, 'validate', deps.now());
+        const body = streamedBody(
+          async (write) => {
+            await write(csvLine([...f.headers, 'Errors']));
+            await runPipeline(
+              db,
+              f,
+              { mode: 'report', now: deps.now(), previewLimit: 0, lane: 'requests' },
+              async (rows) => {
+                let out = '';
+                for (const r of rows)
+                  if (r.values) out += csvLine([...r.values, r.errors.map((e) => e.message).join(' ')]);
+                await write(out);
+              },
+            );
+          },
+          (err) => request.log.error({ err }, 'skipped rows failed'),
+        );
+        return reply
+          .type('text/csv; charset=utf-8')
+          .header('content-disposition', 'attachment; filename="skipped-rows.csv"')
           .send(body);
       },
     );

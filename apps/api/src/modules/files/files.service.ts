@@ -1,10 +1,10 @@
-import type { FileSettings, StatusUpdate } from '@backsignal/contracts';
+import type { FileSettings, PreviewResponse, StatusUpdate } from '@backsignal/contracts';
 import { DEFAULT_FILE_SETTINGS, headerProblem, isTimeZone, mappingProblem } from '@backsignal/core';
 import type { Db } from '../../db/db.ts';
 import { AppError, notFound } from '../../errors/app-error.ts';
 import { filesRepo, type UploadRow } from './files.repo.ts';
 import { ingest, type IngestResult } from './ingest.ts';
-import { fingerprint, runPipeline } from './pipeline.ts';
+import { effectiveSettings, fingerprint, runPipeline } from './pipeline.ts';
 import type { PipelineSummary } from './pipeline-types.ts';
 import { checkQuota, takeQuota, type Quotas } from '../usage/quota.service.ts';
 import { usageRepo } from '../usage/usage.repo.ts';
@@ -19,6 +19,11 @@ export async function ownFile(db: Db, userId: string, id: string): Promise<Uploa
   const f = await filesRepo.findForUser(db, userId, id);
   if (!f) throw notFound('File not found.');
   return f;
+}
+
+/** Whether the user chose to leave this file's rows with errors out, for exactly its current content and mapping. */
+export function skipsErrorRows(f: UploadRow): boolean {
+  return f.skipErrorsFingerprint !== null && f.skipErrorsFingerprint === fingerprint(f);
 }
 
 export function notSubmitted(f: UploadRow) {
@@ -130,8 +135,12 @@ export async function updateStatus(
   if (body.status === 'validated') {
     if (!['mapped', 'validated', 'prepared'].includes(f.status))
       throw new AppError('INVALID_STATE', NOT_MAPPED);
-    if (f.cleanFingerprint !== fingerprint(f)) {
-      throw new AppError('INVALID_STATE', 'You must fix all errors before continuing.');
+    const fp = fingerprint(f);
+    if (f.cleanFingerprint !== fp) {
+      // The spec's block stays the default; skipping is an explicit choice for rows this validation found.
+      if (!body.skipErrorRows || f.skippableFingerprint !== fp)
+        throw new AppError('INVALID_STATE', 'You must fix all errors before continuing.');
+      await filesRepo.setSkipErrors(db, id, fp);
     }
     if (f.status === 'mapped') await filesRepo.setStatus(db, id, 'validated');
     return (await filesRepo.findForUser(db, userId, id))!;
@@ -190,7 +199,7 @@ export async function validateFile(
   userId: string,
   id: string,
   now: Date,
-): Promise<PipelineSummary> {
+): Promise<PipelineSummary & { skipErrorRows: boolean; timeZone: string }> {
   const f = await ownFile(db, userId, id);
   notSubmitted(f);
   if (f.status === 'uploaded') throw new AppError('INVALID_STATE', NOT_MAPPED);
@@ -198,7 +207,14 @@ export async function validateFile(
   const summary = await runPipeline(db, f, { mode: 'validate', now, lane: 'requests' });
   const clean = !summary.error && summary.rowsWithErrors === 0 && summary.rowsChecked > 0;
   await filesRepo.setCleanFingerprint(db, id, clean ? fingerprint(f) : null);
-  return summary;
+  const sendable = summary.rowsChecked - summary.rowsWithErrors - summary.repeatedRows;
+  const skippable = !summary.error && summary.rowsWithErrors > 0 && sendable > 0;
+  await filesRepo.setErrorRows(db, id, summary.rowsWithErrors, skippable ? fingerprint(f) : null);
+  return {
+    ...summary,
+    skipErrorRows: summary.rowsWithErrors > 0 && skipsErrorRows(f),
+    timeZone: effectiveSettings(f).timeZone,
+  };
 }
 
 /** Spec §4: prepare moves validated → prepared (and is idempotent on prepared). */
@@ -207,7 +223,9 @@ export async function prepareFile(db: Db, quotas: Quotas, userId: string, id: st
   if (f.status !== 'validated' && f.status !== 'prepared') throw new AppError('INVALID_STATE', NOT_READY);
   await takePass(db, quotas, userId, f, 'prepare', now);
   const summary = await runPipeline(db, f, { mode: 'validate', now, previewLimit: 0, lane: 'requests' });
-  if (summary.error || summary.rowsWithErrors > 0) {
+  const skip = skipsErrorRows(f);
+  const totalCount = summary.rowsChecked - summary.repeatedRows - summary.rowsWithErrors;
+  if (summary.error || (summary.rowsWithErrors > 0 && (!skip || totalCount <= 0))) {
     // Time passed since validation (events aged out of Meta's window): back to validation.
     await filesRepo.transition(db, id, ['validated', 'prepared'], 'mapped');
     throw new AppError(
@@ -216,23 +234,38 @@ export async function prepareFile(db: Db, quotas: Quotas, userId: string, id: st
         `${summary.rowsWithErrors} rows no longer pass validation. Please validate the file again.`,
     );
   }
+  if (summary.rowsWithErrors !== f.errorRows)
+    await filesRepo.setErrorRows(db, id, summary.rowsWithErrors, f.skippableFingerprint);
   await filesRepo.transition(db, id, ['validated'], 'prepared');
-  // Rows repeating an earlier row's event are left out: the total is what will be sent.
-  return { totalCount: summary.rowsChecked - summary.repeatedRows, status: 'prepared' as const };
+  // Rows repeating an earlier row's event, and the rows with errors the user chose to skip, are left out: the
+  // total is what will be sent.
+  return { totalCount, status: 'prepared' as const, skippedErrorRows: summary.rowsWithErrors };
 }
 
 export async function previewFile(db: Db, userId: string, id: string, now: Date, limit: number) {
   const f = await ownFile(db, userId, id);
   if (f.status !== 'validated' && f.status !== 'prepared') throw new AppError('INVALID_STATE', NOT_READY);
-  const previewRows: unknown[] = [];
-  // Reads only as far as the first `limit` events; the file passed validation, so its row count is the total.
+  const previewRows: Record<string, unknown>[] = [];
+  const previewDetails: PreviewResponse['previewDetails'] = [];
+  // Reads only as far as the first `limit` events; the file passed validation, so its row count (less the rows
+  // with errors the user chose to skip) is the total.
   const summary = await runPipeline(
     db,
     f,
-    { mode: 'events', now, previewLimit: 0, stopAfterEvents: limit, lane: 'requests' },
+    { mode: 'events', now, previewLimit: 0, stopAfterEvents: limit, withNormalized: true, lane: 'requests' },
     (items) => {
-      for (const it of items) if (previewRows.length < limit) previewRows.push(JSON.parse(it.event.json));
+      for (const it of items) {
+        if (previewRows.length >= limit) break;
+        previewRows.push(JSON.parse(it.event.json) as Record<string, unknown>);
+        previewDetails.push({ rowNumber: it.rowNumber, normalized: it.normalized ?? {} });
+      }
     },
   );
-  return { previewRows, totalCount: summary.stoppedEarly ? f.rowCount : summary.validEvents };
+  const skipped = skipsErrorRows(f) ? f.errorRows : 0;
+  return {
+    previewRows,
+    previewDetails,
+    timeZone: effectiveSettings(f).timeZone,
+    totalCount: summary.stoppedEarly ? f.rowCount - skipped : summary.validEvents,
+  } satisfies PreviewResponse;
 }

@@ -15,6 +15,8 @@ export interface PipelineInput {
   previewLimit: number;
   /** 'events' only: stop after this many events (a preview), leaving the rest of the file unread. */
   stopAfterEvents?: number;
+  /** 'events' only: each event carries its row's values normalised before hashing (the /submit preview). */
+  withNormalized?: boolean;
 }
 
 export interface PipelineSummary {
@@ -22,6 +24,9 @@ export interface PipelineSummary {
   rowsWithErrors: number;
   rowsCorrected: number;
   rowsWithWarnings: number;
+  /** Rows with a dropped value, and the drops counted per "field reason" key. */
+  rowsWithDrops: number;
+  drops: Record<string, number>;
   /** Rows that repeat an earlier row's event (left out, with a correction). */
   repeatedRows: number;
   validEvents: number;
@@ -41,12 +46,16 @@ export interface PreparedEvent {
   rowNumber: number;
   values: string[];
   event: EncodedEvent;
+  /** With PipelineInput.withNormalized: field → value as normalised, before hashing. */
+  normalized?: Record<string, string>;
 }
 
 /** A problem row for report.csv, with each problem field's value as it stood in the file. */
 export interface ReportRow extends RowResult {
   /** Field → the raw cell of the column mapped to it (or its hardcoded value); for 'user_data', the mapped customer columns. */
   original: Record<string, string>;
+  /** Rows with errors only: the row's cells as in the file (the skipped-rows download). */
+  values?: readonly string[];
 }
 
 /** Main thread → worker: one job is a 'start', its chunks in order, then 'end'. */

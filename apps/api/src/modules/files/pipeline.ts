@@ -44,13 +44,21 @@ type ItemOf<M extends PipelineMode> = M extends 'events'
 export async function runPipeline<M extends PipelineMode>(
   db: Queryable,
   upload: UploadRow,
-  opts: { mode: M; now: Date; previewLimit?: number; stopAfterEvents?: number; lane?: PipelineLane },
+  opts: {
+    mode: M;
+    now: Date;
+    previewLimit?: number;
+    stopAfterEvents?: number;
+    withNormalized?: boolean;
+    lane?: PipelineLane;
+  },
   onItems?: (items: ItemOf<M>[]) => Promise<void> | void,
 ): Promise<PipelineSummary> {
   const input: PipelineInput = {
     mode: opts.mode,
     previewLimit: opts.previewLimit ?? 10,
     ...(opts.stopAfterEvents ? { stopAfterEvents: opts.stopAfterEvents } : {}),
+    ...(opts.withNormalized ? { withNormalized: true } : {}),
     ctx: {
       mappings: upload.mappings,
       hardcoded: upload.hardcodedValues,

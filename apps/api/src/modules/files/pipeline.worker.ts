@@ -28,6 +28,7 @@ import type {
   PipelineSummary,
   ReportRow,
 } from './pipeline-types.ts';
+import { previewMix } from './preview-mix.ts';
 
 const port = parentPort!;
 let input!: PipelineInput;
@@ -40,11 +41,13 @@ let writeEvent: EventWriter | null = null;
 let stopped = false;
 /** Target field → index of the column mapped to it, for the report's original values. */
 let columnOf = new Map<string, number>();
+/** Candidates for the preview, one list per severity (see previewMix). */
 let previewErrors: RowResult[] = [];
+let previewDropped: RowResult[] = [];
+let previewCorrected: RowResult[] = [];
 let readerNotices: FileNotice[] = [];
 let stats: ValidationStats = { trimmedCells: 0 };
 let trimmedHeaders = 0;
-let previewCorrected: RowResult[] = [];
 
 function start(job: PipelineInput) {
   input = job;
@@ -56,6 +59,8 @@ function start(job: PipelineInput) {
     rowsWithErrors: 0,
     rowsCorrected: 0,
     rowsWithWarnings: 0,
+    rowsWithDrops: 0,
+    drops: {},
     repeatedRows: 0,
     preview: [],
     fileIssues: [],
@@ -69,6 +74,7 @@ function start(job: PipelineInput) {
   stopped = false;
   columnOf = new Map();
   previewErrors = [];
+  previewDropped = [];
   previewCorrected = [];
   readerNotices = [];
   stats = { trimmedCells: 0 };
@@ -93,7 +99,7 @@ function originalValue(field: string, values: readonly string[]): string {
 function withOriginals(r: RowResult, values: readonly string[]): ReportRow {
   const original: Record<string, string> = {};
   for (const p of [...r.errors, ...r.warnings]) original[p.field] ??= originalValue(p.field, values);
-  return { ...r, original };
+  return r.errors.length ? { ...r, original, values } : { ...r, original };
 }
 
 function handle(items: ReturnType<typeof reader.push>, out: unknown[]) {
@@ -147,18 +153,32 @@ function handle(items: ReturnType<typeof reader.push>, out: unknown[]) {
         if (bad) summary.rowsWithErrors++;
         if (r.corrections.length) summary.rowsCorrected++;
         if (r.warnings.length) summary.rowsWithWarnings++;
+        if (r.drops.length) {
+          summary.rowsWithDrops++;
+          for (const d of r.drops) {
+            const key = `${d.field} ${d.reason}`;
+            summary.drops[key] = (summary.drops[key] ?? 0) + 1;
+          }
+        }
         if (!bad && !repeat) quality.add(r);
-        const problem = bad || r.corrections.length > 0 || r.warnings.length > 0;
-        // Spec: the preview shows rows with errors or corrections. Error rows come first (they block the user),
-        // so a file with many corrected rows can never push them out; warning-only rows stay in the report.
+        const problem = bad || r.corrections.length > 0 || r.drops.length > 0 || r.warnings.length > 0;
+        // Spec: the preview shows rows with errors or corrections; by severity: errors, then rows with a dropped
+        // value, then corrections (previewMix). Warning-only rows stay in the report.
         if (bad) {
           if (previewErrors.length < input.previewLimit) previewErrors.push(r);
+        } else if (r.drops.length) {
+          if (previewDropped.length < input.previewLimit) previewDropped.push(r);
         } else if (r.corrections.length && previewCorrected.length < input.previewLimit)
           previewCorrected.push(r);
         if (input.mode === 'report' && problem) out.push(withOriginals(r, item.values));
         if (input.mode === 'events' && !bad && !repeat) {
           summary.validEvents++;
-          out.push({ rowNumber: item.rowNumber, values: item.values, event: writeEvent!(r) });
+          const event = writeEvent!(r);
+          out.push(
+            input.withNormalized
+              ? { rowNumber: item.rowNumber, values: item.values, event, normalized: r.effectiveRow }
+              : { rowNumber: item.rowNumber, values: item.values, event },
+          );
           if (input.stopAfterEvents && summary.validEvents >= input.stopAfterEvents) {
             // A preview needs only its first events: stop reading instead of building the whole file.
             summary.stoppedEarly = true;
@@ -189,7 +209,7 @@ port.on('message', (msg: PipelineRequest) => {
       trimmedHeaders,
       stats.trimmedCells,
     );
-  summary.preview = [...previewErrors, ...previewCorrected].slice(0, input.previewLimit);
+  summary.preview = previewMix([previewErrors, previewDropped, previewCorrected], input.previewLimit);
   port.postMessage({ type: 'items', items: out, stopped: true } satisfies PipelineMessage);
   port.postMessage({ type: 'done', summary } satisfies PipelineMessage);
 });

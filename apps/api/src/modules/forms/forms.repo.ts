@@ -32,21 +32,4 @@ export const formsRepo = {
     );
     return { byIp: r.rows[0]!.by_ip, byEmail: r.rows[0]!.by_email };
   },
-  async insertAnalytics(
-    db: Queryable,
-    userId: string | null,
-    events: { name: string; props: object; path: string; ts: number }[],
-  ) {
-    await db.query(
-      `insert into analytics_events (name, props, path, occurred_at, user_id)
-       select n, p::jsonb, pa, to_timestamp(t / 1000.0), $5 from unnest($1::text[], $2::text[], $3::text[], $4::float8[]) as x(n, p, pa, t)`,
-      [
-        events.map((e) => e.name),
-        events.map((e) => JSON.stringify(e.props)),
-        events.map((e) => e.path),
-        events.map((e) => e.ts),
-        userId,
-      ],
-    );
-  },
 };

@@ -296,7 +296,7 @@ describe('analytics', () => {
     const ok = await anon().post(
       '/api/analytics',
       { events: [{ name: 'landing_page_viewed', props: { variant: 'csv' }, path: '/', ts: Date.now() }] },
-      { xsrf: false },
+      { xsrf: false, headers: { origin: 'http://localhost:3000' } },
     );
     expect(ok.statusCode).toBe(204);
     const r = await ctx.db.query<{ n: number }>(
@@ -314,7 +314,7 @@ describe('analytics', () => {
     const res = await agent.post(
       '/api/analytics',
       { events: [{ name: 'sign_up', props: { via: 'cross-site' }, path: '/', ts: Date.now() }] },
-      { xsrf: false },
+      { xsrf: false, headers: { origin: 'http://localhost:3000' } },
     );
     expect(res.statusCode).toBe(204);
     const r = await ctx.db.query<{ user_id: string | null }>(

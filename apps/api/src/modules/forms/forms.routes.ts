@@ -9,7 +9,7 @@ import {
 import type { ResolvedDeps } from '../../app.ts';
 import { issueDevToken } from '../../integrations/captcha/captcha.ts';
 import { AppError } from '../../errors/app-error.ts';
-import { formsRepo } from './forms.repo.ts';
+import { recordAnalytics } from './analytics.service.ts';
 import * as forms from './forms.service.ts';
 
 /**
@@ -65,12 +65,12 @@ export const formRoutes =
       '/api/analytics',
       {
         schema: { body: AnalyticsBatch },
-        config: { xsrf: false, rateLimit: { max: 120, timeWindow: '1 minute' } },
+        // No XSRF token (the beacon carries no credentials), so events are never tied to the session's user;
+        // same-origin and per-address limits are checked in recordAnalytics.
+        config: { xsrf: false, rateLimit: { max: 30, timeWindow: '1 minute' } },
       },
       async (request, reply) => {
-        // No XSRF check here, so anyone's page could post in a visitor's name: events are never tied to the
-        // session's user.
-        await formsRepo.insertAnalytics(deps.db, null, request.body.events);
+        await recordAnalytics(deps, request, request.body);
         return reply.status(204).send();
       },
     );

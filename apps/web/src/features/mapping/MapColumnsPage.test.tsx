@@ -99,7 +99,7 @@ describe('MapColumnsPage auto-save', () => {
   it('sends the pending save when the page is left within the 600 ms debounce', async () => {
     api.headers.mockResolvedValue(saved);
     const view = renderPage();
-    await userEvent.selectOptions(await screen.findByLabelText('email'), 'Phone');
+    await userEvent.selectOptions(await screen.findByLabelText('Email'), 'Phone');
     expect(api.setStatus).not.toHaveBeenCalled();
     view.unmount();
     expect(api.setStatus).toHaveBeenCalledTimes(1);
@@ -115,7 +115,7 @@ describe('MapColumnsPage auto-save', () => {
   it('sends the pending save when the browser hides the page (tab closed, navigated away)', async () => {
     api.headers.mockResolvedValue(saved);
     renderPage();
-    await userEvent.selectOptions(await screen.findByLabelText('email'), 'Phone');
+    await userEvent.selectOptions(await screen.findByLabelText('Email'), 'Phone');
     window.dispatchEvent(new Event('pagehide'));
     expect(api.setStatus).toHaveBeenCalledTimes(1);
     expect(api.setStatus.mock.calls[0]![1].mappings).toMatchObject({ Phone: 'email' });
@@ -124,7 +124,7 @@ describe('MapColumnsPage auto-save', () => {
   it('sends nothing on leaving when nothing changed or the save already went', async () => {
     api.headers.mockResolvedValue(saved);
     const view = renderPage();
-    await screen.findByLabelText('email');
+    await screen.findByLabelText('Email');
     view.unmount();
     expect(api.setStatus).not.toHaveBeenCalled();
   });
@@ -132,12 +132,14 @@ describe('MapColumnsPage auto-save', () => {
   it('does not send a stale uploaded save after Continue saved the mapping as mapped', async () => {
     api.headers.mockResolvedValue(saved);
     const view = renderPage();
-    await userEvent.selectOptions(await screen.findByLabelText('email'), 'Phone');
+    await userEvent.selectOptions(await screen.findByLabelText('Email'), 'Phone');
+    // On a slow machine the 600 ms auto-save may go before Continue does; what matters is that none follows it.
+    const statuses = () => api.setStatus.mock.calls.map((c) => c[1].status);
     await userEvent.click(screen.getByRole('button', { name: 'Continue to Validation' }));
-    await waitFor(() => expect(api.setStatus).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(statuses()).toContain('mapped'));
     view.unmount();
-    expect(api.setStatus).toHaveBeenCalledTimes(1);
-    expect(api.setStatus.mock.calls[0]![1].status).toBe('mapped');
+    expect(statuses().at(-1)).toBe('mapped');
+    expect(statuses().filter((s) => s === 'mapped')).toHaveLength(1);
   });
 });
 
@@ -147,7 +149,7 @@ describe('MapColumnsPage auto-mapped after a return to the page', () => {
   async function firstVisit(change?: () => Promise<void>) {
     api.headers.mockResolvedValue(headers(csv));
     const view = renderPage();
-    await screen.findByLabelText('email');
+    await screen.findByLabelText('Email');
     await change?.();
     view.unmount();
     const body = api.setStatus.mock.calls.at(-1)![1];
@@ -165,24 +167,24 @@ describe('MapColumnsPage auto-mapped after a return to the page', () => {
   it('keeps the Auto-Mapped badges of a saved suggestion, and Clear Suggestions still removes them', async () => {
     await firstVisit();
     renderPage();
-    await screen.findByLabelText('email');
-    expect(badges('email')).not.toBeNull();
-    expect(badges('phone')).not.toBeNull();
+    await screen.findByLabelText('Email');
+    expect(badges('Email')).not.toBeNull();
+    expect(badges('Phone')).not.toBeNull();
     await userEvent.click(screen.getByRole('button', { name: /Mapping Actions/ }));
     await userEvent.click(screen.getByRole('button', { name: 'Clear Suggestions' }));
-    expect(screen.queryByLabelText('email')).toBeNull();
+    expect(screen.queryByLabelText('Email')).toBeNull();
     expect(screen.queryByLabelText('phone')).toBeNull();
   });
 
   it('does not flag again a field the user changed before leaving', async () => {
-    await firstVisit(() => userEvent.selectOptions(screen.getByLabelText('email'), 'notes'));
+    await firstVisit(() => userEvent.selectOptions(screen.getByLabelText('Email'), 'notes'));
     renderPage();
-    await screen.findByLabelText('email');
-    expect(badges('email')).toBeNull();
-    expect(badges('phone')).not.toBeNull();
+    await screen.findByLabelText('Email');
+    expect(badges('Email')).toBeNull();
+    expect(badges('Phone')).not.toBeNull();
     await userEvent.click(screen.getByRole('button', { name: /Mapping Actions/ }));
     await userEvent.click(screen.getByRole('button', { name: 'Clear Suggestions' }));
-    expect(screen.getByLabelText('email')).toHaveProperty('value', 'notes');
+    expect(screen.getByLabelText('Email')).toHaveProperty('value', 'notes');
     expect(screen.queryByLabelText('phone')).toBeNull();
   });
 
@@ -190,7 +192,7 @@ describe('MapColumnsPage auto-mapped after a return to the page', () => {
     await firstVisit();
     api.headers.mockResolvedValue({ ...(await api.headers('f1')), autoMapped: {} });
     renderPage();
-    await screen.findByLabelText('email');
+    await screen.findByLabelText('Email');
     expect(screen.queryByText('Auto-Mapped')).toBeNull();
   });
 });

@@ -25,6 +25,7 @@ import { MappingActions } from './MappingActions.tsx';
 import {
   addField,
   applySuggestions,
+  applyTemplate,
   autoMapped,
   clearAll,
   clearSuggestions,
@@ -74,6 +75,27 @@ const COUNTRIES = [
   'JP',
 ];
 const countryName = new Intl.DisplayNames(['en'], { type: 'region' });
+/** Mappable groups shown unfolded until a search opens them all. */
+const OPEN_GROUPS = new Set(['event', 'user']);
+
+/** The field's key as Meta's docs and our messages name it; long keys wrap at their underscores, not mid-word. */
+function FieldKey({ name }: { name: string }) {
+  const parts = name.split('_');
+  return (
+    <code className="rounded bg-slate-100 px-1 py-0.5 font-mono text-xs font-normal text-slate-600">
+      {parts.map((p, i) => (
+        <span key={i}>
+          {p}
+          {i < parts.length - 1 && (
+            <>
+              _<wbr />
+            </>
+          )}
+        </span>
+      ))}
+    </code>
+  );
+}
 
 export function MapColumnsPage() {
   usePageMeta({ title: 'Map fields | Backsignal' });
@@ -266,7 +288,11 @@ function MappingEditor({
           onApplySuggestions={() => setRows((r) => applySuggestions(r, data.headers))}
           onClearSuggestions={() => setRows(clearSuggestions)}
           onClearAll={() => setRows(clearAll())}
-          onApplyTemplate={(m, h) => setRows(fromSaved(pruneMappings(data.headers, m).mappings, h))}
+          onApplyTemplate={(m, h) => {
+            const applied = applyTemplate(rows, data.headers, m, h);
+            setRows(applied.rows);
+            return applied.missing;
+          }}
         />
       </div>
 
@@ -274,7 +300,7 @@ function MappingEditor({
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-5">
         <Card className="self-start lg:col-span-3">
           <h2 className="text-base font-semibold text-slate-900">Mapped Fields</h2>
-          <ul className="mt-4 max-h-[500px] space-y-3 overflow-y-auto pr-1">
+          <ul className="mt-4 space-y-3">
             {rows.map((row) => (
               <MappedFieldRow
                 key={row.field}
@@ -297,64 +323,6 @@ function MappingEditor({
         </Card>
 
         <div className="space-y-6 lg:col-span-2">
-          <Card>
-            <h2 className="text-base font-semibold text-slate-900">Mappable Fields</h2>
-            <div className="mt-3">
-              <TextField
-                label="Search fields"
-                type="search"
-                placeholder="e.g. zip, value, order"
-                value={search}
-                onChange={(e) => setSearch(e.target.value)}
-              />
-            </div>
-            <div className="mt-3 max-h-[400px] space-y-4 overflow-y-auto pr-1">
-              {FIELD_GROUPS.map((g) => {
-                const fields = mappable.filter((f) => f.group === g.group);
-                if (!fields.length) return null;
-                return (
-                  <div key={g.group}>
-                    <div className="flex items-center justify-between">
-                      <h3 className="text-xs font-semibold uppercase tracking-wide text-slate-500">
-                        {g.label}
-                      </h3>
-                      <a
-                        href={g.docsUrl}
-                        target="_blank"
-                        rel="noopener noreferrer"
-                        className="text-xs font-medium text-brand-700 hover:underline"
-                      >
-                        Meta docs ↗
-                      </a>
-                    </div>
-                    <ul className="mt-1 divide-y divide-slate-100">
-                      {fields.map((f) => (
-                        <li key={f.key} className="flex items-center justify-between gap-2 py-1.5">
-                          <span className="min-w-0 flex-1 text-sm">
-                            {/* Long keys (data_processing_options_country) wrap instead of running under the button. */}
-                            <span className="block font-medium break-all text-slate-800">{f.key}</span>
-                            <span className="block truncate text-xs text-slate-500" title={f.description}>
-                              {f.description}
-                            </span>
-                          </span>
-                          <Button
-                            variant="ghost"
-                            className="shrink-0 px-2 py-1 text-xs text-brand-700"
-                            onClick={() => addAndFocus(f.key)}
-                            aria-label={`Add ${f.key} to Mapped Fields`}
-                          >
-                            Add to Mapped Fields
-                          </Button>
-                        </li>
-                      ))}
-                    </ul>
-                  </div>
-                );
-              })}
-              {!mappable.length && <p className="text-sm text-slate-500">No fields match “{search}”.</p>}
-            </div>
-          </Card>
-
           <Card>
             <h2 className="text-base font-semibold text-slate-900">File settings</h2>
             <p className="mt-1 text-xs text-slate-500">How to read values the file leaves ambiguous.</p>
@@ -393,6 +361,68 @@ function MappingEditor({
                   </option>
                 ))}
               </SelectField>
+            </div>
+          </Card>
+
+          <Card>
+            <h2 className="text-base font-semibold text-slate-900">Mappable Fields</h2>
+            <div className="mt-3">
+              <TextField
+                label="Search fields"
+                type="search"
+                placeholder="e.g. zip, value, order"
+                value={search}
+                onChange={(e) => setSearch(e.target.value)}
+              />
+            </div>
+            {/* Groups fold instead of a nested scroll box: every field stays reachable by the page's own scroll. */}
+            <div className="mt-3 space-y-2">
+              {FIELD_GROUPS.map((g) => {
+                const fields = mappable.filter((f) => f.group === g.group);
+                if (!fields.length) return null;
+                return (
+                  <details
+                    key={`${g.group}-${term ? 'search' : 'all'}`}
+                    open={!!term || OPEN_GROUPS.has(g.group)}
+                    className="group rounded-lg border border-slate-100"
+                  >
+                    <summary className="cursor-pointer rounded-lg px-2 py-1.5 text-xs font-semibold uppercase tracking-wide text-slate-500 hover:bg-slate-50">
+                      {g.label} <span className="font-normal normal-case">({fields.length})</span>
+                    </summary>
+                    <a
+                      href={g.docsUrl}
+                      target="_blank"
+                      rel="noopener noreferrer"
+                      className="ml-2 text-xs font-medium text-brand-700 hover:underline"
+                    >
+                      {g.label} in Meta docs ↗
+                    </a>
+                    <ul className="divide-y divide-slate-100 px-2">
+                      {fields.map((f) => (
+                        <li key={f.key} className="flex items-center justify-between gap-2 py-1.5">
+                          <span className="min-w-0 flex-1 text-sm">
+                            <span className="block font-medium text-slate-800">
+                              {f.label} <FieldKey name={f.key} />
+                            </span>
+                            <span className="block truncate text-xs text-slate-500" title={f.description}>
+                              {f.description}
+                            </span>
+                          </span>
+                          <Button
+                            variant="ghost"
+                            className="shrink-0 px-2 py-1 text-xs text-brand-700"
+                            onClick={() => addAndFocus(f.key)}
+                            aria-label={`Add ${f.key} to Mapped Fields`}
+                          >
+                            Add to Mapped Fields
+                          </Button>
+                        </li>
+                      ))}
+                    </ul>
+                  </details>
+                );
+              })}
+              {!mappable.length && <p className="text-sm text-slate-500">No fields match “{search}”.</p>}
             </div>
           </Card>
         </div>
@@ -436,9 +466,12 @@ export function MappedFieldRow({
   return (
     <li className="rounded-xl border border-slate-200 p-3">
       <div className="flex flex-wrap items-center gap-2">
-        <label htmlFor={id} className="font-medium text-slate-900">
-          {row.field}
-        </label>
+        <span className="min-w-0">
+          <label htmlFor={id} className="font-medium text-slate-900">
+            {def?.label ?? row.field}
+          </label>{' '}
+          <FieldKey name={row.field} />
+        </span>
         {required && (
           <span className="rounded-full bg-red-50 px-2 py-0.5 text-xs font-semibold text-red-700 ring-1 ring-inset ring-red-200">
             Required
@@ -452,7 +485,7 @@ export function MappedFieldRow({
         <span className="ml-auto flex gap-1">
           <Button
             variant="ghost"
-            className="px-2 py-1 text-xs"
+            className="whitespace-nowrap px-2 py-1 text-xs"
             onClick={() => onChange((r) => toggleMode(r, row.field))}
           >
             {row.mode === 'column' ? 'Use hardcoded value instead' : 'Select CSV column instead'}

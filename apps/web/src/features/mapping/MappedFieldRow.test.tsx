@@ -19,7 +19,7 @@ describe('MappedFieldRow column choices', () => {
         />
       </ul>,
     );
-    const options = [...(screen.getByLabelText('email') as HTMLSelectElement).options].map(
+    const options = [...(screen.getByLabelText('Email') as HTMLSelectElement).options].map(
       (o) => o.textContent,
     );
     expect(options).toEqual([
@@ -28,5 +28,23 @@ describe('MappedFieldRow column choices', () => {
       'Notes — e.g. a very long free-text n… (in use)',
       'Empty',
     ]);
+  });
+
+  it('names the field by its label, with its key beside it', () => {
+    render(
+      <ul>
+        <MappedFieldRow
+          row={{ field: 'event_time', mode: 'column', column: '', value: '', auto: false }}
+          headers={['When']}
+          samples={{}}
+          used={new Map()}
+          onChange={() => {}}
+        />
+      </ul>,
+    );
+    expect(screen.getByLabelText('Event time').tagName).toBe('SELECT');
+    expect(screen.getByText('Event time').closest('li')!.querySelector('code')!.textContent).toBe(
+      'event_time',
+    );
   });
 });

@@ -30,7 +30,7 @@ function renderMenu() {
         onApplySuggestions={noop}
         onClearSuggestions={noop}
         onClearAll={noop}
-        onApplyTemplate={noop}
+        onApplyTemplate={() => []}
       />
       <p>outside</p>
     </QueryClientProvider>,
@@ -110,7 +110,7 @@ describe('MappingActions', () => {
           onApplySuggestions={noop}
           onClearSuggestions={noop}
           onClearAll={onClearAll}
-          onApplyTemplate={noop}
+          onApplyTemplate={() => []}
         />
       </QueryClientProvider>,
     );
@@ -130,4 +130,38 @@ describe('MappingActions', () => {
     expect(screen.queryByRole('button', { name: 'Apply Suggestions' })).toBeNull();
     expect(document.activeElement).toBe(button);
   });
+
+  it.each([
+    [[], 'success', 'Template applied!'],
+    [
+      ['Order ID', 'Total', 'Paid at'],
+      'warn',
+      "3 of the template's columns are not in this file: Order ID, Total, Paid at. Their fields keep the current mapping.",
+    ],
+  ] as const)(
+    'applies a template and says which of its columns are missing (%j)',
+    async (missing, kind, text) => {
+      api.templates.mockResolvedValue([{ id: 't1', name: 'Shop' }]);
+      api.template.mockResolvedValue({ id: 't1', name: 'Shop', mappings: { Email: 'email' }, hardcoded: {} });
+      const onApplyTemplate = vi.fn(() => [...missing]);
+      const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+      render(
+        <QueryClientProvider client={client}>
+          <MappingActions
+            rows={[]}
+            onApplySuggestions={noop}
+            onClearSuggestions={noop}
+            onClearAll={noop}
+            onApplyTemplate={onApplyTemplate}
+          />
+        </QueryClientProvider>,
+      );
+      await userEvent.click(screen.getByRole('button', { name: 'Mapping Actions' }));
+      await userEvent.selectOptions(await screen.findByLabelText('Saved templates'), 't1');
+      await userEvent.click(screen.getByRole('button', { name: 'Apply' }));
+      await waitFor(() => expect(onApplyTemplate).toHaveBeenCalledWith({ Email: 'email' }, {}));
+      expect(toast[kind]).toHaveBeenCalledWith(text);
+      expect(toast[kind === 'warn' ? 'success' : 'warn']).not.toHaveBeenCalled();
+    },
+  );
 });

@@ -5,7 +5,7 @@ import type { HardcodedValues, Mappings } from '@backsignal/core/browser';
 import { Button, buttonClass } from '../../components/ui/Button.tsx';
 import { errorMessage } from '../../lib/errors.ts';
 import { workflowApi } from '../workflow/workflow-api.ts';
-import { toPayload, type MappedRow } from './mapping-state.ts';
+import { templateAppliedMessage, toPayload, type MappedRow } from './mapping-state.ts';
 
 const TEMPLATES_CACHE = 'backsignal:templates';
 
@@ -15,7 +15,8 @@ export function MappingActions(props: {
   onApplySuggestions: () => void;
   onClearSuggestions: () => void;
   onClearAll: () => void;
-  onApplyTemplate: (mappings: Mappings, hardcoded: HardcodedValues) => void;
+  /** Applies the template; answers its columns that are not in this file. */
+  onApplyTemplate: (mappings: Mappings, hardcoded: HardcodedValues) => string[];
 }) {
   const [open, setOpen] = useState(false);
   const panelId = useId();
@@ -176,8 +177,10 @@ export function MappingActions(props: {
                 onClick={async () => {
                   try {
                     const t = await workflowApi.template(selected);
-                    props.onApplyTemplate(t.mappings, t.hardcoded);
-                    toast.success('Template applied!');
+                    const missing = props.onApplyTemplate(t.mappings, t.hardcoded);
+                    const message = templateAppliedMessage(missing);
+                    if (missing.length) toast.warn(message);
+                    else toast.success(message);
                     close();
                   } catch (err) {
                     toast.error(

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   addField,
   applySuggestions,
+  applyTemplate,
+  templateAppliedMessage,
   autoMapped,
   clearAll,
   clearSuggestions,
@@ -71,5 +73,53 @@ describe('mapping state', () => {
     expect(back.filter((r) => r.auto).map((r) => r.field)).toEqual(['event_name', 'email']);
     // Same field on another column than the one suggested: the user's own choice, not flagged.
     expect(markAuto(fromSaved({ notes: 'email' }, {}), auto).some((r) => r.auto)).toBe(false);
+  });
+
+  it('applies a template; fields whose template column is missing keep their suggestion', () => {
+    const file = ['Email', 'Paid at', 'Total', 'Phone'];
+    const before = applySuggestions(clearAll(), file);
+    const template = {
+      'E-mail': 'email',
+      'Created Date': 'event_time',
+      Total: 'value',
+      Source: 'action_source',
+    };
+    const { rows, missing } = applyTemplate(before, file, template, { event_name: 'Purchase' });
+    expect(missing).toEqual(['E-mail', 'Created Date', 'Source']);
+    const byField = Object.fromEntries(rows.map((r) => [r.field, r]));
+    expect(byField.email).toMatchObject({ column: 'Email', auto: true });
+    expect(byField.event_time).toMatchObject({ column: 'Paid at', auto: true });
+    expect(byField.value).toMatchObject({ column: 'Total', auto: false });
+    expect(byField.event_name).toMatchObject({ mode: 'hardcoded', value: 'Purchase' });
+    expect(byField.action_source).toMatchObject({ column: '', value: '' });
+    // A field the template does not name is not brought back: the template replaces the mapping.
+    expect(byField.phone).toBeUndefined();
+  });
+
+  it('does not keep a suggestion whose column the template gives to another field', () => {
+    const file = ['Email', 'Notes'];
+    const before = applySuggestions(clearAll(), file);
+    const { rows } = applyTemplate(before, file, { Email: 'external_id', Mail: 'email' }, {});
+    expect(rows.find((r) => r.field === 'external_id')).toMatchObject({ column: 'Email' });
+    expect(rows.find((r) => r.field === 'email')).toBeUndefined();
+  });
+
+  it("names the template's missing columns in its toast", () => {
+    expect(templateAppliedMessage([])).toBe('Template applied!');
+    expect(templateAppliedMessage(['Job #'])).toBe(
+      "1 of the template's columns is not in this file: Job #. Its field keeps the current mapping.",
+    );
+  });
+
+  it('lists required fields first, then identifiers, then the rest', () => {
+    const rows = fromSaved({ Total: 'value', Zip: 'zip', Email: 'email', When: 'event_time' }, {});
+    expect(rows.map((r) => r.field)).toEqual([
+      'event_name',
+      'event_time',
+      'action_source',
+      'email',
+      'zip',
+      'value',
+    ]);
   });
 });

@@ -1,4 +1,6 @@
 import {
+  fieldsOfGroup,
+  pruneMappings,
   REQUIRED_FIELDS,
   suggestMappings,
   type HardcodedValues,
@@ -24,12 +26,17 @@ const withRequired = (rows: MappedRow[]) => [
   ...REQUIRED_FIELDS.filter((f) => !rows.some((r) => r.field === f)).map((f) => blank(f)),
   ...rows,
 ];
-/** Required fields first, in their spec order; the rest as the user added them. */
+const REQUIRED: readonly string[] = REQUIRED_FIELDS;
+/** The customer-information fields (email, phone, external_id, names, address, ...) in the catalogue's order. */
+const IDENTIFIERS: readonly string[] = fieldsOfGroup('user').map((f) => f.key);
+/** Required fields first, in their spec order; then the identifiers, in the catalogue's; the rest as added. */
 const ordered = (rows: MappedRow[]) => {
-  const req = REQUIRED_FIELDS as readonly string[];
+  const by = (list: readonly string[]) => (a: MappedRow, b: MappedRow) =>
+    list.indexOf(a.field) - list.indexOf(b.field);
   return [
-    ...rows.filter((r) => req.includes(r.field)).sort((a, b) => req.indexOf(a.field) - req.indexOf(b.field)),
-    ...rows.filter((r) => !req.includes(r.field)),
+    ...rows.filter((r) => REQUIRED.includes(r.field)).sort(by(REQUIRED)),
+    ...rows.filter((r) => IDENTIFIERS.includes(r.field)).sort(by(IDENTIFIERS)),
+    ...rows.filter((r) => !REQUIRED.includes(r.field) && !IDENTIFIERS.includes(r.field)),
   ];
 };
 
@@ -47,6 +54,43 @@ export function fromSaved(mappings: Mappings, hardcoded: HardcodedValues): Mappe
       rows.push({ field, mode: 'hardcoded', column: '', value, auto: false });
   }
   return ordered(withRequired(rows));
+}
+
+/**
+ * A saved template applied to this file. Its columns missing from the file are named; their fields keep what
+ * they had (a suggestion, a choice) instead of being blanked, as long as nothing the template fills uses it.
+ */
+export function applyTemplate(
+  rows: MappedRow[],
+  headers: readonly string[],
+  mappings: Mappings,
+  hardcoded: HardcodedValues,
+): { rows: MappedRow[]; missing: string[] } {
+  const { mappings: present, removed } = pruneMappings(headers, mappings);
+  const next = fromSaved(present, hardcoded);
+  const used = new Set(Object.keys(present));
+  for (const column of removed) {
+    const field = mappings[column]!;
+    const current = rows.find((r) => r.field === field);
+    if (!current || next.some((r) => r.field === field && (r.column || r.value.trim()))) continue;
+    if (current.mode === 'column' && (!current.column || used.has(current.column))) continue;
+    if (current.mode === 'hardcoded' && !current.value.trim()) continue;
+    const kept = { ...current };
+    const at = next.findIndex((r) => r.field === field);
+    if (at >= 0) next[at] = kept;
+    else next.push(kept);
+    if (kept.mode === 'column') used.add(kept.column);
+  }
+  return { rows: ordered(next), missing: removed };
+}
+
+/** The toast after applying a template: the spec's when every column was found, else the columns it lacks. */
+export function templateAppliedMessage(missing: readonly string[]): string {
+  if (!missing.length) return 'Template applied!';
+  const n = missing.length;
+  return `${n} of the template's columns ${n === 1 ? 'is' : 'are'} not in this file: ${missing.join(', ')}. ${
+    n === 1 ? 'Its field keeps' : 'Their fields keep'
+  } the current mapping.`;
 }
 
 /** Field → column of the rows still as the suggestions left them (column mode, untouched by the user). */

@@ -79,12 +79,42 @@ describe('SubmitPage', () => {
     expect(toast.error).toHaveBeenCalledWith('Failed to load preview');
   });
 
-  it('lets the keyboard reach the preview, which scrolls', async () => {
-    api.preview.mockResolvedValue({ previewRows: [{ event_name: 'Lead' }], totalCount: 25 });
+  it('previews what will be sent as a table: normalised values beside "hashed", times in the file\'s zone', async () => {
+    api.preview.mockResolvedValue({
+      previewRows: [{ event_name: 'Lead' }],
+      totalCount: 25,
+      timeZone: 'America/New_York',
+      previewDetails: [
+        {
+          rowNumber: 2,
+          normalized: {
+            event_name: 'Lead',
+            event_time: String(Date.UTC(2026, 10, 21, 10, 0, 0) / 1000),
+            action_source: 'physical_store',
+            email: 'ann@example.com',
+            client_ip_address: '1.2.3.4',
+          },
+        },
+      ],
+    });
     renderPage();
-    const preview = await screen.findByRole('region', { name: 'Prepared events (JSON)' });
-    expect(preview.tabIndex).toBe(0);
-    expect(preview.textContent).toContain('"event_name": "Lead"');
+    const table = await screen.findByRole('table');
+    expect(screen.getByRole('rowheader').textContent).toBe('Row 2');
+    expect(table.textContent).toContain('Nov 21, 2026, 5:00 AM EST');
+    const email = screen.getByText('ann@example.com').closest('dd')!;
+    expect(email.textContent).toBe('ann@example.comhashed');
+    expect(screen.getByText('1.2.3.4').closest('dd')!.textContent).toBe('1.2.3.4sent as is');
+    expect(screen.queryByText(/"event_name"/)).toBeNull();
+    expect(screen.getByRole('button', { name: 'Download Full Preview' })).toBeTruthy();
+  });
+
+  it('says how many rows with errors are skipped, with their download', async () => {
+    api.prepare.mockResolvedValue({ totalCount: 22, skippedErrorRows: 3, status: 'prepared' });
+    api.preview.mockResolvedValue({ previewRows: [], previewDetails: [], timeZone: 'UTC', totalCount: 22 });
+    renderPage();
+    expect(await screen.findByText('3 rows with errors skipped, not sent.')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Download skipped rows' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: /Send 22 events to Meta/ })).toBeTruthy();
   });
 
   it('does not show the new-account form while saved accounts are still loading', async () => {

@@ -15,6 +15,8 @@ import { track } from '../../lib/track.ts';
 import { atLeast, workflowApi } from '../workflow/workflow-api.ts';
 import { ConnectionCheck, testAccount, type TestState } from './ConnectionCheck.tsx';
 import { DeliveredBefore, eventsToSend, useDelivered } from './DeliveredBefore.tsx';
+import { PreparedPreview } from './PreparedPreview.tsx';
+import { SkippedErrorRows } from './SkippedErrorRows.tsx';
 
 const NEW = '__new__';
 
@@ -46,10 +48,10 @@ export function SubmitPage() {
       if (file.status !== 'validated' && file.status !== 'prepared')
         throw Object.assign(new Error('File is not ready to be submitted.'), { goto: '/dashboard' });
       try {
-        const { totalCount } = await atLeast(1000, workflowApi.prepare(fileId));
+        const { totalCount, skippedErrorRows } = await atLeast(1000, workflowApi.prepare(fileId));
         // Spec §8: each move of a file's status is told ('File marked as {status}').
         if (file.status === 'validated') toast.success('File marked as prepared');
-        return { file, totalCount };
+        return { file, totalCount, skippedErrorRows };
       } catch (err) {
         throw Object.assign(new Error(errorMessage(err, 'Failed to prepare data')), {
           goto: `/verify-data?fileId=${fileId}`,
@@ -153,6 +155,7 @@ export function SubmitPage() {
               </li>
             ))}
           </ul>
+          <SkippedErrorRows fileId={fileId} count={prepared.data.skippedErrorRows} />
         </Card>
 
         <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
@@ -238,15 +241,11 @@ export function SubmitPage() {
               </div>
             ) : (
               <>
-                {/* It scrolls: focusable and named, so keyboard users can scroll it too. */}
-                <pre
-                  tabIndex={0}
-                  role="region"
-                  aria-label="Prepared events (JSON)"
-                  className="max-h-[480px] overflow-auto rounded-lg bg-slate-900 p-4 text-xs text-slate-100"
-                >
-                  {JSON.stringify(shown, null, 2)}
-                </pre>
+                {/* An older server's answer has no details: the table is then empty, the download still whole. */}
+                <PreparedPreview
+                  details={preview.data.previewDetails ?? []}
+                  timeZone={preview.data.timeZone ?? 'UTC'}
+                />
                 {total > shown.length && (
                   <p className="mt-2 text-sm text-slate-600">
                     …and {(total - shown.length).toLocaleString()} more events
@@ -263,6 +262,9 @@ export function SubmitPage() {
                 >
                   Download Full Preview
                 </Button>
+                <p className="mt-2 text-xs text-slate-500">
+                  The download is the JSON sent to Meta, every event, with customer data as SHA-256 hashes.
+                </p>
               </>
             )}
           </div>

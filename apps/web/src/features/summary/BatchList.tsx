@@ -141,13 +141,16 @@ function BatchRow({ batch, fileId }: { batch: BatchSummary; fileId: string }) {
     }
   };
   return (
-    <li className="flex flex-wrap items-center gap-x-3 gap-y-1 py-2">
-      <span className="w-24 font-medium text-slate-800">Batch {batch.index + 1}</span>
-      <span className="min-w-0 flex-1 text-slate-600">
+    <li className="flex flex-wrap items-center gap-x-3 gap-y-0.5 py-2">
+      <span className="w-20 font-medium text-slate-800">Batch {batch.index + 1}</span>
+      {/* Phone: number, status and download on one line, the rows below. */}
+      <span className="order-last min-w-0 basis-full text-slate-600 sm:order-none sm:flex-1 sm:basis-auto">
         {batchRows(batch)} · {batch.count} {batch.count === 1 ? 'event' : 'events'}
-        {batch.explanation && <span className="block text-red-800">{batch.explanation.title}</span>}
+        {batch.explanation && <span className="text-red-800"> · {batch.explanation.title}</span>}
       </span>
-      <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${s.tone}`}>{s.label}</span>
+      <span className={`ml-auto rounded-full px-2 py-0.5 text-xs font-semibold sm:ml-0 ${s.tone}`}>
+        {s.label}
+      </span>
       {batch.status === 'failed' && (
         <Button
           variant="ghost"

@@ -15,6 +15,7 @@ import { atLeast } from '../workflow/workflow-api.ts';
 import { BatchList } from './BatchList.tsx';
 import { FailureGroups } from './FailureGroups.tsx';
 import { Progress } from './Progress.tsx';
+import { SkippedErrorRows } from '../submit/SkippedErrorRows.tsx';
 import { POLL_MS, summaryApi } from './summary-api.ts';
 
 interface SendState {
@@ -173,6 +174,7 @@ function Running({ summary, fileId, fileName }: RunProps) {
         <div aria-live="polite">
           <Progress summary={summary} />
         </div>
+        <SkippedErrorRows fileId={fileId} count={summary.errorRowsSkipped ?? 0} />
         <AccountLine summary={summary} />
       </Card>
       <FailureGroups summary={summary} fileId={fileId} fileName={fileName} />
@@ -189,7 +191,7 @@ export function SafeToClose() {
   return (
     <p className="mt-2 text-sm text-slate-600">
       This may take a minute. <span className="font-medium text-slate-800">Safe to close this window:</span>{' '}
-      sending goes on on our server, and the Dashboard shows the result when it is done.
+      the send runs on our server, and the Dashboard shows the result when it is done.
     </p>
   );
 }
@@ -241,6 +243,7 @@ function Result({ summary, fileId, fileName }: RunProps) {
           </div>
         )}
         <Progress summary={summary} />
+        <SkippedErrorRows fileId={fileId} count={summary.errorRowsSkipped ?? 0} />
         <AccountLine summary={summary} />
       </Card>
       <FailureGroups summary={summary} fileId={fileId} fileName={fileName} />

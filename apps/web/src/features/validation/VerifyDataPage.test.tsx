@@ -28,6 +28,8 @@ const row = (n: number, over: Partial<ValidationRow> = {}): ValidationRow => ({
   hasCorrections: false,
   errors: [],
   corrections: [],
+  hasDrops: false,
+  drops: [],
   warnings: [],
   effectiveRow: { email: 'a@b.co' },
   ...over,
@@ -38,6 +40,10 @@ const result = (over: Partial<ValidationResponse> = {}): ValidationResponse => (
   rowsWithErrors: 0,
   rowsCorrected: 0,
   rowsWithWarnings: 0,
+  rowsWithDrops: 0,
+  droppedValues: [],
+  timeZone: 'America/New_York',
+  skipErrorRows: false,
   fileIssues: [],
   fileNotices: [],
   quality: null,
@@ -53,6 +59,7 @@ function renderPage() {
         <Route path="/verify-data" element={<VerifyDataPage />} />
         <Route path="/dashboard" element={<p>dashboard page</p>} />
         <Route path="/map-columns" element={<p>map columns page</p>} />
+        <Route path="/submit" element={<p>submit page</p>} />
       </Routes>
     </MemoryRouter>,
   );
@@ -86,10 +93,130 @@ describe('VerifyDataPage', () => {
       }),
     );
     renderPage();
-    await screen.findByText(/^Row 2/);
-    expect(text(screen.getByText(/^Row 2/))).toBe('Row 2 · has errors');
-    expect(text(screen.getByText(/^Row 3/))).toBe('Row 3 · corrected');
-    expect(text(screen.getByText(/^Row 4/))).toBe('Row 4 · warning');
+    await screen.findByRole('table');
+    const heads = screen.getAllByRole('rowheader').map(text);
+    expect(heads).toEqual(['Row 2 has errors', 'Row 3 corrected', 'Row 4 warning']);
+  });
+
+  it('shows dropped values as a warning apart from corrections, and never calls such a file clean', async () => {
+    api.validate.mockResolvedValue(
+      result({
+        rowsWithDrops: 2,
+        droppedValues: [
+          {
+            field: 'email',
+            reason: 'accented_letters',
+            count: 2,
+            message: "2 emails can't be used: accented letters Meta does not accept",
+          },
+        ],
+        rows: [
+          row(5, {
+            hasCorrections: true,
+            corrections: [
+              { field: 'value', message: 'value "1.200,00" read as 1200', original: '', corrected: '' },
+            ],
+          }),
+          row(3, {
+            hasDrops: true,
+            drops: [
+              {
+                field: 'email',
+                reason: 'accented_letters',
+                message: 'Dropped email "josé@x.com": it has accented letters Meta does not accept.',
+                original: 'josé@x.com',
+              },
+            ],
+          }),
+        ],
+      }),
+    );
+    renderPage();
+    expect(
+      await screen.findByText("2 emails can't be used: accented letters Meta does not accept"),
+    ).toBeTruthy();
+    expect(screen.getByRole('heading', { name: "Some values can't be used (2 rows)" })).toBeTruthy();
+    expect(screen.queryByText('Looks great! Your data is clean and ready to submit')).toBeNull();
+    // The dropped row comes before the corrected one, whatever the order received.
+    expect(screen.getAllByRole('rowheader').map(text)).toEqual(['Row 3 value dropped', 'Row 5 corrected']);
+    // Drops do not block: Continue stays open.
+    const button = screen.getByRole('button', { name: 'Continue to Submission' }) as HTMLButtonElement;
+    expect(button.disabled).toBe(false);
+  });
+
+  it('filters the rows to review by kind', async () => {
+    api.validate.mockResolvedValue(
+      result({
+        rowsWithErrors: 1,
+        rows: [
+          row(4, {
+            hasCorrections: true,
+            corrections: [{ field: 'currency', message: 'c', original: '', corrected: '' }],
+          }),
+          row(2, { hasErrors: true, errors: [{ field: 'email', message: 'bad' }] }),
+        ],
+      }),
+    );
+    renderPage();
+    await screen.findByRole('table');
+    await userEvent.click(screen.getByRole('button', { name: 'Corrections (1)' }));
+    expect(screen.getAllByRole('rowheader').map(text)).toEqual(['Row 4 corrected']);
+    expect(screen.getByRole('button', { name: 'Corrections (1)' }).getAttribute('aria-pressed')).toBe('true');
+    await userEvent.click(screen.getByRole('button', { name: 'All (2)' }));
+    expect(screen.getAllByRole('rowheader').map(text)).toEqual(['Row 2 has errors', 'Row 4 corrected']);
+  });
+
+  it("shows event times in the file's time zone, not as Unix seconds", async () => {
+    api.validate.mockResolvedValue(
+      result({
+        rows: [
+          row(2, {
+            hasCorrections: true,
+            corrections: [{ field: 'currency', message: 'c', original: '', corrected: '' }],
+            effectiveRow: { event_time: String(Date.UTC(2026, 10, 21, 10, 0, 0) / 1000) },
+          }),
+        ],
+      }),
+    );
+    renderPage();
+    expect(await screen.findByText('Nov 21, 2026, 5:00 AM EST')).toBeTruthy();
+    expect(screen.queryByText(/1795255200/)).toBeNull();
+  });
+
+  it('offers to skip the rows with errors and continue, and stores the choice', async () => {
+    api.validate.mockResolvedValue(
+      result({
+        rowsWithErrors: 2,
+        rows: [row(2, { hasErrors: true, errors: [{ field: 'email', message: 'bad' }] })],
+      }),
+    );
+    api.setStatus.mockResolvedValue({});
+    renderPage();
+    const skip = await screen.findByRole('button', { name: 'Skip the 2 rows with errors and continue' });
+    // The spec's block stays the default.
+    expect(
+      (screen.getByRole('button', { name: 'Continue to Submission' }) as HTMLButtonElement).disabled,
+    ).toBe(true);
+    await userEvent.click(skip);
+    expect(api.setStatus).toHaveBeenCalledWith('f1', { status: 'validated', skipErrorRows: true });
+    expect(await screen.findByText('submit page')).toBeTruthy();
+  });
+
+  it('once skipping is chosen, says so and lets Continue through', async () => {
+    api.validate.mockResolvedValue(
+      result({
+        rowsWithErrors: 2,
+        skipErrorRows: true,
+        rows: [row(2, { hasErrors: true, errors: [{ field: 'email', message: 'bad' }] })],
+      }),
+    );
+    renderPage();
+    expect(await screen.findByText('The 2 rows with errors will be skipped')).toBeTruthy();
+    expect(screen.queryByText(/You must fix all errors/)).toBeNull();
+    expect(
+      (screen.getByRole('button', { name: 'Continue to Submission' }) as HTMLButtonElement).disabled,
+    ).toBe(false);
+    expect(screen.getByRole('button', { name: 'Download the rows with errors' })).toBeTruthy();
   });
 
   it('says beside the disabled Continue why it is disabled and how to fix it', async () => {

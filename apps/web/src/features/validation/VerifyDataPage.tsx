@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'react-toastify';
-import type { ValidationResponse, ValidationRow } from '@backsignal/contracts';
+import type { ValidationResponse } from '@backsignal/contracts';
 import { StepIndicator } from '../../components/StepIndicator.tsx';
 import { Button, buttonClass } from '../../components/ui/Button.tsx';
 import { Card } from '../../components/ui/Card.tsx';
@@ -14,9 +14,9 @@ import { track } from '../../lib/track.ts';
 import { FileIssues } from '../workflow/FileIssues.tsx';
 import { FileNotices } from './FileNotices.tsx';
 import { atLeast, workflowApi } from '../workflow/workflow-api.ts';
-
-/** The server previews at most this many rows (spec §9). */
-const PREVIEW_LIMIT = 10;
+import { DroppedValuesNotice } from './DroppedValuesNotice.tsx';
+import { ReviewTable } from './ReviewTable.tsx';
+import { SkipErrorsOffer } from './SkipErrorsOffer.tsx';
 const HEADER_MISMATCH =
   "Your file headers don't match your mappings. Please reupload a CSV file with the correct headers or return to the mappings page to fix the mappings.";
 
@@ -91,12 +91,16 @@ export function VerifyDataPage() {
     }
   };
 
-  const proceed = async () => {
-    if (!result || result.rowsWithErrors > 0)
+  /** Continue; `skipErrorRows` is the opt-in to leave the rows with errors out (docs/decisions/0055). */
+  const proceed = async (skipErrorRows = false) => {
+    if (!result || (result.rowsWithErrors > 0 && !skipErrorRows && !result.skipErrorRows))
       return toast.error('You must fix all errors before continuing.');
     setBusy(true);
     try {
-      await workflowApi.setStatus(fileId, { status: 'validated' });
+      await workflowApi.setStatus(fileId, {
+        status: 'validated',
+        ...(skipErrorRows || result.skipErrorRows ? { skipErrorRows: true } : {}),
+      });
       toast.success('File marked as validated');
       track('validation_completed', { rows: result.rowsChecked, corrected: result.rowsCorrected });
       navigate(`/submit?fileId=${fileId}`);
@@ -108,9 +112,17 @@ export function VerifyDataPage() {
   };
 
   const wholeFileError = result?.error;
-  const clean = result && !wholeFileError && result.rowsWithErrors === 0;
-  /** Rows with errors keeping Continue disabled (0 while loading or on a whole-file error). */
-  const blocked = !loading && result && !wholeFileError ? result.rowsWithErrors : 0;
+  const noErrors = !!result && !wholeFileError && result.rowsWithErrors === 0;
+  /** Clean means nothing lost: no error and no value that cannot be used. */
+  const clean = noErrors && result.droppedValues.length === 0;
+  const skipping = !!result && !wholeFileError && result.rowsWithErrors > 0 && result.skipErrorRows;
+  const canContinue = noErrors || skipping;
+  /** Rows with errors keeping Continue disabled (0 while loading, on a whole-file error or once skipped). */
+  const blocked = !loading && result && !wholeFileError && !skipping ? result.rowsWithErrors : 0;
+  const downloadSkipped = () =>
+    download(`/api/uploads/${fileId}/skipped-rows.csv`, 'skipped-rows.csv').catch((err) =>
+      toast.error(limitOr(err, 'Could not download the rows with errors.')),
+    );
 
   return (
     <>
@@ -166,6 +178,16 @@ export function VerifyDataPage() {
             </div>
             <FileIssues issues={result.fileIssues} />
             <FileNotices notices={result.fileNotices} />
+            <DroppedValuesNotice drops={result.droppedValues} rows={result.rowsWithDrops} />
+            {result.rowsWithErrors > 0 && result.rowsWithErrors < result.rowsChecked && (
+              <SkipErrorsOffer
+                errorRows={result.rowsWithErrors}
+                chosen={result.skipErrorRows}
+                busy={busy}
+                onSkip={() => void proceed(true)}
+                onDownload={() => void downloadSkipped()}
+              />
+            )}
             {clean && (
               <p
                 role="status"
@@ -187,7 +209,7 @@ export function VerifyDataPage() {
                 Download Report
               </Button>
             </div>
-            {result.rows.length > 0 && <ProblemRows rows={result.rows} />}
+            {result.rows.length > 0 && <ReviewTable rows={result.rows} timeZone={result.timeZone} />}
             <CorrectedUpload onFile={uploadFixed} busy={uploading} />
           </>
         ) : (
@@ -213,8 +235,8 @@ export function VerifyDataPage() {
               </p>
             )}
             <Button
-              onClick={proceed}
-              disabled={loading || busy || !clean}
+              onClick={() => void proceed()}
+              disabled={loading || busy || !canContinue}
               aria-describedby={blocked > 0 ? 'continue-blocked' : undefined}
             >
               Continue to Submission
@@ -287,59 +309,6 @@ function QualityCard({ quality }: { quality: NonNullable<ValidationResponse['qua
         </ul>
       )}
     </Card>
-  );
-}
-
-function ProblemRows({ rows }: { rows: ValidationRow[] }) {
-  return (
-    <details open className="rounded-2xl border border-slate-200 bg-white shadow-sm">
-      <summary className="cursor-pointer px-6 py-4 text-base font-semibold text-slate-900">
-        Rows to review ({rows.length} shown)
-        {rows.length >= PREVIEW_LIMIT && (
-          <span className="block text-sm font-normal text-slate-500">
-            Errors first. Download Report lists every row and what was changed.
-          </span>
-        )}
-      </summary>
-      <ul className="divide-y divide-slate-100 border-t border-slate-200">
-        {rows.map((r) => (
-          <li key={r.rowNumber} className="px-6 py-4">
-            <p className="text-sm font-semibold text-slate-900">
-              {/* rowNumber is already the CSV line (header = 1), what the spec's "row number + 1" shows. */}
-              Row {r.rowNumber}{' '}
-              {r.hasErrors ? (
-                <span className="text-red-700">· has errors</span>
-              ) : r.hasCorrections ? (
-                <span className="text-brand-700">· corrected</span>
-              ) : (
-                <span className="text-amber-700">· warning</span>
-              )}
-            </p>
-            <ul className="mt-2 space-y-1 text-sm">
-              {r.errors.map((e, i) => (
-                <li key={`e${i}`} className="text-red-700">
-                  <span className="font-mono text-xs">{e.field}</span>: {e.message}
-                </li>
-              ))}
-              {r.corrections.map((c, i) => (
-                <li key={`c${i}`} className="text-slate-700">
-                  <span className="font-mono text-xs">{c.field}</span>: {c.message}
-                </li>
-              ))}
-              {r.warnings.map((w, i) => (
-                <li key={`w${i}`} className="text-amber-700">
-                  <span className="font-mono text-xs">{w.field}</span>: {w.message}
-                </li>
-              ))}
-            </ul>
-            {/* Wraps instead of scrolling sideways on a phone: a scrolled box would need to take focus. */}
-            <pre className="mt-2 rounded-lg bg-slate-50 p-2 text-xs break-words whitespace-pre-wrap text-slate-700">
-              {JSON.stringify(r.effectiveRow, null, 2)}
-            </pre>
-          </li>
-        ))}
-      </ul>
-    </details>
   );
 }
 

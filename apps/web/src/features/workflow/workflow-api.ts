@@ -2,6 +2,7 @@ import type {
   ConnectionTest,
   HeadersResponse,
   PixelAccount,
+  PrepareResponse,
   PreviewResponse,
   StatusUpdate,
   TemplateDetail,
@@ -29,7 +30,7 @@ export const workflowApi = {
   uploadFixed: (id: string, file: File) =>
     api<UploadResponse>(`/api/uploads/${id}/fixed`, { method: 'POST', body: fileForm(file) }),
   validate: (id: string) => api<ValidationResponse>(`/api/uploads/${id}/validate`),
-  prepare: (id: string) => api<{ totalCount: number }>(`/api/uploads/${id}/prepare`),
+  prepare: (id: string) => api<PrepareResponse>(`/api/uploads/${id}/prepare`),
   preview: (id: string) => api<PreviewResponse>(`/api/uploads/${id}/preview`),
   templates: () => api<{ id: string; name: string }[]>('/api/mappings'),
   template: (id: string) => api<TemplateDetail>(`/api/mappings/${id}`),

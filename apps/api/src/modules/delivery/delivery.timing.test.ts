@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../config/env.ts';
+import {
+  DEFAULT_TIMING,
+  TAKEOVER_PROMISE_MS,
+  timingProblem,
+  worstCaseTakeoverMs,
+} from './delivery.timing.ts';
+
+const env = { NODE_ENV: 'test', DATA_DIR: '/tmp/backsignal-test' } as const;
+
+describe('crash takeover timing', () => {
+  it('the production defaults resume a dead send within 30 s', () => {
+    expect(loadConfig(env).sendTiming).toEqual(DEFAULT_TIMING);
+    expect(worstCaseTakeoverMs(DEFAULT_TIMING)).toBeLessThan(TAKEOVER_PROMISE_MS);
+    expect(timingProblem(DEFAULT_TIMING)).toBeNull();
+  });
+
+  it('reads the intervals from the environment and refuses a lease shorter than three beats', () => {
+    expect(
+      loadConfig({
+        ...env,
+        SEND_HEARTBEAT_MS: '100',
+        SEND_STALE_AFTER_MS: '1000',
+        SEND_SWEEP_EVERY_MS: '200',
+      }).sendTiming,
+    ).toEqual({ heartbeatMs: 100, staleAfterMs: 1000, sweepEveryMs: 200 });
+    expect(() => loadConfig({ ...env, SEND_HEARTBEAT_MS: '5000', SEND_STALE_AFTER_MS: '10000' })).toThrow(
+      /three heartbeats/,
+    );
+  });
+});

@@ -1,0 +1,29 @@
+import type { Queryable } from '../../db/db.ts';
+
+export const retentionRepo = {
+  /** Finished runs (and, by cascade, their batches and failed-row errors) last touched before `before`. */
+  async deleteRuns(db: Queryable, before: Date): Promise<number> {
+    const r = await db.query(
+      `delete from send_runs where status <> 'running' and coalesce(finished_at, updated_at, created_at) < $1`,
+      [before],
+    );
+    return r.rowCount ?? 0;
+  },
+  /**
+   * Uploads (and, by cascade, their stored chunks) last changed before `before` that no kept run still reads;
+   * prepared events are derived from the chunks, so they go with them.
+   */
+  async deleteUploads(db: Queryable, before: Date): Promise<number> {
+    const r = await db.query(
+      `delete from uploads u where u.updated_at < $1
+          and not exists (select 1 from send_runs r where r.upload_id = u.id)`,
+      [before],
+    );
+    return r.rowCount ?? 0;
+  },
+  /** Ledger entries delivered before `before`: past the window in which they can still stop a duplicate. */
+  async deleteLedger(db: Queryable, before: Date): Promise<number> {
+    const r = await db.query('delete from delivery_ledger where delivered_at < $1', [before]);
+    return r.rowCount ?? 0;
+  },
+};

@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../../../test/context.ts';
+import { loggedInAgent } from '../../../test/agent.ts';
+import { multipartFile } from '../../../test/multipart.ts';
+import { LEDGER_KEEP_DAYS, applyRetention } from './retention.ts';
+
+/** Issue 21 finding 8: retention as a job, tested by moving the job's clock instead of waiting. */
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext();
+});
+afterAll(() => ctx.close());
+
+const DAY = 24 * 60 * 60 * 1000;
+const count = async (table: string, where = 'true', params: unknown[] = []) =>
+  (await ctx.db.query<{ n: number }>(`select count(*)::int as n from ${table} where ${where}`, params))
+    .rows[0]!.n;
+const CSV = 'Email,Event,When\r\nann@example.com,Lead,2026-11-21T10:00:00Z\r\n';
+
+/** A user with one uploaded file, one finished run on it (with a failed batch) and its ledger entry. */
+async function sentFile() {
+  const { agent, userId } = await loggedInAgent(ctx.app, ctx.db);
+  const upload = await agent.request({ method: 'POST', url: '/api/upload', ...multipartFile('a.csv', CSV) });
+  const uploadId = upload.json().file.id as string;
+  const runId = randomUUID();
+  await ctx.db.query(
+    `insert into send_runs (id, user_id, upload_id, pixel_id, status, finished_at)
+     values ($1, $2, $3, '123', 'completed_with_errors', now())`,
+    [runId, userId, uploadId],
+  );
+  await ctx.db.query(
+    `insert into send_batches (id, run_id, user_id, idx, row_numbers, first_row, last_row, event_count, status,
+       error_raw, payload_hash)
+     values ($1, $2, $3, 0, '{2}', 2, 2, 1, 'failed', 'row 2: ann@example.com refused', 'h')`,
+    [randomUUID(), runId, userId],
+  );
+  await ctx.db.query(
+    `insert into delivery_ledger (user_id, pixel_id, event_name, event_id, run_id) values ($1, '123', 'Lead', $2, $3)`,
+    [userId, `ev-${uploadId}`, runId],
+  );
+  return { agent, userId, uploadId, runId };
+}
+
+describe('applyRetention', () => {
+  it('keeps everything younger than RETENTION_DAYS', async () => {
+    const f = await sentFile();
+    await applyRetention(ctx.db, new Date(Date.now() + 364 * DAY), {
+      retentionDays: 365,
+      analyticsRetentionDays: 90,
+    });
+    expect(await count('uploads', 'id = $1', [f.uploadId])).toBe(1);
+    expect(await count('upload_chunks', 'upload_id = $1', [f.uploadId])).toBeGreaterThan(0);
+    expect(await count('send_runs', 'id = $1', [f.runId])).toBe(1);
+    expect((await f.agent.get(`/api/uploads/${f.uploadId}`)).statusCode).toBe(200);
+  });
+
+  it('deletes uploads, chunks, runs and failed-row data past RETENTION_DAYS, and keeps the account', async () => {
+    const f = await sentFile();
+    const template = await f.agent.post('/api/mappings', { name: 'Kept', mappings: { Email: 'email' } });
+    await applyRetention(ctx.db, new Date(Date.now() + 366 * DAY), {
+      retentionDays: 365,
+      analyticsRetentionDays: 90,
+    });
+    expect(await count('uploads', 'id = $1', [f.uploadId])).toBe(0);
+    expect(await count('upload_chunks', 'upload_id = $1', [f.uploadId])).toBe(0);
+    expect(await count('send_runs', 'id = $1', [f.runId])).toBe(0);
+    expect(await count('send_batches', 'run_id = $1', [f.runId])).toBe(0);
+    expect((await f.agent.get(`/api/uploads/${f.uploadId}`)).statusCode).toBe(404);
+    expect(await count('users', 'id = $1', [f.userId])).toBe(1);
+    expect(await count('mapping_templates', 'id = $1', [template.json().id])).toBe(1);
+  });
+
+  it('keeps the ledger entries dedup needs after their file is gone, for LEDGER_KEEP_DAYS only', async () => {
+    const f = await sentFile();
+    const policy = { retentionDays: 30, analyticsRetentionDays: 90 };
+    await applyRetention(ctx.db, new Date(Date.now() + 31 * DAY), policy);
+    expect(await count('uploads', 'id = $1', [f.uploadId])).toBe(0);
+    expect(await count('delivery_ledger', 'user_id = $1', [f.userId])).toBe(1);
+    expect(await count('delivery_ledger', 'user_id = $1 and run_id is null', [f.userId])).toBe(1);
+    await applyRetention(ctx.db, new Date(Date.now() + (LEDGER_KEEP_DAYS + 1) * DAY), policy);
+    expect(await count('delivery_ledger', 'user_id = $1', [f.userId])).toBe(0);
+  });
+
+  it('never deletes a running send or the file it reads', async () => {
+    const f = await sentFile();
+    await ctx.db.query(`update send_runs set status = 'running', finished_at = null where id = $1`, [
+      f.runId,
+    ]);
+    await applyRetention(ctx.db, new Date(Date.now() + 400 * DAY), {
+      retentionDays: 365,
+      analyticsRetentionDays: 90,
+    });
+    expect(await count('send_runs', 'id = $1', [f.runId])).toBe(1);
+    expect(await count('uploads', 'id = $1', [f.uploadId])).toBe(1);
+  });
+
+  it('deletes anonymous analytics after ANALYTICS_RETENTION_DAYS', async () => {
+    await ctx.db.query(
+      `insert into analytics_events (name, path, occurred_at, received_at) values ('demo_viewed', '/retention', now(), now())`,
+    );
+    const policy = { retentionDays: 365, analyticsRetentionDays: 90 };
+    await applyRetention(ctx.db, new Date(Date.now() + 89 * DAY), policy);
+    expect(await count('analytics_events', `path = '/retention'`)).toBe(1);
+    await applyRetention(ctx.db, new Date(Date.now() + 91 * DAY), policy);
+    expect(await count('analytics_events', `path = '/retention'`)).toBe(0);
+  });
+});

@@ -1,0 +1,33 @@
+import type { Queryable } from '../../db/db.ts';
+import { analyticsRepo } from '../forms/analytics.repo.ts';
+import { retentionRepo } from './retention.repo.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * How long a delivery-ledger entry can still prevent a duplicate (ADR 0071): Meta refuses an event whose
+ * event_time is more than 62 days old (7 for most action sources), so an event delivered longer ago than that
+ * can never be accepted again and its entry protects nothing. One day of margin for clock skew.
+ */
+export const LEDGER_KEEP_DAYS = 63;
+
+export interface RetentionPolicy {
+  retentionDays: number;
+  analyticsRetentionDays: number;
+}
+
+/**
+ * The Terms' promise (data kept up to one year) as a job: uploads with their stored bytes, runs with their
+ * batches and failed-row data older than RETENTION_DAYS go; only the ledger entries deduplication needs stay,
+ * and only for LEDGER_KEEP_DAYS. Anonymous analytics go after ANALYTICS_RETENTION_DAYS. Accounts, pixel
+ * accounts and templates stay until the user deletes them.
+ */
+export async function applyRetention(db: Queryable, now: Date, policy: RetentionPolicy) {
+  const ago = (days: number) => new Date(now.getTime() - days * DAY_MS);
+  const cutoff = ago(policy.retentionDays);
+  const runs = await retentionRepo.deleteRuns(db, cutoff);
+  const uploads = await retentionRepo.deleteUploads(db, cutoff);
+  const ledger = await retentionRepo.deleteLedger(db, ago(LEDGER_KEEP_DAYS));
+  const analytics = await analyticsRepo.prune(db, ago(policy.analyticsRetentionDays), ago(1));
+  return { runs, uploads, ledger, analytics };
+}
