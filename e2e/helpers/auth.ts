@@ -2,7 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type Page } from '@playwright/test';
 
-const DATA_DIR = process.env.E2E_DATA_DIR ?? '/tmp/backsignal-e2e';
+// Set by playwright.config.ts (a per-run folder unless E2E_DATA_DIR names one).
+const DATA_DIR = process.env.E2E_DATA_DIR!;
 export const E2E_PASSWORD = 'Journey-Pass-2026!';
 
 /** The newest link to `path` mailed to `to`, read from the server's outbox. */
