@@ -133,8 +133,9 @@ describe('early refusals on a kept-alive connection', () => {
         Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')]),
       );
     }
-    conn.write('0\r\n\r\n');
+    // The body's end is not sent yet: the server refuses while it is still unread.
     const first = await conn.response();
+    conn.write('0\r\n\r\n');
     expect(first?.status).toBe(413);
     expect(first?.headers.connection).toBe('close');
     expect(await afterRefusal(conn)).toBeNull();

@@ -13,7 +13,7 @@ import { analyticsRepo } from './analytics.repo.ts';
  * visitor clicking through the site sends a few dozen; a flood stops here (issue 21: one minute of flooding
  * grows the database by well under 1 MB, see the flood test).
  */
-export const ANALYTICS_EVENTS_PER_ADDRESS_PER_HOUR = 200;
+export const ANALYTICS_EVENTS_PER_ADDRESS_PER_HOUR = 120;
 const WINDOW_MS = 60 * 60 * 1000;
 
 /**
