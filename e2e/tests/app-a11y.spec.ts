@@ -167,15 +167,16 @@ test('core flow by keyboard: dashboard, map, validate, submit and summary', asyn
   await expect(page).toHaveURL(/\/map-columns\?fileId=/);
   await expect(page.getByLabel('Email', { exact: true })).toHaveValue('Email');
   // The upload's toast sits below the sticky header, whose links stay in reach while it shows, on a phone too
-  // (where the header wraps).
+  // (where they are behind the Menu button).
   await expect(page.getByText('Uploaded: keyboard.csv')).toBeVisible();
   const header = page.getByRole('banner');
   for (const width of [375, 1280]) {
     await page.setViewportSize({ width, height: 720 });
-    for (const link of [
-      header.getByRole('link', { name: 'Account' }),
-      header.getByRole('button', { name: 'Logout' }),
-    ])
+    const links =
+      width < 640
+        ? [header.getByRole('button', { name: 'Menu' })]
+        : [header.getByRole('link', { name: 'Account' }), header.getByRole('button', { name: 'Logout' })];
+    for (const link of links)
       await expect.poll(() => coveredBy(link), `header link at ${width} px under the toast`).toBeNull();
   }
   // Alt+T focuses the notifications (spec §9); the toast's close button shows its focus.
@@ -325,11 +326,11 @@ test('core flow by keyboard: dashboard, map, validate, submit and summary', asyn
   await expect(page).toHaveURL(/\/summary\?fileId=/);
   await expect(page.getByRole('heading', { name: 'Submission Successful' })).toBeVisible({ timeout: 30_000 });
   await axe(page, 'summary, finished');
-  const batches = page.getByText(/^Sent batches/);
+  const batches = page.getByText('Batch details');
   await tabTo(page, batches);
   await page.keyboard.press('Enter');
   await expect(page.getByText('Batch 1', { exact: true })).toBeVisible();
-  await axe(page, 'summary with the sent batches open');
+  await axe(page, 'summary with the batch details open');
   await shot(page, 'summary');
   await tabTo(page, page.getByRole('link', { name: 'Back to Dashboard' }));
   await expectFocusVisible(page);
@@ -337,13 +338,13 @@ test('core flow by keyboard: dashboard, map, validate, submit and summary', asyn
 
   // Dashboard with a file, and the delete dialog: focus moves in, Escape closes, focus returns.
   await expect(page).toHaveURL(/\/dashboard$/);
-  // The corrected upload replaced the file, name included.
-  await expect(page.getByRole('link', { name: 'keyboard-fixed.csv' })).toBeVisible();
+  // The corrected upload replaced the file: one file, its name kept, marked corrected.
+  await expect(page.getByRole('link', { name: 'keyboard.csv, corrected' })).toBeVisible();
   await axe(page, 'dashboard with a file');
   await shot(page, 'dashboard-list');
   await dialogByKeyboard(
     page,
-    page.getByRole('button', { name: 'Delete keyboard-fixed.csv' }),
+    page.getByRole('button', { name: 'Delete keyboard.csv' }),
     'Delete this file?',
   );
 });
@@ -371,11 +372,13 @@ test('a send with a failed batch: Completed with Errors', async ({ page }) => {
   await page.getByRole('button', { name: /Send .* events to Meta/ }).click();
   await expect(page.getByRole('heading', { name: 'Completed with Errors' })).toBeVisible({ timeout: 30_000 });
   await axe(page, 'summary, completed with errors');
+  await tabTo(page, page.getByRole('button', { name: 'Download all failed rows' }));
+  await expectFocusVisible(page);
+  await page.getByText('Batch details').click();
+  await expect(page.getByText('Batch 9', { exact: true })).toBeAttached();
   await tabTo(page, page.getByRole('button', { name: /Download failed rows of batch/ }));
   await expectFocusVisible(page);
-  await page.getByText(/^Sent batches/).click();
-  await expect(page.getByText('Batch 9', { exact: true })).toBeAttached();
-  await axe(page, 'summary, completed with errors, sent batches open');
+  await axe(page, 'summary, completed with errors, batch details open');
   await shot(page, 'summary-errors');
 });
 
