@@ -175,6 +175,8 @@ function handle(items: ReturnType<typeof reader.push>, out: unknown[]) {
         if (input.mode === 'events' && !bad && !repeat) {
           summary.validEvents++;
           const event = writeEvent!(r);
+          // Measured here, natively, so the sending thread's batcher does not count it in JavaScript.
+          event.bytes = Buffer.byteLength(event.json);
           out.push(
             input.withNormalized
               ? { rowNumber: item.rowNumber, values: item.values, event, normalized: r.effectiveRow }
