@@ -30,7 +30,7 @@ async function uploadAndValidate(page: Page, name: string, csv: string) {
   await page.getByRole('button', { name: "Let's go" }).click();
   await page.getByTestId('file-input').setInputFiles(file(name, csv));
   await expect(page).toHaveURL(/\/map-columns\?fileId=/);
-  await expect(page.getByLabel('email', { exact: true })).toHaveValue('Email');
+  await expect(page.getByLabel('Email', { exact: true })).toHaveValue('Email');
   await page.getByRole('button', { name: 'Continue to Validation' }).click();
   await expect(page).toHaveURL(/\/verify-data\?fileId=/);
   await expect(page.getByText('Rows with errors', { exact: true })).toBeVisible({ timeout: 20_000 });
