@@ -85,7 +85,8 @@ test('upload, map with suggestions and a template, validate, fix, and reach a re
   await shot(page, 'submit');
 
   await page.goto('/dashboard');
-  await expect(page.getByRole('link', { name: 'crm-export-fixed.csv' })).toBeVisible();
+  // A corrected file keeps its first name and says it was corrected (issue 19, dashboard).
+  await expect(page.getByRole('link', { name: 'crm-export.csv, corrected' })).toBeVisible();
   await expect(page.getByText('prepared', { exact: true })).toBeVisible();
   await shot(page, 'dashboard-list');
 });
@@ -221,9 +222,12 @@ test('map-columns shows the per-file settings; a corrected file with other heade
   ).toHaveCount(1);
   await page.getByLabel('Country code for phones without one').selectOption('GB');
   await page.getByRole('button', { name: 'Continue to Validation' }).click();
-  await expect(page.getByText('Looks great! Your data is clean and ready to submit')).toBeVisible({
+  // The setting is applied: read as British numbers, the two US phones without a country code cannot be used,
+  // which is a warning, never "clean" (decision 0055).
+  await expect(page.getByText("2 phone numbers can't be used: not a valid phone number")).toBeVisible({
     timeout: 20_000,
   });
+  await expect(page.getByText('Looks great! Your data is clean and ready to submit')).toHaveCount(0);
 
   await page
     .getByTestId('file-input')

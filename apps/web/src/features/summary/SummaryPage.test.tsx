@@ -178,6 +178,14 @@ describe('SummaryPage announcing the end of a send', () => {
     expect(toastSuccess).not.toHaveBeenCalled();
   });
 
+  it('says how many rows with errors were skipped before sending, with their download', async () => {
+    vi.mocked(summaryApi.file).mockResolvedValue({ status: 'submitted' } as never);
+    vi.mocked(summaryApi.summary).mockResolvedValue({ ...finished('completed'), errorRowsSkipped: 12 });
+    renderSummary(null);
+    expect(await screen.findByText('12 rows with errors skipped, not sent.')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Download skipped rows' })).toBeTruthy();
+  });
+
   it('says a stop before the whole file was read left an uncounted rest, without a made-up number', async () => {
     vi.mocked(summaryApi.file).mockResolvedValue({ status: 'submitted' } as never);
     const stopped = finished('stopped');
