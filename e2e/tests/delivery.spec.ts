@@ -55,7 +55,7 @@ async function preparedFile(page: Page, content: string, name: string, withAccou
       })
     ).ok(),
   ).toBe(true);
-  const check = await page.request.get(`/api/uploads/${id}/validate`);
+  const check = await page.request.get(`/api/uploads/${id}/validate`, { headers });
   expect(check.ok()).toBe(true);
   const validated = await page.request.patch(`/api/uploads/${id}/status`, {
     headers,
