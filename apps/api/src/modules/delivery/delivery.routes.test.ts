@@ -245,7 +245,8 @@ describe('send, summary, delivered count and failed-rows download', () => {
     ]);
   });
 
-  it('pages the batch list of a finished run with more than 200 batches', async () => {
+  // 205 one-event batches through the real pipeline: past 30 s with the suite twice on a busy 2-core machine.
+  it('pages the batch list of a finished run with more than 200 batches', { timeout: 120_000 }, async () => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);
     const id = await prepared(agent, csv(205, [150]));
     const accountId = await account(agent);
