@@ -59,7 +59,13 @@ const env: NodeJS.ProcessEnv = {
 if (!databaseUrl) delete env.DATABASE_URL;
 const server = spawn(
   process.execPath,
-  ['--import', 'tsx', fileURLToPath(new URL('../apps/api/src/server.ts', import.meta.url))],
+  [
+    // e.g. BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the server
+    ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+    '--import',
+    'tsx',
+    fileURLToPath(new URL('../apps/api/src/server.ts', import.meta.url)),
+  ],
   {
     env,
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type PgBoss from 'pg-boss';
 import { createTestContext, type TestContext } from '../../../test/context.ts';
 import { Agent, loggedInAgent } from '../../../test/agent.ts';
 import { multipartFile } from '../../../test/multipart.ts';
 import { startFakeGraph, type FakeGraph } from '../../../../../e2e/fake-graph/fake-graph.ts';
 import { runSend, type EngineOptions } from './delivery.engine.ts';
+import { deliveryRepo } from './delivery.repo.ts';
 import { appDeliverySource } from './delivery.source.ts';
 
 let ctx: TestContext;
@@ -140,7 +141,12 @@ describe('summary progress, grouped failures and the all-failed-rows download', 
     // Now this pixel has live deliveries: a run that skips them only knows how many once it has read the file.
     const again = await prepared(agent, csv(250));
     const second = (await agent.post(`/api/uploads/${again}/send`, { selectedAccountId: accountId })).json();
+    const lookups = vi.spyOn(deliveryRepo, 'anyLiveDelivery');
     expect((await agent.get(`/api/uploads/${again}/summary`)).json().progress.eventsSkipped).toBeNull();
+    expect((await agent.get(`/api/uploads/${again}/summary`)).json().progress.eventsSkipped).toBeNull();
+    // The pixel's ledger is scanned once per run, not on every poll.
+    expect(lookups).toHaveBeenCalledTimes(1);
+    lookups.mockRestore();
     await work(second.runId);
     expect((await agent.get(`/api/uploads/${again}/summary`)).json().progress.eventsSkipped).toBe(250);
     // Sending anyway skips nothing, known at once.
