@@ -22,6 +22,7 @@ import { templateRoutes } from './modules/templates/templates.routes.ts';
 import { pixelRoutes } from './modules/pixels/pixels.routes.ts';
 import { formRoutes } from './modules/forms/forms.routes.ts';
 import { deliveryRoutes } from './modules/delivery/delivery.routes.ts';
+import { sourceRoutes } from './modules/sources/sources.routes.ts';
 
 export interface AppDeps {
   config: Config;
@@ -90,5 +91,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(pixelRoutes(resolved));
   await app.register(formRoutes(resolved));
   await app.register(deliveryRoutes(resolved));
+  await app.register(sourceRoutes(resolved));
   return app;
 }

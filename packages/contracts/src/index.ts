@@ -7,3 +7,4 @@ export * from './forms.ts';
 export * from './audit-score.ts';
 export * from './delivery.ts';
 export * from './public-pages.ts';
+export * from './sources.ts';

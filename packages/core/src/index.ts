@@ -42,3 +42,4 @@ export * from './batch/batcher.ts';
 export * from './quality/match-quality.ts';
 export * from './quality/row-match-quality.ts';
 export * from './meta-errors/index.ts';
+export { nextRunAt, describeSchedule, type SourceSchedule } from './schedule/next-run.ts';

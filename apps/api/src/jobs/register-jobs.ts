@@ -2,10 +2,12 @@ import type PgBoss from 'pg-boss';
 import type { ResolvedDeps } from '../app.ts';
 import { registerHousekeepingJob } from './housekeeping.job.ts';
 import { registerSendRunJob } from './send-run.job.ts';
+import { startSourceScheduler } from './source-scheduler.job.ts';
 
 /** Every background job handler, registered on a queue. Run by `npm start` and by `npm run worker`. */
 export async function registerJobs(boss: PgBoss, deps: ResolvedDeps): Promise<void> {
   // Job modules register here, one line each.
   await registerSendRunJob(boss, deps);
   await registerHousekeepingJob(boss, deps);
+  startSourceScheduler(boss, deps);
 }

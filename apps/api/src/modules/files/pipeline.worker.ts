@@ -153,7 +153,8 @@ function handle(items: ReturnType<typeof reader.push>, out: unknown[]) {
         if (bad) summary.rowsWithErrors++;
         if (r.corrections.length) summary.rowsCorrected++;
         if (r.warnings.length) summary.rowsWithWarnings++;
-        if (r.drops.length) {
+        // A row with errors is not sent at all: what it would have lost is not counted as lost.
+        if (r.drops.length && !bad) {
           summary.rowsWithDrops++;
           for (const d of r.drops) {
             const key = `${d.field} ${d.reason}`;

@@ -1,0 +1,32 @@
+import type PgBoss from 'pg-boss';
+import type { ResolvedDeps } from '../app.ts';
+import { tick } from '../modules/sources/scheduler.ts';
+import { engineOptions } from './send-run.job.ts';
+
+/** How often each worker looks for due sources: the delay between a due time and its start stays under this. */
+export const SCHEDULER_TICK_MS = 5_000;
+
+/**
+ * Sources run on their own claim (sources.next_run_at under FOR UPDATE SKIP LOCKED), not on pg-boss cron:
+ * the due times live in one indexed column in the owner's zone, every worker ticks, and the claim decides.
+ * A tick that is still running is not started again in the same worker.
+ */
+export function startSourceScheduler(boss: PgBoss, deps: ResolvedDeps): void {
+  const runner = { ...deps, engine: engineOptions(deps) };
+  let busy = false;
+  const run = async () => {
+    if (busy) return;
+    busy = true;
+    try {
+      await tick(runner);
+    } catch (err) {
+      console.error('source scheduler tick failed', err);
+    } finally {
+      busy = false;
+    }
+  };
+  const timer = setInterval(() => void run(), SCHEDULER_TICK_MS);
+  timer.unref();
+  boss.once('stopped', () => clearInterval(timer));
+  void run();
+}

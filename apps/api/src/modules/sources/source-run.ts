@@ -1,0 +1,222 @@
+import { headerProblem } from '@backsignal/core';
+import type { ResolvedDeps } from '../../app.ts';
+import { AppError } from '../../errors/app-error.ts';
+import { usersRepo } from '../accounts/users.repo.ts';
+import { runSend, type EngineOptions } from '../delivery/delivery.engine.ts';
+import { deliveryRepo } from '../delivery/delivery.repo.ts';
+import { filesRepo } from '../files/files.repo.ts';
+import { createUpload } from '../files/files.service.ts';
+import { runPipeline } from '../files/pipeline.ts';
+import type { ReportRow } from '../files/pipeline-types.ts';
+import { pixelsRepo } from '../pixels/pixels.repo.ts';
+import { takeQuota } from '../usage/quota.service.ts';
+import { openSecret, openSourceFile } from './source-connection.ts';
+import { sourcePausedMail, tokenExpiredMail } from './sources.mails.ts';
+import { sourcesRepo, type SourceRow } from './sources.repo.ts';
+import { FetchFailure } from './url-fetch.ts';
+
+export type RunnerDeps = Pick<ResolvedDeps, 'db' | 'config' | 'mailer' | 'now'> & { engine: EngineOptions };
+
+const SKIPPED_LISTED = 100;
+const HEARTBEAT_MS = 30_000;
+
+const fileName = (s: SourceRow, now: Date) =>
+  `${s.name.replace(/[^\w .-]+/g, '_').slice(0, 80) || 'source'} ${now.toISOString().slice(0, 16).replace('T', ' ')}.csv`;
+
+async function mailOwner(
+  deps: RunnerDeps,
+  userId: string,
+  build: (to: string) => Parameters<RunnerDeps['mailer']['send']>[0],
+) {
+  const user = await usersRepo.findById(deps.db, userId);
+  if (user) await deps.mailer.send(build(user.email));
+}
+
+/** Sends nothing, pauses the source and tells the owner why. */
+async function pauseAndMail(
+  deps: RunnerDeps,
+  s: SourceRow,
+  runId: string,
+  reason: string,
+  extra: object = {},
+) {
+  await sourcesRepo.pause(deps.db, s.userId, s.id, reason);
+  await sourcesRepo.finishRun(deps.db, runId, { status: 'paused', message: reason, ...extra });
+  await mailOwner(deps, s.userId, (to) =>
+    sourcePausedMail(to, s.name, reason, `${deps.config.appUrl}/sources/${s.id}`),
+  );
+}
+
+/**
+ * Meta refused the account's token (190): every source of that pixel account pauses, and the owner gets one
+ * mail. The update that pauses them is the guard: a second run seeing the same expiry pauses nothing new and
+ * mails nobody.
+ */
+async function pauseForExpiredToken(deps: RunnerDeps, s: SourceRow) {
+  if (!s.pixelAccountId) return;
+  const account = await pixelsRepo.find(deps.db, s.userId, s.pixelAccountId);
+  const reason = `Meta no longer accepts the access token of "${account?.name ?? 'the pixel account'}". Save a new token, then resume.`;
+  const paused = await sourcesRepo.pauseForAccount(deps.db, s.pixelAccountId, reason);
+  if (!paused.length) return;
+  await mailOwner(deps, s.userId, (to) =>
+    tokenExpiredMail(
+      to,
+      account?.name ?? '',
+      paused.map((p) => p.name).sort(),
+      `${deps.config.appUrl}/sources`,
+    ),
+  );
+}
+
+/**
+ * One run of a source: fetch, store as an upload, apply the source's mapping and settings, validate, then send
+ * the valid rows through the delivery engine with the per-pixel ledger (rows already delivered stay out, so a
+ * sheet that grew by ten rows sends ten events). Too many bad rows, or mapped columns gone, send nothing and
+ * pause the source. Answers the run's final status.
+ */
+export async function executeRun(deps: RunnerDeps, s: SourceRow, runId: string): Promise<string> {
+  const beat = setInterval(() => void sourcesRepo.heartbeat(deps.db, runId).catch(() => {}), HEARTBEAT_MS);
+  beat.unref();
+  try {
+    return await execute(deps, s, runId);
+  } catch (err) {
+    const message =
+      err instanceof FetchFailure || err instanceof AppError
+        ? err.message
+        : 'Backsignal hit an internal error during this run; the next run will try again.';
+    if (!(err instanceof FetchFailure || err instanceof AppError)) console.error('source run failed', err);
+    await sourcesRepo.finishRun(deps.db, runId, { status: 'failed', message });
+    return 'failed';
+  } finally {
+    clearInterval(beat);
+  }
+}
+
+async function execute(deps: RunnerDeps, s: SourceRow, runId: string): Promise<string> {
+  const { db, config } = deps;
+  const now = deps.now();
+  const account = s.pixelAccountId ? await pixelsRepo.find(db, s.userId, s.pixelAccountId) : undefined;
+  if (!account) {
+    await pauseAndMail(
+      deps,
+      s,
+      runId,
+      'The pixel account of this source was deleted. Choose another one, then resume.',
+    );
+    return 'paused';
+  }
+  if (account.status === 'reconnect_needed') {
+    await pauseForExpiredToken(deps, s);
+    await sourcesRepo.finishRun(db, runId, {
+      status: 'paused',
+      message: `Meta no longer accepts the access token of "${account.name}".`,
+    });
+    return 'paused';
+  }
+
+  const { body } = await openSourceFile(config, s.connection, openSecret(config, s));
+  const { file } = await createUpload(db, s.userId, fileName(s, now), body, {
+    maxBytes: config.maxUploadBytes,
+    quotas: config.quotas,
+    now,
+  });
+  await sourcesRepo.setRunUpload(db, runId, file.id, file.rowCount);
+
+  const gone = Object.keys(s.mappings).filter((h) => !file.headers.includes(h));
+  if (gone.length || headerProblem({ headers: file.headers, mappings: s.mappings })) {
+    const names = gone.map((h) => `"${h}"`).join(', ');
+    await pauseAndMail(
+      deps,
+      s,
+      runId,
+      gone.length
+        ? `The file no longer has the mapped column${gone.length > 1 ? 's' : ''} ${names}.`
+        : "The file's headers no longer match the source's mapping.",
+    );
+    return 'paused';
+  }
+  await filesRepo.saveMapping(db, file.id, {
+    status: 'mapped',
+    mappings: s.mappings,
+    hardcodedValues: s.hardcodedValues,
+    autoMapped: {},
+    settings: s.settings,
+  });
+  const upload = (await filesRepo.findForUser(db, s.userId, file.id))!;
+
+  const skippedRows: { rowNumber: number; message: string }[] = [];
+  const report = await runPipeline(
+    db,
+    upload,
+    { mode: 'report', now, previewLimit: 0 },
+    (items: ReportRow[]) => {
+      for (const r of items)
+        if (r.errors.length && skippedRows.length < SKIPPED_LISTED)
+          skippedRows.push({ rowNumber: r.rowNumber, message: r.errors.map((e) => e.message).join(' ') });
+    },
+  );
+  if (report.error) {
+    await pauseAndMail(deps, s, runId, report.error);
+    return 'paused';
+  }
+  const skipped = { rowsSkipped: report.rowsWithErrors, skippedRows };
+  if (report.rowsChecked === 0) {
+    await sourcesRepo.finishRun(db, runId, {
+      status: 'nothing_new',
+      message: 'The file has no rows.',
+      ...skipped,
+    });
+    await filesRepo.delete(db, file.id);
+    return 'nothing_new';
+  }
+  const share = report.rowsWithErrors / report.rowsChecked;
+  if (share > s.errorThreshold) {
+    const pct = Math.round(share * 100);
+    await pauseAndMail(
+      deps,
+      s,
+      runId,
+      `${report.rowsWithErrors} of ${report.rowsChecked} rows (${pct}%) have errors, more than the ${Math.round(s.errorThreshold * 100)}% this source allows.`,
+      skipped,
+    );
+    return 'paused';
+  }
+
+  const toSend = report.rowsChecked - report.rowsWithErrors - report.repeatedRows;
+  const run = await db.transaction(async (tx) => {
+    await takeQuota(tx, { quotas: config.quotas, userId: s.userId, action: 'send', amount: toSend, now });
+    await filesRepo.setStatus(tx, file.id, 'submitted');
+    return deliveryRepo.createRun(tx, {
+      userId: s.userId,
+      uploadId: file.id,
+      accountId: account.id,
+      pixelId: account.pixelId,
+      accountName: account.name,
+      testEventCode: s.testEventCode,
+      skipDelivered: true,
+      expectedEvents: toSend,
+    });
+  });
+  await sourcesRepo.setRunSend(db, runId, run.id);
+  // In this worker, awaited: the run's outcome decides the source's. A crash here leaves the send run to the
+  // send-run sweeper, which resumes it batch by batch.
+  await runSend(deps.engine, run.id);
+  const done = (await deliveryRepo.getRun(db, run.id))!;
+  if (done.stop_reason === 'token') {
+    await pauseForExpiredToken(deps, s);
+    await sourcesRepo.finishRun(db, runId, {
+      status: 'paused',
+      message: done.stop_error ?? 'Meta refused the access token.',
+      ...skipped,
+    });
+    return 'paused';
+  }
+  const totals = await deliveryRepo.totals(db, run.id);
+  const sentAny = totals.events_sent + totals.events_failed > 0;
+  const message = done.stop_reason ? (done.stop_error ?? `Sending stopped (${done.stop_reason}).`) : null;
+  const status = done.stop_reason && !sentAny ? 'failed' : sentAny ? 'sent' : 'nothing_new';
+  await sourcesRepo.finishRun(db, runId, { status, message, ...skipped });
+  // An hourly source whose file did not grow would otherwise leave an upload per hour on the dashboard.
+  if (status === 'nothing_new' && !report.rowsWithErrors) await filesRepo.delete(db, file.id);
+  return status;
+}

@@ -1,0 +1,362 @@
+import type { FileSettings, SourceKind, SourceRunStatus, SourceSchedule } from '@backsignal/contracts';
+import type { Queryable } from '../../db/db.ts';
+import type { SealedToken } from '../pixels/token-crypto.ts';
+
+export interface StoredConnection {
+  url: string;
+  auth: 'none' | 'header' | 'basic';
+  headerName: string | null;
+  username: string | null;
+}
+
+export interface SourceRow {
+  id: string;
+  userId: string;
+  name: string;
+  kind: SourceKind;
+  connection: StoredConnection;
+  sealed: SealedToken | null;
+  mappings: Record<string, string>;
+  hardcodedValues: Record<string, string>;
+  settings: FileSettings;
+  pixelAccountId: string | null;
+  testEventCode: string | null;
+  schedule: SourceSchedule;
+  timeZone: string;
+  errorThreshold: number;
+  status: 'active' | 'paused';
+  pauseReason: string | null;
+  nextRunAt: Date | null;
+  runRequestedAt: Date | null;
+}
+
+export interface SourceRunRow {
+  id: string;
+  sourceId: string;
+  userId: string;
+  trigger: 'schedule' | 'manual';
+  status: SourceRunStatus;
+  dueAt: Date | null;
+  startedAt: Date;
+  finishedAt: Date | null;
+  uploadId: string | null;
+  sendRunId: string | null;
+  rowsRead: number;
+  rowsSkipped: number;
+  skippedRows: { rowNumber: number; message: string }[];
+  message: string | null;
+  sent: number;
+  failed: number;
+  alreadyDelivered: number;
+}
+
+const json = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
+const buf = (v: unknown) => Buffer.from(v as Uint8Array);
+const isUuid = (id: string) => /^[0-9a-f-]{36}$/i.test(id);
+
+const COLS = `id, user_id, name, kind, connection, secret_ciphertext, secret_iv, secret_tag, secret_key_version, mappings,
+  hardcoded_values, settings, pixel_account_id, test_event_code, schedule, time_zone, error_threshold, status,
+  pause_reason, next_run_at, run_requested_at`;
+
+function toSource(r: Record<string, unknown>): SourceRow {
+  return {
+    id: r.id as string,
+    userId: r.user_id as string,
+    name: r.name as string,
+    kind: r.kind as SourceKind,
+    connection: json(r.connection),
+    sealed: r.secret_ciphertext
+      ? {
+          ciphertext: buf(r.secret_ciphertext),
+          iv: buf(r.secret_iv),
+          tag: buf(r.secret_tag),
+          keyVersion: Number(r.secret_key_version),
+        }
+      : null,
+    mappings: json(r.mappings),
+    hardcodedValues: json(r.hardcoded_values),
+    settings: json(r.settings),
+    pixelAccountId: (r.pixel_account_id as string | null) ?? null,
+    testEventCode: (r.test_event_code as string | null) ?? null,
+    schedule: json(r.schedule),
+    timeZone: r.time_zone as string,
+    errorThreshold: Number(r.error_threshold),
+    status: r.status as SourceRow['status'],
+    pauseReason: (r.pause_reason as string | null) ?? null,
+    nextRunAt: (r.next_run_at as Date | null) ?? null,
+    runRequestedAt: (r.run_requested_at as Date | null) ?? null,
+  };
+}
+
+// Sent and failed come from the send run's committed batch leaves, as on the send summary.
+const RUN_COLS = `r.id, r.source_id, r.user_id, r.trigger, r.status, r.due_at, r.started_at, r.finished_at, r.upload_id,
+  r.send_run_id, r.rows_read, r.rows_skipped, r.skipped_rows, r.message,
+  coalesce(sr.skipped_events, 0) as already_delivered,
+  coalesce((select sum(b.event_count) from send_batches b where b.run_id = r.send_run_id and b.status = 'sent'), 0)::int as sent,
+  coalesce((select sum(b.event_count) from send_batches b where b.run_id = r.send_run_id and b.status = 'failed'), 0)::int as failed`;
+const RUN_FROM = 'source_runs r left join send_runs sr on sr.id = r.send_run_id';
+
+function toRun(r: Record<string, unknown>): SourceRunRow {
+  return {
+    id: r.id as string,
+    sourceId: r.source_id as string,
+    userId: r.user_id as string,
+    trigger: r.trigger as SourceRunRow['trigger'],
+    status: r.status as SourceRunStatus,
+    dueAt: (r.due_at as Date | null) ?? null,
+    startedAt: r.started_at as Date,
+    finishedAt: (r.finished_at as Date | null) ?? null,
+    uploadId: (r.upload_id as string | null) ?? null,
+    sendRunId: (r.send_run_id as string | null) ?? null,
+    rowsRead: Number(r.rows_read),
+    rowsSkipped: Number(r.rows_skipped),
+    skippedRows: json(r.skipped_rows),
+    message: (r.message as string | null) ?? null,
+    sent: Number(r.sent),
+    failed: Number(r.failed),
+    alreadyDelivered: Number(r.already_delivered),
+  };
+}
+
+export interface SourceWrite {
+  name: string;
+  kind: SourceKind;
+  connection: StoredConnection;
+  /** undefined keeps the stored secret; null removes it. */
+  sealed?: SealedToken | null;
+  mappings: object;
+  hardcodedValues: object;
+  settings: FileSettings;
+  pixelAccountId: string;
+  testEventCode: string | null;
+  schedule: SourceSchedule;
+  timeZone: string;
+  errorThreshold: number;
+  nextRunAt: Date;
+}
+
+const secretParams = (s: SealedToken | null | undefined) =>
+  s ? [s.ciphertext, s.iv, s.tag, s.keyVersion] : [null, null, null, null];
+
+export const sourcesRepo = {
+  async insert(db: Queryable, id: string, userId: string, s: SourceWrite) {
+    await db.query(
+      `insert into sources (id, user_id, name, kind, connection, secret_ciphertext, secret_iv, secret_tag,
+         secret_key_version, mappings, hardcoded_values, settings, pixel_account_id, test_event_code, schedule,
+         time_zone, error_threshold, next_run_at)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
+      [
+        id,
+        userId,
+        s.name,
+        s.kind,
+        JSON.stringify(s.connection),
+        ...secretParams(s.sealed),
+        JSON.stringify(s.mappings),
+        JSON.stringify(s.hardcodedValues),
+        JSON.stringify(s.settings),
+        s.pixelAccountId,
+        s.testEventCode,
+        JSON.stringify(s.schedule),
+        s.timeZone,
+        s.errorThreshold,
+        s.nextRunAt,
+      ],
+    );
+  },
+  async update(db: Queryable, id: string, userId: string, s: SourceWrite) {
+    const keep = s.sealed === undefined;
+    await db.query(
+      `update sources set name = $3, kind = $4, connection = $5,
+         secret_ciphertext = case when $18 then secret_ciphertext else $6 end,
+         secret_iv = case when $18 then secret_iv else $7 end,
+         secret_tag = case when $18 then secret_tag else $8 end,
+         secret_key_version = case when $18 then secret_key_version else $9 end,
+         mappings = $10, hardcoded_values = $11, settings = $12, pixel_account_id = $13, test_event_code = $14,
+         schedule = $15, time_zone = $16, error_threshold = $17,
+         next_run_at = case when status = 'active' then $19 else next_run_at end, updated_at = now()
+       where id = $1 and user_id = $2`,
+      [
+        id,
+        userId,
+        s.name,
+        s.kind,
+        JSON.stringify(s.connection),
+        ...secretParams(s.sealed ?? null),
+        JSON.stringify(s.mappings),
+        JSON.stringify(s.hardcodedValues),
+        JSON.stringify(s.settings),
+        s.pixelAccountId,
+        s.testEventCode,
+        JSON.stringify(s.schedule),
+        s.timeZone,
+        s.errorThreshold,
+        keep,
+        s.nextRunAt,
+      ],
+    );
+  },
+  async find(db: Queryable, userId: string, id: string): Promise<SourceRow | undefined> {
+    if (!isUuid(id)) return undefined;
+    const r = await db.query(`select ${COLS} from sources where id = $1 and user_id = $2`, [id, userId]);
+    return r.rows[0] ? toSource(r.rows[0]) : undefined;
+  },
+  async get(db: Queryable, id: string): Promise<SourceRow | undefined> {
+    const r = await db.query(`select ${COLS} from sources where id = $1`, [id]);
+    return r.rows[0] ? toSource(r.rows[0]) : undefined;
+  },
+  async list(db: Queryable, userId: string): Promise<SourceRow[]> {
+    const r = await db.query(`select ${COLS} from sources where user_id = $1 order by created_at, id`, [
+      userId,
+    ]);
+    return r.rows.map(toSource);
+  },
+  async delete(db: Queryable, userId: string, id: string): Promise<boolean> {
+    if (!isUuid(id)) return false;
+    return (await db.query('delete from sources where id = $1 and user_id = $2', [id, userId])).rowCount > 0;
+  },
+  async pause(db: Queryable, userId: string, id: string, reason: string | null): Promise<boolean> {
+    const r = await db.query(
+      `update sources set status = 'paused', pause_reason = $3, updated_at = now()
+       where id = $1 and user_id = $2`,
+      [id, userId, reason],
+    );
+    return r.rowCount > 0;
+  },
+  async resume(db: Queryable, userId: string, id: string, nextRunAt: Date): Promise<boolean> {
+    const r = await db.query(
+      `update sources set status = 'active', pause_reason = null, next_run_at = $3, updated_at = now()
+       where id = $1 and user_id = $2`,
+      [id, userId, nextRunAt],
+    );
+    return r.rowCount > 0;
+  },
+  /** Pauses every active source sending to this pixel account; answers the ones it paused (once). */
+  async pauseForAccount(
+    db: Queryable,
+    accountId: string,
+    reason: string,
+  ): Promise<{ id: string; name: string; userId: string }[]> {
+    const r = await db.query<{ id: string; name: string; user_id: string }>(
+      `update sources set status = 'paused', pause_reason = $2, updated_at = now()
+       where pixel_account_id = $1 and status = 'active' returning id, name, user_id`,
+      [accountId, reason],
+    );
+    return r.rows.map((x) => ({ id: x.id, name: x.name, userId: x.user_id }));
+  },
+  async requestRun(db: Queryable, userId: string, id: string, now: Date): Promise<boolean> {
+    const r = await db.query(
+      'update sources set run_requested_at = coalesce(run_requested_at, $3) where id = $1 and user_id = $2',
+      [id, userId, now],
+    );
+    return r.rowCount > 0;
+  },
+
+  /**
+   * The scheduler's claim: due active sources (or ones the owner asked to run now) without a running run, each
+   * locked so concurrent workers skip it. In the same transaction the run row is created and the next due
+   * time moved on, so a crash either keeps both or neither.
+   */
+  async claimDue(
+    db: Queryable,
+    now: Date,
+    limit: number,
+  ): Promise<(SourceRow & { trigger: 'schedule' | 'manual'; dueAt: Date | null })[]> {
+    const r = await db.query(
+      `select ${COLS} from sources s
+       where ((s.status = 'active' and s.next_run_at <= $1) or s.run_requested_at is not null)
+         and not exists (select 1 from source_runs r where r.source_id = s.id and r.status = 'running')
+       order by coalesce(s.run_requested_at, s.next_run_at) limit $2
+       for update of s skip locked`,
+      [now, limit],
+    );
+    return r.rows.map((row) => {
+      const s = toSource(row);
+      const manual = s.runRequestedAt !== null;
+      return {
+        ...s,
+        trigger: manual ? 'manual' : 'schedule',
+        dueAt: manual ? s.runRequestedAt : s.nextRunAt,
+      };
+    });
+  },
+  async advance(db: Queryable, id: string, nextRunAt: Date | null, clearRequest: boolean) {
+    await db.query(
+      `update sources set next_run_at = coalesce($2, next_run_at),
+         run_requested_at = case when $3 then null else run_requested_at end where id = $1`,
+      [id, nextRunAt, clearRequest],
+    );
+  },
+
+  async createRun(
+    db: Queryable,
+    run: {
+      id: string;
+      sourceId: string;
+      userId: string;
+      trigger: 'schedule' | 'manual';
+      dueAt: Date | null;
+      now: Date;
+    },
+  ) {
+    await db.query(
+      `insert into source_runs (id, source_id, user_id, trigger, due_at, started_at, heartbeat_at)
+       values ($1, $2, $3, $4, $5, $6, $6)`,
+      [run.id, run.sourceId, run.userId, run.trigger, run.dueAt, run.now],
+    );
+  },
+  async heartbeat(db: Queryable, runId: string) {
+    await db.query('update source_runs set heartbeat_at = now() where id = $1', [runId]);
+  },
+  async setRunUpload(db: Queryable, runId: string, uploadId: string, rowsRead: number) {
+    await db.query('update source_runs set upload_id = $2, rows_read = $3 where id = $1', [
+      runId,
+      uploadId,
+      rowsRead,
+    ]);
+  },
+  async setRunSend(db: Queryable, runId: string, sendRunId: string) {
+    await db.query('update source_runs set send_run_id = $2 where id = $1', [runId, sendRunId]);
+  },
+  async finishRun(
+    db: Queryable,
+    runId: string,
+    f: { status: SourceRunStatus; message: string | null; rowsSkipped?: number; skippedRows?: object[] },
+  ) {
+    await db.query(
+      `update source_runs set status = $2, message = $3, rows_skipped = coalesce($4, rows_skipped),
+         skipped_rows = coalesce($5, skipped_rows), finished_at = now() where id = $1 and status = 'running'`,
+      [
+        runId,
+        f.status,
+        f.message,
+        f.rowsSkipped ?? null,
+        f.skippedRows ? JSON.stringify(f.skippedRows) : null,
+      ],
+    );
+  },
+  /** Runs whose worker stopped beating (crashed): closed as failed so the source can run again. */
+  async failStaleRuns(db: Queryable, quietMs: number, message: string): Promise<number> {
+    const r = await db.query(
+      `update source_runs set status = 'failed', message = $2, finished_at = now()
+       where status = 'running' and heartbeat_at < now() - make_interval(secs => $1::double precision / 1000)`,
+      [quietMs, message],
+    );
+    return r.rowCount;
+  },
+  async runs(db: Queryable, sourceId: string, limit: number): Promise<SourceRunRow[]> {
+    const r = await db.query(
+      `select ${RUN_COLS} from ${RUN_FROM} where r.source_id = $1 order by r.started_at desc, r.id limit $2`,
+      [sourceId, limit],
+    );
+    return r.rows.map(toRun);
+  },
+  async lastRuns(db: Queryable, userId: string): Promise<Map<string, SourceRunRow>> {
+    const r = await db.query(
+      `select distinct on (r.source_id) ${RUN_COLS} from ${RUN_FROM}
+       where r.user_id = $1 order by r.source_id, r.started_at desc, r.id`,
+      [userId],
+    );
+    return new Map(r.rows.map((x) => [x.source_id as string, toRun(x)]));
+  },
+};

@@ -1,0 +1,386 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../../../test/context.ts';
+import { Agent, loggedInAgent } from '../../../test/agent.ts';
+import { fakeServer } from '../../../test/fake-http.ts';
+import { startFakeGraph, type FakeGraph } from '../../../../../e2e/fake-graph/fake-graph.ts';
+import { appDeliverySource } from '../delivery/delivery.source.ts';
+import { claimDueRuns, tick } from './scheduler.ts';
+import type { RunnerDeps } from './source-run.ts';
+
+let ctx: TestContext;
+let graph: FakeGraph;
+let sheet: {
+  url: string;
+  requests: { url: string; headers: Record<string, unknown> }[];
+  close: () => Promise<void>;
+};
+let clock = new Date();
+const files = new Map<string, string>();
+let runner: RunnerDeps;
+
+const TOKEN = 'EAAB-good-token-123456';
+const when = new Date(Date.now() - 24 * 3600 * 1000).toISOString();
+const MAPPING = { Email: 'email', Event: 'event_name', When: 'event_time', Source: 'action_source' };
+const row = (n: number, email = `user${n}@example.com`) => `${email},Lead,${when},physical_store`;
+const csv = (from: number, to: number, header = 'Email,Event,When,Source') =>
+  [header, ...Array.from({ length: to - from + 1 }, (_, i) => row(from + i))].join('\r\n');
+
+beforeAll(async () => {
+  // The app keeps the real clock (sessions); the scheduler runs on the test clock.
+  ctx = await createTestContext();
+  graph = await startFakeGraph({ tokens: [TOKEN] });
+  sheet = await fakeServer((req, res) => {
+    const path = req.url.split('?')[0]!;
+    if (path.startsWith('/redirect/')) {
+      const n = Number(path.split('/')[2]);
+      res.writeHead(302, { location: n > 0 ? `/redirect/${n - 1}` : '/open.csv' });
+      return void res.end();
+    }
+    if (path === '/private.csv' && req.headers['x-api-key'] !== 'sheet-secret-1') {
+      res.writeHead(401);
+      return void res.end('no');
+    }
+    const body = files.get(path);
+    if (body === undefined) {
+      res.writeHead(404, 'Not Found');
+      return void res.end();
+    }
+    res.writeHead(200, { 'content-type': 'text/csv' });
+    res.end(body);
+  });
+  runner = {
+    db: ctx.db,
+    config: ctx.config,
+    mailer: ctx.mailer,
+    now: () => clock,
+    engine: {
+      db: ctx.db,
+      source: appDeliverySource(ctx.db, ctx.config),
+      fetch,
+      graphUrl: graph.url,
+      apiVersion: 'v25.0',
+      batchSize: 100,
+      concurrency: 2,
+      timeoutMs: 2000,
+      backoff: { maxAttempts: 3, baseMs: 1, capMs: 5 },
+    },
+  };
+});
+afterAll(async () => {
+  await sheet.close();
+  await graph.close();
+  await ctx.close();
+});
+beforeEach(() => graph.reset());
+// Each test's scheduler sees only its own sources.
+afterEach(async () => {
+  await ctx.db.query(`update sources set status = 'paused', run_requested_at = null`);
+});
+
+async function account(agent: Agent, token = TOKEN) {
+  const res = await agent.post('/api/meta/accounts', {
+    name: 'Main store',
+    pixelId: '123456789',
+    accessToken: token,
+  });
+  expect(res.statusCode).toBe(201);
+  return res.json().id as string;
+}
+
+const input = (accountId: string, path: string, extra: object = {}) => ({
+  name: 'Leads sheet',
+  connection: { kind: 'csv_url', url: `${sheet.url}${path}`, auth: 'none' },
+  mappings: MAPPING,
+  hardcodedValues: {},
+  settings: { timeZone: 'UTC', dateOrder: 'MDY', defaultCountry: 'US' },
+  pixelAccountId: accountId,
+  schedule: { every: 'hour', minute: 0 },
+  timeZone: 'Europe/Berlin',
+  ...extra,
+});
+
+async function newSource(agent: Agent, accountId: string, path: string, extra: object = {}) {
+  const res = await agent.post('/api/sources', input(accountId, path, extra));
+  expect(res.statusCode).toBe(201);
+  return res.json().id as string;
+}
+
+/** Moves the test clock to the source's next due time and runs the scheduler once. */
+async function runScheduled(agent: Agent, id: string) {
+  const next = (await agent.get(`/api/sources/${id}`)).json().nextRunAt as string;
+  clock = new Date(next);
+  return tick(runner);
+}
+
+const sentIds = () => graph.requests.flatMap((r) => r.events.map((e) => e.event_id));
+
+describe('sources API guards', () => {
+  it('answers 401 without a session, 403 before verification, 400 for a bad body, 404 for another user', async () => {
+    const anon = new Agent(ctx.app);
+    expect((await anon.get('/api/sources')).statusCode).toBe(401);
+    const { agent: unverified } = await loggedInAgent(ctx.app, ctx.db, { verified: false });
+    expect((await unverified.get('/api/sources')).statusCode).toBe(403);
+
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const accountId = await account(agent);
+    const bad = await agent.post('/api/sources', {
+      ...input(accountId, '/a.csv'),
+      schedule: { every: 'day', time: '25:00' },
+    });
+    expect(bad.statusCode).toBe(400);
+    const noUrl = await agent.post(
+      '/api/sources',
+      input(accountId, '', { connection: { kind: 'csv_url', url: 'ftp://x', auth: 'none' } }),
+    );
+    expect(noUrl.statusCode).toBe(400);
+    const id = await newSource(agent, accountId, '/a.csv');
+
+    const { agent: other } = await loggedInAgent(ctx.app, ctx.db);
+    expect((await other.get(`/api/sources/${id}`)).statusCode).toBe(404);
+    expect((await other.post(`/api/sources/${id}/run`)).statusCode).toBe(404);
+    expect((await other.delete(`/api/sources/${id}`)).statusCode).toBe(404);
+    expect((await other.get('/api/sources')).json().sources).toEqual([]);
+    // A pixel account of someone else cannot be bound.
+    const theirs = await other.post('/api/sources', input(accountId, '/a.csv'));
+    expect(theirs.statusCode).toBe(400);
+  });
+
+  it('stores the token sealed and never returns it', async () => {
+    const { agent, userId } = await loggedInAgent(ctx.app, ctx.db);
+    const accountId = await account(agent);
+    const id = await newSource(agent, accountId, '/private.csv', {
+      connection: {
+        kind: 'csv_url',
+        url: `${sheet.url}/private.csv`,
+        auth: 'header',
+        headerName: 'X-Api-Key',
+        secret: 'sheet-secret-1',
+      },
+    });
+    const detail = await agent.get(`/api/sources/${id}`);
+    expect(detail.json().connection).toEqual({
+      kind: 'csv_url',
+      url: `${sheet.url}/private.csv`,
+      auth: 'header',
+      headerName: 'X-Api-Key',
+      username: null,
+      hasSecret: true,
+    });
+    expect(detail.body).not.toContain('sheet-secret-1');
+    expect((await agent.get('/api/sources')).body).not.toContain('sheet-secret-1');
+    const raw = await ctx.db.query<{ c: Uint8Array }>(
+      'select secret_ciphertext as c from sources where user_id = $1',
+      [userId],
+    );
+    expect(Buffer.from(raw.rows[0]!.c).toString('latin1')).not.toContain('sheet-secret-1');
+
+    // Test fetch of the saved source uses the stored secret.
+    files.set('/private.csv', csv(2, 4));
+    const test = await agent.post('/api/sources/test-fetch', {
+      connection: {
+        kind: 'csv_url',
+        url: `${sheet.url}/private.csv`,
+        auth: 'header',
+        headerName: 'X-Api-Key',
+      },
+      sourceId: id,
+    });
+    expect(test.json()).toMatchObject({
+      ok: true,
+      headers: ['Email', 'Event', 'When', 'Source'],
+      rowCount: 3,
+    });
+    // Editing without a secret keeps the stored one.
+    const edit = await agent.patch(
+      `/api/sources/${id}`,
+      input(accountId, '/private.csv', {
+        name: 'Renamed',
+        connection: {
+          kind: 'csv_url',
+          url: `${sheet.url}/private.csv`,
+          auth: 'header',
+          headerName: 'X-Api-Key',
+        },
+      }),
+    );
+    expect(edit.statusCode).toBe(200);
+    expect((await agent.get(`/api/sources/${id}`)).json()).toMatchObject({
+      name: 'Renamed',
+      connection: { hasSecret: true },
+    });
+  });
+});
+
+describe('test fetch', () => {
+  it('shows the first rows, or the exact reason the fetch failed', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    files.set('/open.csv', csv(2, 9));
+    const conn = (path: string, extra: object = {}) => ({
+      connection: { kind: 'csv_url', url: `${sheet.url}${path}`, auth: 'none', ...extra },
+    });
+    const ok = (await agent.post('/api/sources/test-fetch', conn('/open.csv'))).json();
+    expect(ok).toMatchObject({ ok: true, rowCount: 8, headers: ['Email', 'Event', 'When', 'Source'] });
+    expect(ok.rows).toHaveLength(5);
+    expect(ok.rows[0][0]).toBe('user2@example.com');
+
+    expect((await agent.post('/api/sources/test-fetch', conn('/missing.csv'))).json()).toEqual({
+      ok: false,
+      reason: 'The server answered HTTP 404 Not Found.',
+    });
+    expect((await agent.post('/api/sources/test-fetch', conn('/private.csv'))).json()).toEqual({
+      ok: false,
+      reason: 'The server refused access (HTTP 401): check the token or password.',
+    });
+    // Three redirects are followed, a fourth is not.
+    expect((await agent.post('/api/sources/test-fetch', conn('/redirect/2'))).json().ok).toBe(true);
+    expect((await agent.post('/api/sources/test-fetch', conn('/redirect/3'))).json()).toEqual({
+      ok: false,
+      reason: 'The URL redirected more than 3 times.',
+    });
+  });
+});
+
+describe('scheduled runs', () => {
+  it('sends each row of a growing sheet exactly once over three scheduled runs', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const accountId = await account(agent);
+    files.set('/grow.csv', csv(2, 11));
+    const id = await newSource(agent, accountId, '/grow.csv');
+
+    expect(await runScheduled(agent, id)).toEqual([
+      expect.objectContaining({ sourceId: id, status: 'sent' }),
+    ]);
+    expect(sentIds()).toHaveLength(10);
+
+    files.set('/grow.csv', csv(2, 21));
+    expect(await runScheduled(agent, id)).toEqual([expect.objectContaining({ status: 'sent' })]);
+    expect(sentIds()).toHaveLength(20);
+
+    files.set('/grow.csv', csv(2, 26));
+    expect(await runScheduled(agent, id)).toEqual([expect.objectContaining({ status: 'sent' })]);
+    const ids = sentIds();
+    expect(ids).toHaveLength(25);
+    expect(new Set(ids).size).toBe(25);
+
+    // Nothing new: nothing goes out, and no upload is left behind.
+    expect(await runScheduled(agent, id)).toEqual([expect.objectContaining({ status: 'nothing_new' })]);
+    expect(sentIds()).toHaveLength(25);
+
+    const runs = (await agent.get(`/api/sources/${id}/runs`)).json().runs;
+    expect(runs.map((r: { status: string; sent: number }) => [r.status, r.sent])).toEqual([
+      ['nothing_new', 0],
+      ['sent', 5],
+      ['sent', 10],
+      ['sent', 10],
+    ]);
+    expect(runs[1].alreadyDelivered).toBe(20);
+    // Each run opens the same summary as a manual send.
+    const summary = await agent.get(`/api/uploads/${runs[1].uploadId}/summary`);
+    expect(summary.json()).toMatchObject({ status: 'completed', totalSent: 5 });
+    const list = (await agent.get('/api/sources')).json().sources[0];
+    expect(list).toMatchObject({
+      id,
+      status: 'active',
+      scheduleText: 'Every hour at :00',
+      lastRun: { status: 'nothing_new' },
+    });
+  });
+
+  it('skips rows with errors and lists them, below the threshold', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const accountId = await account(agent);
+    const lines = csv(2, 11).split('\r\n');
+    lines[3] = `not-an-email,Lead,not-a-date,physical_store`;
+    files.set('/some-bad.csv', lines.join('\r\n'));
+    const id = await newSource(agent, accountId, '/some-bad.csv');
+    await runScheduled(agent, id);
+    const [run] = (await agent.get(`/api/sources/${id}/runs`)).json().runs;
+    expect(run).toMatchObject({ status: 'sent', sent: 9, rowsSkipped: 1 });
+    expect(run.skippedRows[0].rowNumber).toBe(4);
+    expect(sentIds()).toHaveLength(9);
+  });
+
+  it('sends nothing, pauses and mails the owner when a mapped column vanished or too many rows are bad', async () => {
+    const { agent, email } = await loggedInAgent(ctx.app, ctx.db);
+    const accountId = await account(agent);
+    files.set('/broken.csv', csv(2, 5));
+    const id = await newSource(agent, accountId, '/broken.csv');
+    await runScheduled(agent, id);
+    expect(sentIds()).toHaveLength(4);
+    graph.reset();
+
+    files.set('/broken.csv', csv(2, 9, 'E-mail,Event,When,Source'));
+    await runScheduled(agent, id);
+    expect(sentIds()).toHaveLength(0);
+    const detail = (await agent.get(`/api/sources/${id}`)).json();
+    expect(detail).toMatchObject({ status: 'paused', nextRunAt: null, lastRun: { status: 'paused' } });
+    expect(detail.pauseReason).toContain('Email');
+    const mail = ctx.mailer.last(email)!;
+    expect(mail.subject).toBe('Backsignal paused your source "Leads sheet"');
+    expect(mail.text).toContain('Email');
+
+    // A paused source is not run by the schedule.
+    clock = new Date(clock.getTime() + 2 * 3600_000);
+    expect(await tick(runner)).toEqual([]);
+
+    // Too many bad rows: 3 of 8 (38%) is over the default 20%.
+    const lines = csv(2, 9).split('\r\n');
+    for (const i of [1, 2, 3]) lines[i] = `nobody,Lead,yesterday,physical_store`;
+    files.set('/broken.csv', lines.join('\r\n'));
+    expect((await agent.post(`/api/sources/${id}/resume`)).statusCode).toBe(200);
+    await runScheduled(agent, id);
+    expect(sentIds()).toHaveLength(0);
+    const paused = (await agent.get(`/api/sources/${id}`)).json();
+    expect(paused.status).toBe('paused');
+    expect(paused.pauseReason).toBe('3 of 8 rows (38%) have errors, more than the 20% this source allows.');
+  });
+
+  it('pauses every source of an account whose token expired, with one mail', async () => {
+    const { agent, email } = await loggedInAgent(ctx.app, ctx.db);
+    const accountId = await account(agent, 'EAAB-expired-token-999');
+    files.set('/t1.csv', csv(2, 3));
+    const a = await newSource(agent, accountId, '/t1.csv');
+    const b = await newSource(agent, accountId, '/t1.csv', {
+      name: 'Second sheet',
+      schedule: { every: 'day', time: '08:00' },
+    });
+    const before = ctx.mailer.sent.filter((m) => m.to === email).length;
+    await runScheduled(agent, a);
+    for (const id of [a, b]) expect((await agent.get(`/api/sources/${id}`)).json().status).toBe('paused');
+    const mails = ctx.mailer.sent.filter((m) => m.to === email).slice(before);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.text).toContain('Leads sheet, Second sheet');
+    // "Run now" on the other source finds the account needing a new token: still no second mail.
+    expect((await agent.post(`/api/sources/${b}/run`)).statusCode).toBe(202);
+    await tick(runner);
+    expect(ctx.mailer.sent.filter((m) => m.to === email).slice(before)).toHaveLength(1);
+  });
+
+  it('runs a source once however many workers claim at the same time, and "Run now" once', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const accountId = await account(agent);
+    const id = await newSource(agent, accountId, '/none.csv');
+    const next = new Date((await agent.get(`/api/sources/${id}`)).json().nextRunAt);
+    const claims = await Promise.all([1, 2, 3].map(() => claimDueRuns(ctx.db, next, 10)));
+    const mine = claims.flat().filter((c) => c.source.id === id);
+    expect(mine).toHaveLength(1);
+    // While it runs, "Run now" waits for it rather than starting a second run.
+    await agent.post(`/api/sources/${id}/run`);
+    expect((await claimDueRuns(ctx.db, next, 10)).filter((c) => c.source.id === id)).toHaveLength(0);
+    // The next due time moved on by an hour.
+    expect((await agent.get(`/api/sources/${id}`)).json().nextRunAt).toBe(
+      new Date(next.getTime() + 3600_000).toISOString(),
+    );
+    await ctx.db.query(`update source_runs set status = 'failed' where source_id = $1`, [id]);
+    const manual = (await claimDueRuns(ctx.db, next, 10)).filter((c) => c.source.id === id);
+    expect(manual.map((c) => c.trigger)).toEqual(['manual']);
+  });
+
+  it('deletes a source with its runs', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const accountId = await account(agent);
+    const id = await newSource(agent, accountId, '/a.csv');
+    expect((await agent.delete(`/api/sources/${id}`)).statusCode).toBe(200);
+    expect((await agent.get(`/api/sources/${id}`)).statusCode).toBe(404);
+  });
+});

@@ -1,0 +1,64 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { SourceInput, TestFetchRequest } from '@backsignal/contracts';
+import type { ResolvedDeps } from '../../app.ts';
+import { currentUser, requireVerifiedUser } from '../../plugins/session.ts';
+import * as sources from './sources.service.ts';
+
+const Id = z.object({ id: z.string().max(64) });
+
+/** Automatic imports (issue 23): sources, their runs, pause/resume/run now, and "Test fetch". */
+export const sourceRoutes =
+  (deps: ResolvedDeps): FastifyPluginAsync =>
+  async (instance) => {
+    const app = instance.withTypeProvider<ZodTypeProvider>();
+    app.addHook('preHandler', requireVerifiedUser);
+    const uid = (request: Parameters<typeof currentUser>[0]) => currentUser(request).id;
+
+    app.get('/api/sources', async (request) => ({ sources: await sources.listSources(deps, uid(request)) }));
+
+    app.post('/api/sources', { schema: { body: SourceInput } }, async (request, reply) => {
+      const id = await sources.createSource(deps, uid(request), request.body);
+      return reply.status(201).send({ id, message: 'Source saved' });
+    });
+
+    app.post(
+      '/api/sources/test-fetch',
+      { schema: { body: TestFetchRequest }, config: { rateLimit: { max: 30, timeWindow: '1 minute' } } },
+      async (request) => sources.testFetch(deps, uid(request), request.body),
+    );
+
+    app.get('/api/sources/:id', { schema: { params: Id } }, async (request) =>
+      sources.sourceDetail(deps, uid(request), request.params.id),
+    );
+
+    app.patch('/api/sources/:id', { schema: { params: Id, body: SourceInput } }, async (request) => {
+      await sources.updateSource(deps, uid(request), request.params.id, request.body);
+      return { message: 'Source saved' };
+    });
+
+    app.delete('/api/sources/:id', { schema: { params: Id } }, async (request) => {
+      await sources.deleteSource(deps, uid(request), request.params.id);
+      return { message: 'Source deleted' };
+    });
+
+    app.get('/api/sources/:id/runs', { schema: { params: Id } }, async (request) => ({
+      runs: await sources.sourceRuns(deps, uid(request), request.params.id),
+    }));
+
+    app.post('/api/sources/:id/pause', { schema: { params: Id } }, async (request) => {
+      await sources.pauseSource(deps, uid(request), request.params.id);
+      return { message: 'Source paused' };
+    });
+
+    app.post('/api/sources/:id/resume', { schema: { params: Id } }, async (request) => {
+      await sources.resumeSource(deps, uid(request), request.params.id);
+      return { message: 'Source resumed' };
+    });
+
+    app.post('/api/sources/:id/run', { schema: { params: Id } }, async (request, reply) => {
+      await sources.requestRun(deps, uid(request), request.params.id);
+      return reply.status(202).send({ message: 'The source will run in a few seconds.' });
+    });
+  };

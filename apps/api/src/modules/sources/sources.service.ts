@@ -1,0 +1,233 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type SourceDetail,
+  type SourceInput,
+  type SourceRunSummary,
+  type SourceSummary,
+  type TestFetchRequest,
+  type TestFetchResponse,
+} from '@backsignal/contracts';
+import { createCsvReader, describeSchedule, isTimeZone, mappingProblem, nextRunAt } from '@backsignal/core';
+import type { ResolvedDeps } from '../../app.ts';
+import { AppError, notFound } from '../../errors/app-error.ts';
+import { fileTooLargeMessage } from '../../lib/upload-limit.ts';
+import { pixelsRepo, type PixelRow } from '../pixels/pixels.repo.ts';
+import { openSecret, openSourceFile, sealedSecret, storedConnection } from './source-connection.ts';
+import { sourcesRepo, type SourceRow, type SourceRunRow } from './sources.repo.ts';
+import { FetchFailure } from './url-fetch.ts';
+
+type Deps = Pick<ResolvedDeps, 'db' | 'config' | 'now'>;
+const missing = () => notFound('Source not found.');
+const PREVIEW_ROWS = 5;
+
+export async function ownSource(deps: Deps, userId: string, id: string): Promise<SourceRow> {
+  const s = await sourcesRepo.find(deps.db, userId, id);
+  if (!s) throw missing();
+  return s;
+}
+
+async function checkInput(deps: Deps, userId: string, input: SourceInput) {
+  if (!isTimeZone(input.timeZone))
+    throw new AppError('VALIDATION_FAILED', `Unknown time zone "${input.timeZone}".`);
+  if (!isTimeZone(input.settings.timeZone))
+    throw new AppError('VALIDATION_FAILED', `Unknown time zone "${input.settings.timeZone}".`);
+  try {
+    const url = new URL(input.connection.url);
+    if (!['http:', 'https:'].includes(url.protocol)) throw new Error('protocol');
+  } catch {
+    throw new AppError('VALIDATION_FAILED', 'Enter a valid http:// or https:// URL.', {
+      url: 'Enter a valid URL.',
+    });
+  }
+  if (!(await pixelsRepo.find(deps.db, userId, input.pixelAccountId)))
+    throw new AppError('VALIDATION_FAILED', 'Please select or save an account first', {
+      pixelAccountId: 'Please select or save an account first',
+    });
+  const problem = mappingProblem({ mappings: input.mappings, hardcoded: input.hardcodedValues });
+  if (problem) throw new AppError('VALIDATION_FAILED', problem);
+}
+
+function write(deps: Deps, userId: string, id: string, input: SourceInput) {
+  return {
+    name: input.name,
+    kind: input.connection.kind,
+    connection: storedConnection(input.connection),
+    sealed: sealedSecret(deps.config, input.connection, userId, id),
+    mappings: input.mappings,
+    hardcodedValues: input.hardcodedValues,
+    settings: { ...input.settings, defaultCountry: input.settings.defaultCountry.toUpperCase() },
+    pixelAccountId: input.pixelAccountId,
+    testEventCode: input.testEventCode?.trim() || null,
+    schedule: input.schedule,
+    timeZone: input.timeZone,
+    errorThreshold: input.errorThreshold,
+    nextRunAt: new Date(nextRunAt(input.schedule, input.timeZone, deps.now().getTime())),
+  };
+}
+
+export async function createSource(deps: Deps, userId: string, input: SourceInput) {
+  await checkInput(deps, userId, input);
+  if (input.connection.auth !== 'none' && !input.connection.secret)
+    throw new AppError('VALIDATION_FAILED', 'Enter the token or password.', {
+      secret: 'Enter the token or password.',
+    });
+  const id = randomUUID();
+  await sourcesRepo.insert(deps.db, id, userId, write(deps, userId, id, input));
+  return id;
+}
+
+export async function updateSource(deps: Deps, userId: string, id: string, input: SourceInput) {
+  const s = await ownSource(deps, userId, id);
+  await checkInput(deps, userId, input);
+  const w = write(deps, userId, id, input);
+  if (w.sealed === undefined && !s.sealed)
+    throw new AppError('VALIDATION_FAILED', 'Enter the token or password.', {
+      secret: 'Enter the token or password.',
+    });
+  await sourcesRepo.update(deps.db, id, userId, w);
+}
+
+export async function deleteSource(deps: Deps, userId: string, id: string) {
+  if (!(await sourcesRepo.delete(deps.db, userId, id))) throw missing();
+}
+
+export async function pauseSource(deps: Deps, userId: string, id: string) {
+  if (!(await sourcesRepo.pause(deps.db, userId, id, null))) throw missing();
+}
+
+export async function resumeSource(deps: Deps, userId: string, id: string) {
+  const s = await ownSource(deps, userId, id);
+  const next = new Date(nextRunAt(s.schedule, s.timeZone, deps.now().getTime()));
+  await sourcesRepo.resume(deps.db, userId, id, next);
+}
+
+/** "Run now": the next scheduler tick (within seconds) takes it, in whichever worker claims it first. */
+export async function requestRun(deps: Deps, userId: string, id: string) {
+  if (!(await sourcesRepo.requestRun(deps.db, userId, id, deps.now()))) throw missing();
+}
+
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+
+export const presentRun = (r: SourceRunRow): SourceRunSummary => ({
+  id: r.id,
+  trigger: r.trigger,
+  status: r.status,
+  dueAt: iso(r.dueAt),
+  startedAt: iso(r.startedAt)!,
+  finishedAt: iso(r.finishedAt),
+  uploadId: r.uploadId,
+  rowsRead: r.rowsRead,
+  rowsSkipped: r.rowsSkipped,
+  sent: r.sent,
+  failed: r.failed,
+  alreadyDelivered: r.alreadyDelivered,
+  message: r.message,
+  skippedRows: r.skippedRows,
+});
+
+function present(
+  s: SourceRow,
+  accounts: Map<string, PixelRow>,
+  last: SourceRunRow | undefined,
+): SourceSummary {
+  const a = s.pixelAccountId ? accounts.get(s.pixelAccountId) : undefined;
+  return {
+    id: s.id,
+    name: s.name,
+    kind: s.kind,
+    schedule: s.schedule,
+    scheduleText: describeSchedule(s.schedule),
+    timeZone: s.timeZone,
+    pixelAccount: a ? { id: a.id, name: a.name, pixelId: a.pixelId } : null,
+    status: s.status,
+    pauseReason: s.pauseReason,
+    nextRunAt: s.status === 'active' ? iso(s.nextRunAt) : null,
+    lastRun: last ? presentRun(last) : null,
+  };
+}
+
+export async function listSources(deps: Deps, userId: string): Promise<SourceSummary[]> {
+  const [sources, accounts, last] = await Promise.all([
+    sourcesRepo.list(deps.db, userId),
+    pixelsRepo.list(deps.db, userId),
+    sourcesRepo.lastRuns(deps.db, userId),
+  ]);
+  const byId = new Map(accounts.map((a) => [a.id, a]));
+  return sources.map((s) => present(s, byId, last.get(s.id)));
+}
+
+export async function sourceDetail(deps: Deps, userId: string, id: string): Promise<SourceDetail> {
+  const s = await ownSource(deps, userId, id);
+  const [accounts, runs] = await Promise.all([
+    pixelsRepo.list(deps.db, userId),
+    sourcesRepo.runs(deps.db, id, 1),
+  ]);
+  return {
+    ...present(s, new Map(accounts.map((a) => [a.id, a])), runs[0]),
+    connection: { kind: s.kind, ...s.connection, hasSecret: s.sealed !== null },
+    mappings: s.mappings,
+    hardcodedValues: s.hardcodedValues,
+    settings: s.settings,
+    testEventCode: s.testEventCode,
+    errorThreshold: s.errorThreshold,
+  };
+}
+
+export async function sourceRuns(deps: Deps, userId: string, id: string) {
+  await ownSource(deps, userId, id);
+  return (await sourcesRepo.runs(deps.db, id, 50)).map(presentRun);
+}
+
+/**
+ * "Test fetch": fetches the file as a run would and reads it as CSV, answering its columns and first rows,
+ * or the exact reason it could not. Nothing is stored.
+ */
+export async function testFetch(
+  deps: Deps,
+  userId: string,
+  req: TestFetchRequest,
+): Promise<TestFetchResponse> {
+  const conn = storedConnection(req.connection);
+  let secret = req.connection.secret || null;
+  if (!secret && req.sourceId && req.connection.auth !== 'none') {
+    const s = await ownSource(deps, userId, req.sourceId);
+    secret = openSecret(deps.config, s);
+  }
+  const maxBytes = deps.config.maxUploadBytes;
+  try {
+    const { body } = await openSourceFile(deps.config, conn, secret);
+    const reader = createCsvReader();
+    let headers: string[] | null = null;
+    const rows: string[][] = [];
+    const samples: Record<string, string[]> = {};
+    let rowCount = 0;
+    let size = 0;
+    const take = (items: ReturnType<typeof reader.push>) => {
+      for (const item of items) {
+        if (item.kind === 'fatal') throw new FetchFailure(item.message);
+        if (item.kind === 'header') {
+          headers = item.info.headers;
+          for (const h of headers) samples[h] = [];
+        } else if (item.kind === 'row') {
+          rowCount++;
+          if (rows.length < PREVIEW_ROWS) rows.push(item.values.map((v) => v.slice(0, 200)));
+          item.values.forEach((v, i) => {
+            const list = samples[headers![i]!];
+            if (list && list.length < 3 && v.trim()) list.push(v.slice(0, 200));
+          });
+        }
+      }
+    };
+    for await (const chunk of body) {
+      size += chunk.byteLength;
+      if (size > maxBytes) throw new FetchFailure(fileTooLargeMessage(maxBytes));
+      take(reader.push(chunk));
+    }
+    take(reader.end());
+    if (!headers) throw new FetchFailure('The file did not contain valid headers.');
+    return { ok: true, headers, rows, rowCount, sizeBytes: size, samples };
+  } catch (err) {
+    if (err instanceof FetchFailure) return { ok: false, reason: err.message };
+    throw err;
+  }
+}
