@@ -114,7 +114,20 @@ await call('/auth/signup', {
   body: JSON.stringify({ email: 'bench@example.com', firstName: 'Bench', password: 'Bench-Mark-2026!' }),
 });
 const outbox = join(dataDir, 'outbox');
-const mail = JSON.parse(readFileSync(join(outbox, readdirSync(outbox)[0]!), 'utf8')) as { text: string };
+// The verification mail may be written after signup answers (a queued job): wait until it is whole.
+const readMail = (): { text: string } | null => {
+  try {
+    return JSON.parse(readFileSync(join(outbox, readdirSync(outbox)[0]!), 'utf8')) as { text: string };
+  } catch {
+    return null;
+  }
+};
+let mail = readMail();
+for (let i = 0; !mail; i++) {
+  if (i > 600) throw new Error('no verification mail in the outbox');
+  await new Promise((r) => setTimeout(r, 100));
+  mail = readMail();
+}
 const link = new URL(/https?:\/\/\S+\/verify\?token=[\w-]+/.exec(mail.text)![0]);
 await call(`/auth/verify${link.search}`);
 
