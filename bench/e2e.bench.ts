@@ -130,9 +130,21 @@ for (let i = 0; !mail; i++) {
 }
 const link = new URL(/https?:\/\/\S+\/verify\?token=[\w-]+/.exec(mail.text)![0]);
 await call(`/auth/verify${link.search}`);
+// Signup starts no session (issue 21): log in.
+await call('/auth/login', {
+  method: 'POST',
+  headers: json,
+  body: JSON.stringify({ email: 'bench@example.com', password: 'Bench-Mark-2026!' }),
+});
 
 function rssMb(): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'));
+  let status = '';
+  try {
+    status = readFileSync(`/proc/${server.pid}/status`, 'utf8');
+  } catch {
+    return 0; // the server has stopped
+  }
+  const m = /VmRSS:\s+(\d+) kB/.exec(status);
   return m ? Number(m[1]) / 1024 : 0;
 }
 
@@ -143,7 +155,14 @@ async function stage<T>(work: () => Promise<T>) {
   const pinger = (async () => {
     while (running) {
       const t = performance.now();
-      await fetch(`${base}/api/health`);
+      // A failed ping (the server stopped after a failed stage) must not hide that stage's own error.
+      if (
+        !(await fetch(`${base}/api/health`).then(
+          (r) => r.ok,
+          () => false,
+        ))
+      )
+        break;
       lat.push(performance.now() - t);
       await new Promise((r) => setTimeout(r, 20));
     }
