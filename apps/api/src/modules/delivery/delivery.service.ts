@@ -125,8 +125,21 @@ function presentGroup(g: FailureGroupRow): FailureGroup {
 async function skippedSoFar(db: Db, run: RunRow): Promise<number | null> {
   if (run.planned || run.skipped_counted) return run.skipped_events;
   if (!run.skip_delivered) return 0;
-  return (await deliveryRepo.anyLiveDelivery(db, run.user_id, run.pixel_id, run.created_at)) ? null : 0;
+  let any = earlierLiveDelivery.get(run.id);
+  if (any === undefined) {
+    any = await deliveryRepo.anyLiveDelivery(db, run.user_id, run.pixel_id, run.created_at);
+    if (earlierLiveDelivery.size >= 1000) earlierLiveDelivery.clear();
+    earlierLiveDelivery.set(run.id, any);
+  }
+  return any ? null : 0;
 }
+
+/**
+ * Per run, whether its pixel had a live delivery before the run was created. The answer cannot change (ledger
+ * rows are dated when written, after that time), and the lookup scans the pixel's ledger: asked once per run,
+ * not on every poll of /summary while the run plans (decision 0080).
+ */
+const earlierLiveDelivery = new Map<string, boolean>();
 
 /** Time left at the pace so far (events settled since the run started); null before anything settled. */
 function secondsLeft(run: RunRow, t: RunTotals, remaining: number | null, now: Date): number | null {

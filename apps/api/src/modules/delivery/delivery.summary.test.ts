@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type PgBoss from 'pg-boss';
 import { createTestContext, type TestContext } from '../../../test/context.ts';
 import { Agent, loggedInAgent } from '../../../test/agent.ts';
@@ -6,6 +6,7 @@ import { multipartFile } from '../../../test/multipart.ts';
 import { startFakeGraph, type FakeGraph } from '../../../../../e2e/fake-graph/fake-graph.ts';
 import { runSend, type EngineOptions } from './delivery.engine.ts';
 import { precountSkipped } from './delivery.precount.ts';
+import { deliveryRepo } from './delivery.repo.ts';
 import { appDeliverySource } from './delivery.source.ts';
 
 let ctx: TestContext;
@@ -142,7 +143,12 @@ describe('summary progress, grouped failures and the all-failed-rows download', 
     // beside the send (the job's precount), before a single batch is planned.
     const again = await prepared(agent, csv(300));
     const second = (await agent.post(`/api/uploads/${again}/send`, { selectedAccountId: accountId })).json();
+    const lookups = vi.spyOn(deliveryRepo, 'anyLiveDelivery');
     expect((await agent.get(`/api/uploads/${again}/summary`)).json().progress.eventsSkipped).toBeNull();
+    expect((await agent.get(`/api/uploads/${again}/summary`)).json().progress.eventsSkipped).toBeNull();
+    // The pixel's ledger is scanned once per run, not on every poll.
+    expect(lookups).toHaveBeenCalledTimes(1);
+    lookups.mockRestore();
     await precountSkipped(ctx.db, appDeliverySource(ctx.db, ctx.config), second.runId);
     expect((await agent.get(`/api/uploads/${again}/summary`)).json().progress).toMatchObject({
       eventsSkipped: 250,
