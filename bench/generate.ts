@@ -42,12 +42,16 @@ export const GENERATED_MAPPINGS: Record<string, string> = Object.fromEntries(COL
  * A CRM-style export with realistic mess: phones in every format and without country codes, mixed-case
  * emails with mailto: and spaces, US and ISO dates, millisecond timestamps, "$1,200.00" values.
  */
-export async function generateCsv(rows: number, nowSeconds: number): Promise<string> {
+export async function generateCsv(
+  rows: number,
+  nowSeconds: number,
+  opts: { internationalPhones?: boolean } = {},
+): Promise<string> {
   mkdirSync(DATA_DIR, { recursive: true });
   // Event times are relative to `nowSeconds`, so a file cached on another day would fail Meta's time
   // windows row by row: the day is part of the file's name.
   const day = new Date(nowSeconds * 1000).toISOString().slice(0, 10);
-  const file = `${DATA_DIR}conversions-${rows}-${day}.csv`;
+  const file = `${DATA_DIR}conversions-${rows}${opts.internationalPhones ? '-intl' : ''}-${day}.csv`;
   if (existsSync(file) && statSync(file).size > rows * 50) return file;
   const r = rng(rows);
   const pick = <T>(a: T[]) => a[Math.floor(r() * a.length)]!;
@@ -64,8 +68,18 @@ export async function generateCsv(rows: number, nowSeconds: number): Promise<str
           ? `${d.getUTCMonth() + 1}/${d.getUTCDate()}/${d.getUTCFullYear()} ${d.getUTCHours()}:${String(d.getUTCMinutes()).padStart(2, '0')}`
           : d.toISOString();
     const n = 2000000 + Math.floor(r() * 7999999);
-    const phone =
-      i % 4 === 0
+    // With internationalPhones, half the rows carry UK, German, French or old-style Mexican numbers written
+    // every which way (the rest stay North American), as a real international lead list does.
+    const intl = opts.internationalPhones && i % 2 === 1;
+    const phone = intl
+      ? i % 8 === 1
+        ? `+44 20 7946 ${String(n).slice(0, 4)}`
+        : i % 8 === 3
+          ? `0049 30 ${n}`
+          : i % 8 === 5
+            ? `+33 6 ${String(n).slice(0, 2)} ${String(n).slice(2, 4)} ${String(n).slice(4, 6)} ${String(n).slice(0, 2)}`
+            : `+52 1 55 ${String(n).slice(0, 4)} ${String(n).slice(3, 7)}`
+      : i % 4 === 0
         ? `(415) ${String(n).slice(0, 3)}-${String(n).slice(3, 7)}`
         : i % 4 === 1
           ? `+1 415 ${n}`

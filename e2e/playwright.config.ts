@@ -1,11 +1,14 @@
 import { defineConfig } from '@playwright/test';
+import { runEnv } from './helpers/run-env.ts';
 
-const PORT = Number(process.env.E2E_PORT ?? 3100);
-export const DATA_DIR = process.env.E2E_DATA_DIR ?? '/tmp/backsignal-e2e';
+// Free ports and a per-run data folder unless E2E_PORT, E2E_META_GRAPH_URL or E2E_DATA_DIR say otherwise.
+const { port: PORT, graphUrl: GRAPH_URL, dataDir } = await runEnv();
+export const DATA_DIR = dataDir;
 
 /** Real Chromium from Debian (never a downloaded browser) against the built app on an embedded database. */
 export default defineConfig({
   testDir: './tests',
+  globalTeardown: './global-teardown.ts',
   // One artifacts folder per server port, so parallel runs on one machine do not wipe each other's.
   outputDir: `test-results/${PORT}`,
   fullyParallel: false,
@@ -42,7 +45,7 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
       // Every journey signs up from this one address, more than the 10 an hour a real client may.
       SIGNUPS_PER_IP_PER_HOUR: '1000',
-      META_GRAPH_URL: process.env.E2E_META_GRAPH_URL ?? 'http://127.0.0.1:3199',
+      META_GRAPH_URL: GRAPH_URL,
     },
   },
 });

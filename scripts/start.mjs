@@ -1,15 +1,16 @@
-// `npm start`: builds the web app when it is not built yet, then serves API, web app and job worker in one
+// `npm start`: builds the web app when it is missing or its sources changed since it was built, then serves API, web app and job worker in one
 // process at http://localhost:3000 (embedded database under DATA_DIR unless DATABASE_URL is set).
 import { spawnSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { webBuildStale } from './web-build-stamp.mjs';
 
 const run = (cmd, args) => {
   const r = spawnSync(cmd, args, { stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
 };
 
-if (!existsSync('apps/web/dist/index.html')) {
-  console.log('Building the web app (first start only)...');
+if (webBuildStale()) {
+  // `npm run build` stamps the build with the hash of its inputs (scripts/web-build-stamp.mjs).
+  console.log('Building the web app (first start, or its sources changed)...');
   run('npm', ['run', 'build', '--silent']);
 }
 

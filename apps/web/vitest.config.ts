@@ -9,5 +9,7 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/test/setup.ts'],
+    // Only for a hung test: user-event journeys took over Vitest's 5 s default on a busy 2-core machine.
+    testTimeout: 30_000,
   },
 });

@@ -2,7 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type Page } from '@playwright/test';
 
-const DATA_DIR = process.env.E2E_DATA_DIR ?? '/tmp/backsignal-e2e';
+// Set by playwright.config.ts (a per-run folder unless E2E_DATA_DIR names one).
+const DATA_DIR = process.env.E2E_DATA_DIR!;
 export const E2E_PASSWORD = 'Journey-Pass-2026!';
 
 /** The newest link to `path` mailed to `to`, read from the server's outbox. */
@@ -38,8 +39,13 @@ export async function signUpAndVerify(page: Page, opts: { email?: string; firstN
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(E2E_PASSWORD);
   await page.getByRole('button', { name: 'Sign up' }).click();
-  await expect(page).toHaveURL(/\/verify-notice$/);
+  // The same answer for new and existing addresses (issue 21): no session until the user logs in.
+  await expect(page.getByText('Check your inbox to continue.')).toBeVisible();
   await page.goto(await linkFromOutbox(email, '/verify'));
+  await expect(page).toHaveURL(/\/login$/);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(E2E_PASSWORD);
+  await page.getByRole('button', { name: 'Log in' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
   return { email, password: E2E_PASSWORD, firstName };
 }

@@ -8,7 +8,7 @@ import { startFakeGraph, type FakeGraph } from '../fake-graph/fake-graph.ts';
 // must be empty, as on the public pages) and the core flow driven from the keyboard.
 
 const SHOTS = process.env.E2E_SHOTS_DIR ?? 'screenshots';
-const GRAPH_URL = new URL(process.env.E2E_META_GRAPH_URL ?? 'http://127.0.0.1:3199');
+const GRAPH_URL = new URL(process.env.E2E_META_GRAPH_URL!); // set by playwright.config.ts
 let graph: FakeGraph;
 test.beforeAll(async () => {
   graph = await startFakeGraph({ port: Number(GRAPH_URL.port) });

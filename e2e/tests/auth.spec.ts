@@ -109,6 +109,12 @@ test('an unverified user is held on /verify-notice and a bad link goes to /login
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(E2E_PASSWORD);
   await page.getByRole('button', { name: 'Sign up' }).click();
+  await expect(page.getByRole('heading', { name: 'Check your inbox' })).toBeVisible();
+  await shot(page, 'signup-check-inbox');
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(E2E_PASSWORD);
+  await page.getByRole('button', { name: 'Log in' }).click();
   await expect(page).toHaveURL(/\/verify-notice$/);
   await page.goto('/dashboard');
   await expect(page).toHaveURL(/\/verify-notice$/);

@@ -5,7 +5,7 @@ import { startFakeGraph, type FakeGraph } from '../fake-graph/fake-graph.ts';
 
 // The app under test sends to META_GRAPH_URL; this journey runs the fake Graph API on that address itself,
 // so it can slow it down and read what arrived.
-const GRAPH_URL = new URL(process.env.E2E_META_GRAPH_URL ?? 'http://127.0.0.1:3199');
+const GRAPH_URL = new URL(process.env.E2E_META_GRAPH_URL!); // set by playwright.config.ts
 let graph: FakeGraph;
 test.beforeAll(async () => {
   graph = await startFakeGraph({ port: Number(GRAPH_URL.port) });
@@ -55,7 +55,7 @@ async function preparedFile(page: Page, content: string, name: string, withAccou
       })
     ).ok(),
   ).toBe(true);
-  const check = await page.request.get(`/api/uploads/${id}/validate`);
+  const check = await page.request.get(`/api/uploads/${id}/validate`, { headers });
   expect(check.ok()).toBe(true);
   const validated = await page.request.patch(`/api/uploads/${id}/status`, {
     headers,

@@ -28,7 +28,7 @@ test('the repairs made to a file are listed on /verify-data', async ({ page }) =
   });
   await expect(page).toHaveURL(/\/map-columns\?fileId=/);
   // The title line was skipped: the real header's names are what the mapping offers.
-  await expect(page.getByLabel('email', { exact: true })).toHaveValue('email');
+  await expect(page.getByLabel('Email', { exact: true })).toHaveValue('email');
   await page.getByRole('button', { name: 'Continue to Validation' }).click();
   await expect(page).toHaveURL(/\/verify-data\?fileId=/);
 

@@ -3,13 +3,13 @@ import { signUpAndVerify } from '../helpers/auth.ts';
 import { exportCsv, exportHeaders, shopifyOrderRows } from '../helpers/exports.ts';
 
 const SHOTS = process.env.E2E_SHOTS_DIR ?? 'screenshots';
-const shot = async (page: Page, name: string) => {
+const shot = async (page: Page, name: string, fullPage = true) => {
   for (const [w, h] of [
     [1280, 900],
     [390, 844],
   ] as const) {
     await page.setViewportSize({ width: w, height: h });
-    await page.screenshot({ path: `${SHOTS}/mapping-${name}-${w}.png`, fullPage: true });
+    await page.screenshot({ path: `${SHOTS}/mapping-${name}-${w}.png`, fullPage });
   }
   await page.setViewportSize({ width: 1280, height: 900 });
 };
@@ -102,11 +102,12 @@ test('a template whose columns are missing from the file keeps the suggestions a
   for (const column of ['Paid at', 'Lineitem sku', 'Billing Province', 'Id'])
     await expect(toast).toContainText(column);
   await expect(page.getByText('Template applied!')).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await shot(page, 'template-toast', false);
   // The field whose template column is missing keeps its suggestion; the others follow the template.
   await expect(field(page, 'Event time')).toHaveValue('Created at');
   await expect(field(page, 'Email')).toHaveValue('Email');
   await expect(field(page, 'Value')).toHaveValue('Total');
   await expect(field(page, 'Zip / postal code')).toHaveValue('Billing Zip');
-  await page.keyboard.press('Escape');
   await shot(page, 'template-missing-columns');
 });

@@ -46,7 +46,7 @@ test('upload, map with suggestions and a template, validate, fix, and reach a re
   await page.getByRole('button', { name: 'Continue to Validation' }).click();
   await expect(page).toHaveURL(/\/verify-data\?fileId=/);
   await expect(page.getByText('Rows with errors')).toBeVisible({ timeout: 20_000 });
-  await expect(page.getByText(/^Row 5 · has errors/)).toBeVisible();
+  await expect(page.getByRole('rowheader', { name: 'Row 5 has errors' })).toBeVisible();
   await expect(page.getByText(/No usable customer information/)).toBeVisible();
   await expect(page.getByRole('button', { name: 'Continue to Submission' })).toBeDisabled();
   await shot(page, 'verify-errors');
@@ -80,7 +80,8 @@ test('upload, map with suggestions and a template, validate, fix, and reach a re
   await page.getByRole('button', { name: 'Save account' }).click();
   await expect(page.getByText('Account saved')).toBeVisible();
   await page.getByText(/Data preview: first 3 events/).click();
-  await expect(page.getByText('"event_name": "Purchase"').first()).toBeVisible();
+  await expect(page.getByRole('rowheader', { name: 'Row 2' })).toBeVisible();
+  await expect(page.getByText('hashed', { exact: true }).first()).toBeVisible();
   await shot(page, 'submit');
 
   await page.goto('/dashboard');

@@ -4,8 +4,8 @@ import { hash } from '@node-rs/argon2';
 import type { Db } from '../src/db/db.ts';
 
 /**
- * A cookie-keeping HTTP client over app.inject(): behaves like a browser tab, sending the XSRF header
- * from its XSRF-TOKEN cookie on unsafe methods unless told not to.
+ * A cookie-keeping HTTP client over app.inject(): behaves like a browser tab running the SPA, sending the
+ * XSRF header from its XSRF-TOKEN cookie on every call unless told not to.
  */
 const rnd = () => Math.floor(Math.random() * 254) + 1;
 
@@ -21,13 +21,13 @@ export class Agent {
   }
 
   async request(opts: InjectOptions & { xsrf?: boolean }): Promise<LightMyRequestResponse> {
-    const method = (opts.method ?? 'GET').toUpperCase();
     const headers: Record<string, string> = { ...(opts.headers as Record<string, string>) };
-    if (!['GET', 'HEAD'].includes(method) && opts.xsrf !== false && !this.cookies.has('XSRF-TOKEN')) {
-      await this.request({ method: 'GET', url: '/auth/me' });
+    // Like the web client, the header goes on every call (some GETs write and require it: issue 21).
+    if (opts.xsrf !== false && !this.cookies.has('XSRF-TOKEN') && opts.url !== '/auth/me') {
+      await this.request({ method: 'GET', url: '/auth/me', xsrf: false });
     }
     if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    if (opts.xsrf !== false && this.cookies.has('XSRF-TOKEN') && !['GET', 'HEAD'].includes(method)) {
+    if (opts.xsrf !== false && this.cookies.has('XSRF-TOKEN')) {
       headers['x-xsrf-token'] ??= this.cookies.get('XSRF-TOKEN')!;
     }
     const res = await this.app.inject({ remoteAddress: this.ip, ...opts, headers });

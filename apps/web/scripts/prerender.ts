@@ -22,7 +22,12 @@ const SHELL_META = /<title>[\s\S]*?<\/title>\s*<meta\s+name="description"[^>]*>/
 if (!SHELL_META.test(shell))
   throw new Error('index.html has no <title> followed by <meta name="description">');
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-const origin = (process.env.PUBLIC_URL ?? process.env.APP_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
+// The port `npm start` serves on when neither is set (PORT, as the API reads it), so canonical links point at it.
+const origin = (
+  process.env.PUBLIC_URL ??
+  process.env.APP_URL ??
+  `http://localhost:${process.env.PORT || 3000}`
+).replace(/\/+$/, '');
 if (!process.env.PUBLIC_URL && !process.env.APP_URL)
   console.warn(`prerender: PUBLIC_URL/APP_URL not set, page URLs use ${origin}`);
 const absolute = (path: string) => `${origin}${path}`;

@@ -1,5 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import type { Db, Queryable, QueryResult } from './db.ts';
+import { BYTEA, parseBytea, serializeBytea } from './pglite-bytea.ts';
 
 type PgliteLike = Pick<PGlite, 'query' | 'exec'>;
 
@@ -22,6 +23,8 @@ function wrap(pg: PgliteLike): Queryable {
  */
 export async function openPglite(dataDir?: string, template?: Blob): Promise<Db & { dump(): Promise<Blob> }> {
   const pg = await PGlite.create({
+    serializers: { [BYTEA]: serializeBytea },
+    parsers: { [BYTEA]: parseBytea },
     ...(dataDir ? { dataDir } : {}),
     ...(template ? { loadDataDir: template } : {}),
   });

@@ -43,7 +43,8 @@ it('writes verification and reset links to the outbox files and never to the log
   expect(
     (await agent.post('/auth/signup', { email: address, firstName: 'Ada', password: 'Sturdy-Lantern-42!' }))
       .statusCode,
-  ).toBe(201);
+  ).toBe(202);
+  await vi.waitFor(() => expect(mailsTo(address)).toHaveLength(1));
   const verify = tokenIn(mailsTo(address)[0]!.text, '/verify');
   expect((await agent.get(`/auth/verify?token=${verify}`)).statusCode).toBe(200);
   expect((await new Agent(ctx.app).post('/auth/forgot-password', { email: address })).statusCode).toBe(200);

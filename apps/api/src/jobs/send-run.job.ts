@@ -5,6 +5,7 @@ import { runSend, type EngineOptions } from '../modules/delivery/delivery.engine
 import { deliveryRepo, type RunStatus } from '../modules/delivery/delivery.repo.ts';
 import { SEND_RUN_JOB } from '../modules/delivery/delivery.service.ts';
 import { appDeliverySource } from '../modules/delivery/delivery.source.ts';
+import { precountSkipped } from '../modules/delivery/delivery.precount.ts';
 import { DEFAULT_TIMING, QUEUE_POLL_MS, type DeliveryTiming } from '../modules/delivery/delivery.timing.ts';
 
 /** What the user reads when a run ends on an error we could not get past after every retry. */
@@ -27,6 +28,10 @@ export async function handleSendRunJob(
   job: SendRunJob,
   log: { error: (obj: unknown, msg: string) => void } = console,
 ): Promise<RunStatus | null> {
+  // Beside the send: the summary shows already-delivered rows as skipped long before the plan is done.
+  const precount = precountSkipped(opts.db, opts.source, job.data.runId).catch((err: unknown) =>
+    log.error({ err, runId: job.data.runId }, 'skipped-events count failed'),
+  );
   try {
     return await runSend(opts, job.data.runId);
   } catch (err) {
@@ -34,6 +39,8 @@ export async function handleSendRunJob(
     if (job.retryCount < job.retryLimit) throw err;
     await deliveryRepo.stopRun(opts.db, job.data.runId, 'internal', INTERNAL_STOP);
     return 'stopped';
+  } finally {
+    await precount;
   }
 }
 

@@ -10,7 +10,11 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** false for public, credential-less endpoints (waitlist, audit) where there is no session to ride. */
+    /**
+     * false for public, credential-less endpoints (waitlist, audit) where there is no session to ride; true on
+     * a GET that changes state or spends quota (spec routes kept as GET), so a cross-site navigation or an
+     * image tag, which carry the Lax cookie but no header, cannot trigger it.
+     */
     xsrf?: boolean;
   }
 }
@@ -32,7 +36,8 @@ export function registerXsrf(app: FastifyInstance, config: Config): void {
   };
 
   app.addHook('onRequest', async (request) => {
-    if (!UNSAFE.has(request.method) || request.routeOptions.config?.xsrf === false) return;
+    const setting = request.routeOptions.config?.xsrf;
+    if (UNSAFE.has(request.method) ? setting === false : setting !== true) return;
     const header = request.headers[XSRF_HEADER];
     const cookie = request.cookies[XSRF_COOKIE];
     if (typeof header !== 'string' || header !== cookie || !valid(header, binding(request))) {

@@ -18,8 +18,6 @@ function readCookie(name: string): string | undefined {
   return hit ? decodeURIComponent(hit.slice(name.length + 1)) : undefined;
 }
 
-const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
 export interface RequestOptions {
   method?: string;
   body?: unknown;
@@ -32,7 +30,9 @@ async function send(path: string, opts: RequestOptions): Promise<Response> {
   const method = opts.method ?? 'GET';
   const headers: Record<string, string> = { accept: 'application/json' };
   const xsrf = readCookie('XSRF-TOKEN');
-  if (UNSAFE.has(method) && xsrf && opts.credentials !== false) headers['x-xsrf-token'] = xsrf;
+  // On every credentialed call, GETs included: the GETs that write or spend quota (validate, prepare and the
+  // two downloads) require it, so that a cross-site link or image cannot trigger them.
+  if (xsrf && opts.credentials !== false) headers['x-xsrf-token'] = xsrf;
   let body: BodyInit | undefined;
   if (opts.body instanceof FormData) body = opts.body;
   else if (opts.body !== undefined) {
@@ -57,12 +57,16 @@ async function toError(res: Response): Promise<ApiError> {
  * JSON request to the API with the session cookie and the XSRF header. A stale XSRF token (session expired
  * in another tab) is refreshed by the server's 403 response, so the call is retried once.
  */
+/** Sends once more after a stale-XSRF 403: the refusal itself set a fresh XSRF cookie. */
+async function sendFresh(path: string, opts: RequestOptions): Promise<Response> {
+  const res = await send(path, opts);
+  if (res.status !== 403 || opts.credentials === false) return res;
+  const err = await toError(res.clone());
+  return err.code === 'XSRF_INVALID' ? send(path, opts) : res;
+}
+
 export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T> {
-  let res = await send(path, opts);
-  if (res.status === 403 && UNSAFE.has(opts.method ?? 'GET')) {
-    const err = await toError(res.clone());
-    if (err.code === 'XSRF_INVALID') res = await send(path, opts);
-  }
+  const res = await sendFresh(path, opts);
   if (!res.ok) throw await toError(res);
   if (res.status === 204) return undefined as T;
   const type = res.headers.get('content-type') ?? '';
@@ -71,7 +75,8 @@ export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T
 
 /** Downloads a file from the API and saves it under the given name. */
 export async function download(path: string, fileName: string): Promise<void> {
-  const res = await send(path, {});
+  // fetch + blob, never a plain link: the report and the full preview need the XSRF header.
+  const res = await sendFresh(path, {});
   if (!res.ok) throw await toError(res);
   const url = URL.createObjectURL(await res.blob());
   const a = document.createElement('a');

@@ -47,7 +47,7 @@ export function createBatcher(options: { maxEvents?: number; maxBytes?: number }
 
   return {
     add(event: EncodedEvent, rowNumber: number): Batch | null {
-      const size = utf8Length(event.json) + 1;
+      const size = (event.bytes ?? utf8Length(event.json)) + 1;
       const full = events.length > 0 && bytes + size > maxBytes ? cut() : null;
       events.push(event);
       rows.push(rowNumber);

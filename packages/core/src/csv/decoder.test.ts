@@ -55,7 +55,7 @@ describe('createAutoDecoder', () => {
       fc.property(bytes, fc.array(fc.nat(), { maxLength: 6 }), (b, cuts) => {
         expect(decodeIn(b, cuts)).toEqual(decodeIn(b, []));
       }),
-      { numRuns: 2000 },
+      { numRuns: 800 },
     );
   });
 });

@@ -224,7 +224,7 @@ describe('readCsv', () => {
           expect(pieces.rows).toEqual(whole.rows);
         },
       ),
-      { numRuns: 200 },
+      { numRuns: 100 },
     );
   });
 

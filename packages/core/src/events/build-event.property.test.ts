@@ -20,7 +20,7 @@ describe('buildEvent and digests', () => {
         });
         expect(e.user_data[field.metaKey]).toEqual([digest.toLowerCase()]);
       }),
-      { numRuns: 300 },
+      { numRuns: 200 },
     );
   });
 });

@@ -78,7 +78,7 @@ describe('createEventWriter', () => {
         expect(out.event_name).toBe(eff.event_name ?? '');
         expect(out.event_id).toBe(eff.event_id ?? '');
       }),
-      { numRuns: 2000 },
+      { numRuns: 1000 },
     );
   });
 
@@ -88,7 +88,7 @@ describe('createEventWriter', () => {
         const write = createEventWriter();
         for (const eff of rows) expect(write({ effectiveRow: eff }).json).toBe(reference(eff));
       }),
-      { numRuns: 500 },
+      { numRuns: 250 },
     );
   });
 

@@ -12,6 +12,11 @@ export interface EncodedEvent {
   event_name: string;
   event_id: string;
   json: string;
+  /**
+   * UTF-8 bytes of `json`, when its producer measured them natively (the pipeline worker uses
+   * Buffer.byteLength): the batcher then skips its JavaScript count on the sending thread.
+   */
+  bytes?: number;
 }
 
 /** Writes validated rows as Meta server events (see createEventWriter). */

@@ -10,7 +10,7 @@ describe('isCanonicalNumber', () => {
       fc.property(fc.oneof(numberish, fc.string(), fc.double().map(String)), (s) => {
         expect(isCanonicalNumber(s)).toBe(CANONICAL_NUMBER.test(s));
       }),
-      { numRuns: 20_000 },
+      { numRuns: 10_000 },
     );
   });
 
@@ -57,7 +57,7 @@ describe('integerText', () => {
       fc.property(fc.oneof(integers, fc.double()), (n) => {
         expect(integerText(n)).toBe(String(n));
       }),
-      { numRuns: 20_000 },
+      { numRuns: 8_000 },
     );
   });
 

@@ -254,5 +254,26 @@ export const VETO = new Set([
   'by',
 ]);
 
+/** Qualifiers that may also close a header ("Email (Billing)", "Phone - Mobile", "Created (UTC)"); others
+ * only open one, so "Postal Address" is no postal code. */
+export const TRAILING = new Set([
+  'billing',
+  'shipping',
+  'mailing',
+  'work',
+  'home',
+  'mobile',
+  'personal',
+  'primary',
+  'main',
+  'cell',
+  'secondary',
+  'other',
+  'alternate',
+  'alt',
+  'utc',
+  'gmt',
+]);
+
 /** Words a bare id is read from: "ID", "Record ID", "No.", "Num", "#". */
 export const ID_WORDS = new Set(['id', 'number', 'no', 'num', 'record id']);

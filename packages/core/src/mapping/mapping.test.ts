@@ -178,6 +178,12 @@ describe('real export names (decision 0050)', () => {
     'Event Type Name',
     'Lineitem price',
     'Annual Revenue',
+    'Postal Address',
+    'Email Opt Out',
+    'Phone Verified',
+    'Total Spent',
+    'Amount Due',
+    'Tracking Number',
   ])('%j gets no suggestion, alone or in an order export', (header) => {
     expect(suggestField(header)).toBeNull();
     expect(suggestMappings([header, 'Email', 'Total', 'Order ID']).forward[header]).toBeUndefined();

@@ -1,5 +1,13 @@
 import Fuse from 'fuse.js';
-import { headerWords, ID_WORDS, PHRASES, QUALIFIERS, VETO, type IdKind } from './header-dictionary.ts';
+import {
+  headerWords,
+  ID_WORDS,
+  PHRASES,
+  QUALIFIERS,
+  TRAILING,
+  VETO,
+  type IdKind,
+} from './header-dictionary.ts';
 import { HEADER_ALIASES, SUGGESTION_TARGETS, toleranceOf } from './targets.ts';
 
 /** A header's claim on a field; the lower the rank, the surer the claim. */
@@ -70,7 +78,7 @@ function dictionaryCandidate(words: string[], ctx: HeaderContext): Candidate | n
     if (hi - lo < 2) return null;
     // Strip one qualifier, from the front ("Billing City") or the back ("Email (Billing)", "Phone - Mobile").
     const front = QUALIFIERS.get(words[lo]!);
-    const back = front ? undefined : QUALIFIERS.get(words[hi - 1]!);
+    const back = front || !TRAILING.has(words[hi - 1]!) ? undefined : QUALIFIERS.get(words[hi - 1]!);
     const qualifier = front ?? back;
     if (!qualifier) return null;
     if (front) lo++;

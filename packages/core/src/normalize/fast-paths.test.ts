@@ -31,7 +31,7 @@ const texts = fc.oneof(
   fc.stringMatching(/^\s*[+(]?\d[\d ().-]{5,14}\s*$/),
   fc.stringMatching(/^[\s\u200b\ufeff]*\d{5}(?:[-–]?\d{4})?[\s\u200b\ufeff]*$/),
 );
-const runs = { numRuns: 20_000 };
+const runs = { numRuns: 1_000 };
 
 describe('fast paths of the normalisers', { timeout: 60_000 }, () => {
   it('a value without a zero-width character is cleaned by trimming', () => {
@@ -97,7 +97,7 @@ describe('fast paths of the normalisers', { timeout: 60_000 }, () => {
       fc.property(texts, (s) => {
         expect(normalizePhone(` ${s}\u3000`, 'US')).toEqual(normalizePhone(s, 'US'));
       }),
-      { numRuns: 2_000 },
+      { numRuns: 700 },
     );
   });
 

@@ -1,4 +1,5 @@
 import { getCountryCallingCode, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/min';
+import { fastInternational, fastNational } from './phone-fast.ts';
 import { clean, ok, trimmed, unusable, type Normalized } from './result.ts';
 
 const PLAIN_PHONE = /^[\d\s().+-]+$/;
@@ -130,6 +131,8 @@ export function normalizePhone(raw: string, defaultCountry: string): Normalized 
     if (nanp(digits, 0)) return ok(`1${digits}`, 'Added country code +1 to phone');
     if (digits.charCodeAt(0) === 49 && nanp(digits, 1)) return ok(digits);
   } else if (code) {
+    const fast = fastNational(digits, country);
+    if (fast) return ok(fast.e164, `Added country code +${fast.code} to phone`);
     // The numbering plan knows each country's trunk prefix (the UK's 0, for instance) and drops it.
     const parsed = parsePhoneNumberFromString(digits, country as CountryCode);
     if (parsed?.isValid()) {
@@ -172,6 +175,14 @@ function internationalNumber(written: string): Normalized {
   if (oldMexicanMobile) digits = `52${digits.slice(3)}`;
   if (digits.startsWith('1'))
     return nanp(digits, 1) ? ok(digits) : unusable('is not a valid North American number');
+  const fast = digits.length >= 8 && digits.length <= 15 ? fastInternational(digits) : null;
+  if (fast && fast.e164.length >= 8) {
+    if (oldMexicanMobile) return ok(fast.e164, 'Removed the old mobile 1 after +52 in the phone');
+    return ok(
+      fast.e164,
+      fast.e164 === digits ? undefined : `Removed the national 0 after +${fast.code} in the phone`,
+    );
+  }
   const parsed =
     digits.length >= 8 && digits.length <= 15 ? parsePhoneNumberFromString(`+${digits}`) : undefined;
   if (!parsed?.isValid()) return unusable('is not a valid phone number for its country code');

@@ -105,7 +105,7 @@ describe('readAmount with a currency symbol', () => {
       fc.property(symbol, grouped, decimal, (sym, x, d) => {
         expect(readAmount(`${sym}${x}`, d)).toEqual(reference(x, d));
       }),
-      { numRuns: 5000 },
+      { numRuns: 2500 },
     );
   });
 
@@ -192,7 +192,7 @@ describe('amounts in a row', () => {
         expect(r.effectiveRow.value).toBe(want.value);
         expect(r.corrections.find((c) => c.field === 'value')?.message).toBe(want.message);
       }),
-      { numRuns: 5_000 },
+      { numRuns: 700 },
     );
   });
 
@@ -228,7 +228,7 @@ describe('canonicalDigits', () => {
         if (text === null) return;
         expect(text).toBe(String(readAmount(v, decimal)!.value));
       }),
-      { numRuns: 20_000 },
+      { numRuns: 8_000 },
     );
   });
 

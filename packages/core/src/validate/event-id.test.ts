@@ -95,7 +95,7 @@ describe('derived event_id', () => {
           expect(idOf(padded, order)).toBe(idOf(cells, columns));
         },
       ),
-      { numRuns: 200 },
+      { numRuns: 100 },
     );
   });
 

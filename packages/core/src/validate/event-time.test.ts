@@ -102,7 +102,7 @@ describe('parseEventTime', () => {
           expect(parseEventTime(`${v}${z}`, zone, 'MDY')).toEqual(parseEventTime(`${v}+00:00`, zone, 'MDY'));
         },
       ),
-      { numRuns: 5000 },
+      { numRuns: 2000 },
     );
   });
 
@@ -129,7 +129,7 @@ describe('parseEventTime', () => {
           );
         },
       ),
-      { numRuns: 5000 },
+      { numRuns: 2000 },
     );
   });
 
@@ -182,7 +182,7 @@ describe('parseEventTime', () => {
       fc.property(near(utcIsoLike), fc.constantFrom('UTC', 'America/New_York'), (v, zone) => {
         expect(parseEventTime(v, zone, 'MDY')).toEqual(readEventTime(v, zone, 'MDY'));
       }),
-      { numRuns: 5000 },
+      { numRuns: 2500 },
     );
   });
 
@@ -191,7 +191,7 @@ describe('parseEventTime', () => {
       fc.property(near(numberLike), (v) => {
         expect(parseEventTime(v, 'Asia/Kolkata', 'DMY')).toEqual(readEventTime(v, 'Asia/Kolkata', 'DMY'));
       }),
-      { numRuns: 5000 },
+      { numRuns: 4000 },
     );
   });
 
@@ -205,7 +205,7 @@ describe('parseEventTime', () => {
           expect(parseEventTime(v, zone, order)).toEqual(readEventTime(v, zone, order));
         },
       ),
-      { numRuns: 5000 },
+      { numRuns: 4000 },
     );
   });
 

@@ -60,12 +60,10 @@ export const accountRoutes =
       '/auth/signup',
       { schema: { body: SignupRequest }, preHandler: limitSignupsPerIp, config: mailLimit(addressAsked) },
       async (request, reply) => {
-        const user = await accounts.signUp(deps, request.body);
-        await startSession(request, reply, deps, user);
-        request.log.info({ userId: user.id }, 'signup');
-        return reply
-          .status(201)
-          .send({ user, message: 'Sign up was successful. Welcome!' } satisfies UserMessageResponse);
+        // No session and no user in the answer: they would tell a new address from one with an account. The
+        // new user verifies by the mailed link, then logs in.
+        await accounts.signUp(deps, request.body);
+        return reply.status(202).send({ message: accounts.SIGNUP_ACCEPTED } satisfies MessageResponse);
       },
     );
 

@@ -77,22 +77,26 @@ export async function sendVerification(deps: Deps, user: SessionUser): Promise<v
   );
 }
 
+/** The one answer to every accepted signup, new address or not (spec: 'Check your inbox to continue'). */
+export const SIGNUP_ACCEPTED = 'Check your inbox to continue.';
+
 /**
  * Creates an unverified account and mails its verification link. For an address that already has an account,
- * that account's owner is told by mail and the caller gets a conflict (see docs/decisions/0010-auth-signup.md).
+ * that account's owner gets a notice with a sign-in and a reset link instead. The caller cannot tell which
+ * happened: both do the same work up to the insert, mail in the background, start no session and get the same
+ * answer (security.md §2.1; docs/decisions/0010).
  */
-export async function signUp(deps: Deps, input: SignupData) {
+export async function signUp(deps: Deps, input: SignupData): Promise<void> {
   refuseCommon(input.password);
   const passwordHash = await hashPassword(input.password);
   const created = await usersRepo.insert(deps.db, { id: randomUUID(), ...input, passwordHash });
   if (!created) {
     const app = deps.config.appUrl;
     mailInBackground(deps, existingAccountMail(input.email, `${app}/login`, `${app}/forgot-password`));
-    throw new AppError('CONFLICT', 'An account with this email already exists. Please log in instead.');
+    return;
   }
   const user = publicUser(created);
-  await sendVerification(deps, user);
-  return user;
+  void sendVerification(deps, user).catch((err: unknown) => logMailFailure('Verify your email', err));
 }
 
 interface FailureLimit {
@@ -218,17 +222,19 @@ export async function forgotPassword(deps: Deps, email: string): Promise<void> {
   );
 }
 
+function logMailFailure(subject: string, err: unknown): void {
+  console.error(
+    JSON.stringify({
+      level: 50,
+      msg: 'mail failed',
+      subject,
+      err: err instanceof Error ? err.message : String(err),
+    }),
+  );
+}
+
 function mailInBackground(deps: Deps, mail: Mail): void {
-  deps.mailer.send(mail).catch((err: unknown) => {
-    console.error(
-      JSON.stringify({
-        level: 50,
-        msg: 'mail failed',
-        subject: mail.subject,
-        err: err instanceof Error ? err.message : String(err),
-      }),
-    );
-  });
+  deps.mailer.send(mail).catch((err: unknown) => logMailFailure(mail.subject, err));
 }
 
 /** Sets a new password from a reset link and ends every session of the account. */

@@ -20,7 +20,9 @@ let seen = 0;
 let peakRss = process.memoryUsage().rss;
 const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
 const runId = env.CRASH_RUN_ID!;
-const leaseMs = Number(env.CRASH_LEASE_MS ?? 1500);
+// Short enough that a killed worker's batches come free quickly, long enough that a live worker's beat (every
+// quarter lease) is not missed on a busy machine, where a missed lease means a batch sent twice.
+const leaseMs = Number(env.CRASH_LEASE_MS ?? 3000);
 const heartbeatMs = Number(env.CRASH_HEARTBEAT_MS ?? Math.floor(leaseMs / 4));
 const opts: EngineOptions = {
   db,

@@ -600,7 +600,8 @@ describe('delivery engine', () => {
         .flatMap((l) => l.row_numbers.map((r) => `ev-${r}`)),
     );
     const before = graph.requests.length;
-    await new Promise((r) => setTimeout(r, 200 + 1500 + 100)); // the crashed worker's lease (lease + request timeout) runs out
+    // The crashed worker's lease runs out (it no longer beats): waited for, not slept for a fixed time.
+    while (!(await deliveryRepo.hasWork(ctx.db, run.id))) await new Promise((r) => setTimeout(r, 20));
     expect(await runSend(engine(fakeSource(events), { leaseMs: 200 }).opts, run.id)).toBe('completed');
     const resent = graph.requests.slice(before).flatMap((r) => r.events.map((e) => e.event_id));
     expect(resent.filter((id) => confirmed.has(id))).toEqual([]);

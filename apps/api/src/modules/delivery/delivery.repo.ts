@@ -20,6 +20,8 @@ export interface RunRow {
   planned: boolean;
   total_events: number | null;
   skipped_events: number;
+  /** Skipped events counted ahead of the plan (see precountSkipped); the plan's count replaces it. */
+  skipped_counted: boolean;
   created_at: Date;
   started_at: Date | null;
   finished_at: Date | null;
@@ -245,6 +247,15 @@ export const deliveryRepo = {
   async finishPlan(db: Queryable, runId: string, totalEvents: number, skipped: number): Promise<void> {
     await db.query(
       'update send_runs set planned = true, total_events = $2, skipped_events = $3, updated_at = now() where id = $1',
+      [runId, totalEvents, skipped],
+    );
+  },
+
+  /** A count made ahead of the plan; never over a planned run's numbers. */
+  async noteSkippedCount(db: Queryable, runId: string, totalEvents: number, skipped: number): Promise<void> {
+    await db.query(
+      `update send_runs set total_events = $2, skipped_events = $3, skipped_counted = true, updated_at = now()
+       where id = $1 and not planned and status = 'running'`,
       [runId, totalEvents, skipped],
     );
   },

@@ -123,7 +123,7 @@ function presentGroup(g: FailureGroupRow): FailureGroup {
  * the user chose to send anyway, or this pixel never received a live event of theirs before the run.
  */
 async function skippedSoFar(db: Db, run: RunRow): Promise<number | null> {
-  if (run.planned) return run.skipped_events;
+  if (run.planned || run.skipped_counted) return run.skipped_events;
   if (!run.skip_delivered) return 0;
   return (await deliveryRepo.anyLiveDelivery(db, run.user_id, run.pixel_id, run.created_at)) ? null : 0;
 }

@@ -5,6 +5,7 @@ import { Agent, loggedInAgent } from '../../../test/agent.ts';
 import { multipartFile } from '../../../test/multipart.ts';
 import { startFakeGraph, type FakeGraph } from '../../../../../e2e/fake-graph/fake-graph.ts';
 import { runSend, type EngineOptions } from './delivery.engine.ts';
+import { precountSkipped } from './delivery.precount.ts';
 import { appDeliverySource } from './delivery.source.ts';
 
 let ctx: TestContext;
@@ -137,12 +138,24 @@ describe('summary progress, grouped failures and the all-failed-rows download', 
     expect(mid!.secondsLeft).toEqual(expect.any(Number));
     expect((await agent.get(`/api/uploads/${id}/summary`)).json().progress.secondsLeft).toBeNull();
 
-    // Now this pixel has live deliveries: a run that skips them only knows how many once it has read the file.
-    const again = await prepared(agent, csv(250));
+    // Now this pixel has live deliveries: the same 250 rows plus 50 new ones. How many are skipped is counted
+    // beside the send (the job's precount), before a single batch is planned.
+    const again = await prepared(agent, csv(300));
     const second = (await agent.post(`/api/uploads/${again}/send`, { selectedAccountId: accountId })).json();
     expect((await agent.get(`/api/uploads/${again}/summary`)).json().progress.eventsSkipped).toBeNull();
+    await precountSkipped(ctx.db, appDeliverySource(ctx.db, ctx.config), second.runId);
+    expect((await agent.get(`/api/uploads/${again}/summary`)).json().progress).toMatchObject({
+      eventsSkipped: 250,
+      totalEvents: 50,
+      eventsRemaining: 50,
+      eventsSent: 0,
+    });
     await work(second.runId);
-    expect((await agent.get(`/api/uploads/${again}/summary`)).json().progress.eventsSkipped).toBe(250);
+    expect((await agent.get(`/api/uploads/${again}/summary`)).json().progress).toMatchObject({
+      eventsSkipped: 250,
+      totalEvents: 50,
+      eventsSent: 50,
+    });
     // Sending anyway skips nothing, known at once.
     const third = await prepared(agent, csv(10));
     await agent.post(`/api/uploads/${third}/send`, { selectedAccountId: accountId, skipDelivered: false });

@@ -196,9 +196,11 @@ export const fileRoutes =
       },
     );
 
+    // validate, prepare and the two downloads below write or spend quota: kept as the spec's GETs, but with
+    // `xsrf: true` they need the header, so a cross-site link or <img> cannot set them off (issue 21).
     app.get(
       '/api/uploads/:id/validate',
-      { schema: { params: Id }, config: perUserLimit(60) },
+      { schema: { params: Id }, config: { ...perUserLimit(60), xsrf: true } },
       async (request): Promise<ValidationResponse> => {
         const s = await files.validateFile(db, config.quotas, uid(request), request.params.id, deps.now());
         return {
@@ -221,7 +223,7 @@ export const fileRoutes =
 
     app.get(
       '/api/uploads/:id/validate/report.csv',
-      { schema: { params: Id }, config: perUserLimit(60) },
+      { schema: { params: Id }, config: { ...perUserLimit(60), xsrf: true } },
       async (request, reply) => {
         const f = await files.ownFile(db, uid(request), request.params.id);
         files.notSubmitted(f);
@@ -325,7 +327,7 @@ export const fileRoutes =
 
     app.get(
       '/api/uploads/:id/prepare',
-      { schema: { params: Id }, config: perUserLimit(60) },
+      { schema: { params: Id }, config: { ...perUserLimit(60), xsrf: true } },
       async (request) => files.prepareFile(db, config.quotas, uid(request), request.params.id, deps.now()),
     );
 
@@ -343,7 +345,7 @@ export const fileRoutes =
 
     app.get(
       '/api/uploads/:id/preview/full',
-      { schema: { params: Id }, config: perUserLimit(60) },
+      { schema: { params: Id }, config: { ...perUserLimit(60), xsrf: true } },
       async (request, reply) => {
         const f = await files.ownFile(db, uid(request), request.params.id);
         if (f.status !== 'validated' && f.status !== 'prepared')

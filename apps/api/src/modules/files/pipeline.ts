@@ -28,6 +28,9 @@ export function fingerprint(upload: UploadRow): string {
   );
 }
 
+/** Chunks posted to the worker and not yet answered: enough to keep it busy, few enough to bound memory. */
+const CHUNKS_IN_FLIGHT = 3;
+
 type ItemOf<M extends PipelineMode> = M extends 'events'
   ? PreparedEvent
   : M extends 'report'
@@ -93,14 +96,34 @@ export async function runPipeline<M extends PipelineMode>(
 
   try {
     send({ type: 'start', input });
-    for await (const chunk of readUploadBytes(db, upload.id)) {
-      send({ type: 'chunk', data: chunk });
-      const m = await next();
-      if (m.type === 'items') {
-        if (m.items.length && onItems) await onItems(m.items as ItemOf<M>[]);
-        if (m.stopped) break;
+    // The worker parses while this thread reads the next chunks: up to CHUNKS_IN_FLIGHT are posted and not yet
+    // answered, and the next read starts before the answer is awaited (it answers each chunk once, in order).
+    const chunks = readUploadBytes(db, upload.id)[Symbol.asyncIterator]();
+    const read = () => {
+      const r = chunks.next();
+      r.catch(() => {}); // awaited below; not an unhandled rejection while an answer is awaited first
+      return r;
+    };
+    let ahead = read();
+    let unanswered = 0;
+    let stopped = false;
+    while (!stopped) {
+      const r = await ahead;
+      if (r.done) break;
+      send({ type: 'chunk', data: r.value });
+      unanswered++;
+      ahead = read();
+      while (unanswered >= CHUNKS_IN_FLIGHT && !stopped) {
+        const m = await next();
+        unanswered--;
+        if (m.type === 'items') {
+          if (m.items.length && onItems) await onItems(m.items as ItemOf<M>[]);
+          stopped = m.stopped;
+        }
       }
     }
+    if (stopped) await chunks.return?.(undefined);
+    // Answers still owed come before 'done' and are read by the loop below.
     send({ type: 'end' });
     for (;;) {
       const m = await next();

@@ -153,7 +153,8 @@ function handle(items: ReturnType<typeof reader.push>, out: unknown[]) {
         if (bad) summary.rowsWithErrors++;
         if (r.corrections.length) summary.rowsCorrected++;
         if (r.warnings.length) summary.rowsWithWarnings++;
-        if (r.drops.length) {
+        // A row with errors is not sent at all: what it would have lost is not counted as lost.
+        if (r.drops.length && !bad) {
           summary.rowsWithDrops++;
           for (const d of r.drops) {
             const key = `${d.field} ${d.reason}`;
@@ -174,6 +175,8 @@ function handle(items: ReturnType<typeof reader.push>, out: unknown[]) {
         if (input.mode === 'events' && !bad && !repeat) {
           summary.validEvents++;
           const event = writeEvent!(r);
+          // Measured here, natively, so the sending thread's batcher does not count it in JavaScript.
+          event.bytes = Buffer.byteLength(event.json);
           out.push(
             input.withNormalized
               ? { rowNumber: item.rowNumber, values: item.values, event, normalized: r.effectiveRow }

@@ -109,6 +109,8 @@ describe('skipping the rows with errors', () => {
     const id = await mappedFile(agent, [GOOD(1), BAD, GOOD(3), BAD, GOOD(5)]);
     const v = (await agent.get(`/api/uploads/${id}/validate`)).json();
     expect(v).toMatchObject({ rowsChecked: 5, rowsWithErrors: 2, skipErrorRows: false });
+    // The email of a row with errors is shown on its row, but not counted as lost: the row is not sent at all.
+    expect(v).toMatchObject({ rowsWithDrops: 0, droppedValues: [] });
     // The spec's block stays the default.
     const blocked = await agent.patch(`/api/uploads/${id}/status`, { status: 'validated' });
     expect(blocked.statusCode).toBe(409);

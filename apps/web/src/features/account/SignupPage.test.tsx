@@ -6,8 +6,9 @@ import type * as AccountApi from './account-api.ts';
 
 const api = vi.hoisted(() => ({ signup: vi.fn() }));
 const toast = vi.hoisted(() => ({ error: vi.fn(), success: vi.fn() }));
+const session = vi.hoisted(() => ({ signedIn: vi.fn() }));
 vi.mock('react-toastify', () => ({ toast }));
-vi.mock('../../lib/session.tsx', () => ({ useSession: () => ({ signedIn: vi.fn() }) }));
+vi.mock('../../lib/session.tsx', () => ({ useSession: () => session }));
 vi.mock('./account-api.ts', async (orig) => ({ ...(await orig<typeof AccountApi>()), accountApi: api }));
 
 const { SignupPage } = await import('./SignupPage.tsx');
@@ -52,5 +53,18 @@ describe('SignupPage', () => {
     await userEvent.type(screen.getByLabelText('Email'), 'example.com');
     expect(description('Email')).toBe('');
     expect(api.signup).not.toHaveBeenCalled();
+  });
+
+  it('answers every accepted signup with the inbox notice and signs nobody in (issue 21)', async () => {
+    api.signup.mockResolvedValue({ message: 'Check your inbox to continue.' });
+    renderPage();
+    await userEvent.type(screen.getByLabelText('First name'), 'Ann');
+    await userEvent.type(screen.getByLabelText('Email'), 'ann@example.com');
+    await userEvent.type(screen.getByLabelText('Password', { exact: true }), 'Journey-Pass-2026!');
+    await userEvent.click(screen.getByRole('button', { name: 'Sign up' }));
+    expect(await screen.findByRole('heading', { name: 'Check your inbox' })).toBeTruthy();
+    expect(screen.getByRole('status').textContent).toContain('Check your inbox to continue.');
+    expect(screen.getByRole('status').textContent).toContain('ann@example.com');
+    expect(session.signedIn).not.toHaveBeenCalled();
   });
 });

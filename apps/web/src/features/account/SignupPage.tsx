@@ -1,12 +1,10 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router';
-import { toast } from 'react-toastify';
+import { Link } from 'react-router';
 import { passwordProblem, ROLES, SignupRequest } from '@backsignal/contracts';
 import { Button } from '../../components/ui/Button.tsx';
 import { SelectField, TextField } from '../../components/ui/Field.tsx';
 import { useFormAction } from '../../lib/use-form-action.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
-import { useSession } from '../../lib/session.tsx';
 import { track } from '../../lib/track.ts';
 import { accountApi } from './account-api.ts';
 import { AuthCard, FormError } from './AuthCard.tsx';
@@ -17,8 +15,8 @@ export function SignupPage() {
     title: 'Create your account | Backsignal',
     description: 'Create a free Backsignal account.',
   });
-  const session = useSession();
-  const navigate = useNavigate();
+  // The address the inbox notice names once the signup was accepted.
+  const [sentTo, setSentTo] = useState<string | null>(null);
   const [form, setForm] = useState({
     email: '',
     firstName: '',
@@ -48,13 +46,37 @@ export function SignupPage() {
       return fail(Object.values(found)[0]!);
     }
     await run(async () => {
-      const { user, message } = await accountApi.signup(form);
-      toast.success(message || 'Sign up was successful. Welcome!');
+      // The same answer whether the address is new or already has an account (the owner is told by mail), so
+      // nobody learns from this form who has an account. A new account verifies by the link, then logs in.
+      await accountApi.signup(form);
       track('sign_up');
-      session.signedIn(user);
-      navigate(user.emailVerified ? '/dashboard' : '/verify-notice');
+      setSentTo(parsed.data.email);
     });
   };
+
+  if (sentTo) {
+    return (
+      <AuthCard
+        title="Check your inbox"
+        footer={
+          <>
+            Verified already?{' '}
+            <Link to="/login" className="font-semibold text-brand-700 hover:underline">
+              Log in
+            </Link>
+          </>
+        }
+      >
+        <div role="status" className="space-y-3 text-sm text-slate-700">
+          <p className="font-medium text-slate-900">Check your inbox to continue.</p>
+          <p>
+            We sent an email to <span className="font-medium break-all text-slate-900">{sentTo}</span>. Open
+            the link in it to continue. It can take a minute to arrive; check your spam folder too.
+          </p>
+        </div>
+      </AuthCard>
+    );
+  }
 
   return (
     <AuthCard

@@ -10,7 +10,7 @@ import type {
 import { api } from '../../lib/api.ts';
 
 export const accountApi = {
-  signup: (body: SignupRequest) => api<UserMessageResponse>('/auth/signup', { method: 'POST', body }),
+  signup: (body: SignupRequest) => api<MessageResponse>('/auth/signup', { method: 'POST', body }),
   login: (body: LoginRequest) => api<UserMessageResponse>('/auth/login', { method: 'POST', body }),
   verify: (token: string) => api<UserMessageResponse>(`/auth/verify?token=${encodeURIComponent(token)}`),
   resendVerification: () => api<MessageResponse>('/auth/resend-verification', { method: 'POST' }),

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -90,6 +90,18 @@ describe('MapColumnsPage keyboard', () => {
 });
 
 describe('MapColumnsPage auto-save', () => {
+  // The 600 ms debounce never fires by itself here: on a busy machine the clicks alone can take longer, the save
+  // then went out on its own and the tests counted one save too many. Leaving the page is what sends it.
+  beforeEach(() => {
+    const real = globalThis.setTimeout;
+    vi.spyOn(globalThis, 'setTimeout').mockImplementation(((
+      fn: () => void,
+      ms?: number,
+      ...rest: unknown[]
+    ) => (ms === 600 ? real(() => {}, 2 ** 31 - 1) : real(fn, ms, ...rest))) as typeof setTimeout);
+  });
+  afterEach(() => vi.mocked(globalThis.setTimeout).mockRestore());
+
   const saved = {
     ...headers(['Email', 'Phone', 'event', 'time', 'src']),
     mappings: { Email: 'email', event: 'event_name', time: 'event_time', src: 'action_source' },

@@ -399,23 +399,27 @@ function MappingEditor({
                     </a>
                     <ul className="divide-y divide-slate-100 px-2">
                       {fields.map((f) => (
-                        <li key={f.key} className="flex items-center justify-between gap-2 py-1.5">
-                          <span className="min-w-0 flex-1 text-sm">
-                            <span className="block font-medium text-slate-800">
-                              {f.label} <FieldKey name={f.key} />
-                            </span>
-                            <span className="block truncate text-xs text-slate-500" title={f.description}>
+                        <li key={f.key} className="py-1.5 text-sm">
+                          {/* The name gets the full width; the description shares its line with the button. */}
+                          <span className="block font-medium text-slate-800">
+                            {f.label} <FieldKey name={f.key} />
+                          </span>
+                          <span className="flex items-center justify-between gap-2">
+                            <span
+                              className="min-w-0 flex-1 truncate text-xs text-slate-500"
+                              title={f.description}
+                            >
                               {f.description}
                             </span>
+                            <Button
+                              variant="ghost"
+                              className="shrink-0 px-2 py-1 text-xs text-brand-700"
+                              onClick={() => addAndFocus(f.key)}
+                              aria-label={`Add ${f.key} to Mapped Fields`}
+                            >
+                              Add to Mapped Fields
+                            </Button>
                           </span>
-                          <Button
-                            variant="ghost"
-                            className="shrink-0 px-2 py-1 text-xs text-brand-700"
-                            onClick={() => addAndFocus(f.key)}
-                            aria-label={`Add ${f.key} to Mapped Fields`}
-                          >
-                            Add to Mapped Fields
-                          </Button>
                         </li>
                       ))}
                     </ul>

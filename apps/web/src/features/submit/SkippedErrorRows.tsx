@@ -1,5 +1,4 @@
 import { toast } from 'react-toastify';
-import { Button } from '../../components/ui/Button.tsx';
 import { download } from '../../lib/api.ts';
 import { limitOr } from '../../lib/errors.ts';
 
@@ -11,9 +10,9 @@ export function SkippedErrorRows({ fileId, count }: { fileId: string; count: num
       <span>
         {count.toLocaleString()} {count === 1 ? 'row' : 'rows'} with errors skipped, not sent.
       </span>
-      <Button
-        variant="ghost"
-        className="px-0 py-0 text-brand-700 underline"
+      <button
+        type="button"
+        className="font-semibold text-brand-700 underline hover:text-brand-900"
         onClick={() =>
           void download(`/api/uploads/${fileId}/skipped-rows.csv`, 'skipped-rows.csv').catch((err) =>
             toast.error(limitOr(err, 'Could not download the skipped rows.')),
@@ -21,7 +20,7 @@ export function SkippedErrorRows({ fileId, count }: { fileId: string; count: num
         }
       >
         Download skipped rows
-      </Button>
+      </button>
     </p>
   );
 }

@@ -60,7 +60,7 @@ export function ReviewTable({ rows, timeZone }: { rows: readonly ValidationRow[]
                 What we found
               </th>
               <th scope="col" className="py-2 font-medium">
-                What will be sent
+                Values after checks
               </th>
             </tr>
           </thead>
@@ -118,6 +118,7 @@ function ReviewRow({ row: r, timeZone }: { row: ValidationRow; timeZone: string 
         </ul>
       </td>
       <td className="block py-1 align-top sm:table-cell sm:w-2/5 sm:py-3">
+        {r.hasErrors && <p className="mb-1 text-xs text-red-700">Not sent while it has errors.</p>}
         <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 rounded-lg bg-slate-50 px-3 py-2 text-xs">
           {Object.entries(r.effectiveRow).map(([k, v]) => (
             <div key={k} className="contents">
