@@ -29,6 +29,7 @@ function page(load: () => Promise<Record<string, ComponentType>>, name: string) 
 const account = () => import('../features/account/index.ts');
 const workflow = () => import('../features/workflow/screens.ts');
 const summary = () => import('../features/summary/SummaryPage.tsx');
+const sources = () => import('../features/sources/index.ts');
 
 function Root() {
   return (
@@ -83,6 +84,10 @@ export const routes: RouteObject[] = [
           { path: '/submit', element: verified(page(workflow, 'SubmitPage')) },
           { path: '/pixel-accounts', element: verified(page(workflow, 'PixelAccountsPage')) },
           { path: '/summary', element: verified(page(summary, 'SummaryPage')) },
+          { path: '/sources', element: verified(page(sources, 'SourcesPage')) },
+          { path: '/sources/new', element: verified(page(sources, 'SourceWizard')) },
+          { path: '/sources/:id', element: verified(page(sources, 'SourcePage')) },
+          { path: '/sources/:id/edit', element: verified(page(sources, 'SourceWizard')) },
         ],
       },
       {

@@ -4,7 +4,7 @@ import { Agent, loggedInAgent } from '../../../test/agent.ts';
 import { fakeServer } from '../../../test/fake-http.ts';
 import { startFakeGraph, type FakeGraph } from '../../../../../e2e/fake-graph/fake-graph.ts';
 import { appDeliverySource } from '../delivery/delivery.source.ts';
-import { claimDueRuns, tick } from './scheduler.ts';
+import { claimDueRuns, INTERRUPTED, tick } from './scheduler.ts';
 import type { RunnerDeps } from './source-run.ts';
 
 let ctx: TestContext;
@@ -374,6 +374,27 @@ describe('scheduled runs', () => {
     await ctx.db.query(`update source_runs set status = 'failed' where source_id = $1`, [id]);
     const manual = (await claimDueRuns(ctx.db, next, 10)).filter((c) => c.source.id === id);
     expect(manual.map((c) => c.trigger)).toEqual(['manual']);
+  });
+
+  it('closes the run of a crashed worker and runs the source again', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const accountId = await account(agent);
+    files.set('/crash.csv', csv(2, 4));
+    const id = await newSource(agent, accountId, '/crash.csv');
+    const next = new Date((await agent.get(`/api/sources/${id}`)).json().nextRunAt);
+    // A worker claims the run, then dies before doing anything: its heartbeat stops.
+    const [claimed] = await claimDueRuns(ctx.db, next, 10);
+    expect(claimed!.source.id).toBe(id);
+    await ctx.db.query(`update source_runs set heartbeat_at = now() - interval '11 minutes' where id = $1`, [
+      claimed!.runId,
+    ]);
+    expect((await agent.post(`/api/sources/${id}/run`)).statusCode).toBe(202);
+    clock = new Date(next.getTime() + 60_000);
+    expect(await tick(runner)).toEqual([expect.objectContaining({ sourceId: id, status: 'sent' })]);
+    const runs = (await agent.get(`/api/sources/${id}/runs`)).json().runs;
+    expect(runs.map((r: { status: string }) => r.status)).toEqual(['sent', 'failed']);
+    expect(runs[1].message).toBe(INTERRUPTED);
+    expect(sentIds()).toHaveLength(3);
   });
 
   it('deletes a source with its runs', async () => {

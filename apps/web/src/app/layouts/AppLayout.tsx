@@ -30,6 +30,9 @@ export function AppHeader() {
             <NavLink to="/dashboard" className={nav}>
               Dashboard
             </NavLink>
+            <NavLink to="/sources" className={nav}>
+              Sources
+            </NavLink>
             <NavLink to="/settings" className={nav}>
               Account
             </NavLink>

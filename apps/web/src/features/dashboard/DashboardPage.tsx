@@ -16,6 +16,7 @@ import { track } from '../../lib/track.ts';
 import { issuesNotice } from '../workflow/FileIssues.tsx';
 import { routeForStatus, workflowApi } from '../workflow/workflow-api.ts';
 import { fileBadge } from './file-badge.ts';
+import { SourcesOverview } from '../sources/SourcesOverview.tsx';
 
 const BETA_FLAG = 'backsignal:beta-welcome-seen';
 
@@ -125,6 +126,8 @@ export function DashboardPage() {
           One .csv file up to {maxUploadMb} MB: leads, sales or CRM exports.
         </p>
       </FileDrop>
+
+      <SourcesOverview />
 
       <Card className="p-0!">
         <div className="flex items-center justify-between border-b border-slate-200 px-6 py-4">

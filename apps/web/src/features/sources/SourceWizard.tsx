@@ -1,0 +1,388 @@
+import { useEffect, useMemo, useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { toast } from 'react-toastify';
+import type {
+  CsvUrlConnection,
+  FileSettings,
+  SourceDetail,
+  SourceSchedule,
+  TestFetchResponse,
+} from '@backsignal/contracts';
+import { FIELDS, mappingProblem } from '@backsignal/core/browser';
+import { Button } from '../../components/ui/Button.tsx';
+import { Card } from '../../components/ui/Card.tsx';
+import { SelectField, TextField } from '../../components/ui/Field.tsx';
+import { SecretField } from '../../components/ui/SecretField.tsx';
+import { Spinner } from '../../components/ui/Spinner.tsx';
+import { errorMessage } from '../../lib/errors.ts';
+import { usePageMeta } from '../../lib/page-meta.ts';
+import { MappedFieldRow } from '../mapping/MapColumnsPage.tsx';
+import {
+  addField,
+  applySuggestions,
+  clearAll,
+  fromSaved,
+  toPayload,
+  type MappedRow,
+} from '../mapping/mapping-state.ts';
+import { workflowApi } from '../workflow/workflow-api.ts';
+import { ScheduleFields } from './ScheduleFields.tsx';
+import { sourcesApi } from './sources-api.ts';
+
+const STEPS = ['Kind', 'Connect', 'Map columns', 'Schedule and pixel'];
+const localZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+type Fetched = Extract<TestFetchResponse, { ok: true }>;
+
+/** /sources/new and /sources/:id/edit: kind → connect and "Test fetch" → map columns → schedule and pixel. */
+export function SourceWizard() {
+  const { id } = useParams();
+  const existing = useQuery({ queryKey: ['source', id], queryFn: () => sourcesApi.get(id!), enabled: !!id });
+  usePageMeta({ title: `${id ? 'Edit source' : 'New source'} | Backsignal` });
+  if (id && !existing.data) return existing.isError ? <p role="alert">Source not found.</p> : <Spinner />;
+  return <Wizard existing={existing.data} />;
+}
+
+function Wizard({ existing }: { existing?: SourceDetail }) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [step, setStep] = useState(existing ? 1 : 0);
+  const [conn, setConn] = useState<CsvUrlConnection>(
+    existing
+      ? {
+          kind: 'csv_url',
+          url: existing.connection.url,
+          auth: existing.connection.auth,
+          headerName: existing.connection.headerName ?? undefined,
+          username: existing.connection.username ?? undefined,
+        }
+      : { kind: 'csv_url', url: '', auth: 'none' },
+  );
+  const [fetched, setFetched] = useState<Fetched | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [testing, setTesting] = useState(false);
+  const [rows, setRows] = useState<MappedRow[]>(() =>
+    existing ? fromSaved(existing.mappings, existing.hardcodedValues) : clearAll(),
+  );
+  const [settings, setSettings] = useState<FileSettings>(
+    existing?.settings ?? { timeZone: localZone(), dateOrder: 'MDY', defaultCountry: 'US' },
+  );
+  const [name, setName] = useState(existing?.name ?? '');
+  const [pixelAccountId, setPixelAccountId] = useState(existing?.pixelAccount?.id ?? '');
+  const [testEventCode, setTestEventCode] = useState(existing?.testEventCode ?? '');
+  const [schedule, setSchedule] = useState<SourceSchedule>(
+    existing?.schedule ?? { every: 'day', time: '08:00' },
+  );
+  const [timeZone, setTimeZone] = useState(existing?.timeZone ?? localZone());
+  const [saving, setSaving] = useState(false);
+  const accounts = useQuery({ queryKey: ['accounts'], queryFn: workflowApi.accounts });
+  useEffect(() => {
+    if (!pixelAccountId && accounts.data?.[0]) setPixelAccountId(accounts.data[0].id);
+  }, [accounts.data, pixelAccountId]);
+
+  const testFetch = async () => {
+    setTesting(true);
+    setFailure(null);
+    setFetched(null);
+    try {
+      const res = await sourcesApi.testFetch({ connection: conn, sourceId: existing?.id });
+      if (res.ok) {
+        setFetched(res);
+        // A new source starts from the suggestions for these columns; an edited one keeps its mapping.
+        if (!existing) setRows(applySuggestions(clearAll(), res.headers));
+      } else setFailure(res.reason);
+    } catch (err) {
+      setFailure(errorMessage(err, 'Test fetch failed.'));
+    } finally {
+      setTesting(false);
+    }
+  };
+
+  const payload = useMemo(() => toPayload(rows), [rows]);
+  const problem = mappingProblem({
+    mappings: payload.mappings,
+    hardcoded: payload.hardcodedValues,
+    mappedFields: rows.map((r) => r.field),
+  });
+  const used = new Map(rows.filter((r) => r.mode === 'column' && r.column).map((r) => [r.column, r.field]));
+  const addable = FIELDS.filter((f) => !rows.some((r) => r.field === f.key));
+
+  const save = async () => {
+    setSaving(true);
+    try {
+      const body = {
+        name,
+        connection: conn,
+        ...payload,
+        settings,
+        pixelAccountId,
+        testEventCode: testEventCode || null,
+        schedule,
+        timeZone,
+        errorThreshold: existing?.errorThreshold ?? 0.2,
+      };
+      const sourceId = existing
+        ? (await sourcesApi.update(existing.id, body), existing.id)
+        : (await sourcesApi.create(body)).id;
+      toast.success('Source saved');
+      await queryClient.invalidateQueries({ queryKey: ['sources'] });
+      await queryClient.invalidateQueries({ queryKey: ['source', sourceId] });
+      navigate(`/sources/${sourceId}`);
+    } catch (err) {
+      toast.error(errorMessage(err, 'Failed to save the source.'));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <section className="space-y-6">
+      <div>
+        <h1 className="text-2xl font-semibold tracking-tight text-slate-900">
+          {existing ? `Edit ${existing.name}` : 'New source'}
+        </h1>
+        <ol className="mt-3 flex flex-wrap gap-2 text-xs" aria-label="Steps">
+          {STEPS.map((s, i) => (
+            <li
+              key={s}
+              aria-current={i === step ? 'step' : undefined}
+              className={`rounded-full px-3 py-1 font-medium ${i === step ? 'bg-brand-600 text-white' : i < step ? 'bg-brand-50 text-brand-700' : 'bg-slate-100 text-slate-500'}`}
+            >
+              {i + 1}. {s}
+            </li>
+          ))}
+        </ol>
+      </div>
+
+      {step === 0 && (
+        <Card className="space-y-4">
+          <h2 className="text-base font-semibold text-slate-900">What do you want to connect?</h2>
+          <button
+            type="button"
+            onClick={() => setStep(1)}
+            className="block w-full rounded-xl border border-slate-200 p-4 text-left hover:border-brand-600 hover:bg-brand-50"
+          >
+            <span className="font-semibold text-slate-900">CSV URL</span>
+            <span className="mt-1 block text-sm text-slate-600">
+              Any link that answers a CSV file: a Google Sheet published as CSV, a CRM&apos;s scheduled
+              export, a storage signed URL.
+            </span>
+          </button>
+        </Card>
+      )}
+
+      {step === 1 && (
+        <Card className="space-y-4">
+          <h2 className="text-base font-semibold text-slate-900">Connect</h2>
+          <TextField
+            label="CSV URL"
+            value={conn.url}
+            placeholder="https://docs.google.com/spreadsheets/d/…/pub?output=csv"
+            onChange={(e) => setConn({ ...conn, url: e.target.value })}
+          />
+          <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
+            <SelectField
+              label="Authentication"
+              value={conn.auth}
+              onChange={(e) =>
+                setConn({ ...conn, auth: e.target.value as CsvUrlConnection['auth'], secret: undefined })
+              }
+            >
+              <option value="none">None</option>
+              <option value="header">Header token</option>
+              <option value="basic">User name and password</option>
+            </SelectField>
+            {conn.auth === 'header' && (
+              <TextField
+                label="Header name"
+                value={conn.headerName ?? ''}
+                placeholder="Authorization"
+                onChange={(e) => setConn({ ...conn, headerName: e.target.value })}
+              />
+            )}
+            {conn.auth === 'basic' && (
+              <TextField
+                label="User name"
+                value={conn.username ?? ''}
+                onChange={(e) => setConn({ ...conn, username: e.target.value })}
+              />
+            )}
+            {conn.auth !== 'none' && (
+              <SecretField
+                label={conn.auth === 'header' ? 'Token' : 'Password'}
+                value={conn.secret ?? ''}
+                hint={
+                  existing?.connection.hasSecret
+                    ? 'Saved. Leave empty to keep it.'
+                    : 'Encrypted at rest, never shown again.'
+                }
+                onChange={(e) => setConn({ ...conn, secret: e.target.value })}
+              />
+            )}
+          </div>
+          <div className="flex flex-wrap gap-2">
+            <Button
+              variant="secondary"
+              onClick={() => void testFetch()}
+              disabled={!conn.url.trim() || testing}
+            >
+              {testing ? 'Fetching...' : 'Test fetch'}
+            </Button>
+            <Button onClick={() => setStep(2)} disabled={!fetched}>
+              Continue to mapping
+            </Button>
+          </div>
+          {failure && (
+            <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-700">
+              {failure}
+            </p>
+          )}
+          {fetched && <FirstRows fetched={fetched} />}
+        </Card>
+      )}
+
+      {step === 2 && fetched && (
+        <Card className="space-y-4">
+          <h2 className="text-base font-semibold text-slate-900">Map columns</h2>
+          <p className="text-sm text-slate-600">Every run reads the file with this mapping.</p>
+          <ul className="space-y-3">
+            {rows.map((row) => (
+              <MappedFieldRow
+                key={row.field}
+                row={row}
+                headers={fetched.headers}
+                samples={fetched.samples}
+                used={used}
+                onChange={(f) => setRows(f)}
+              />
+            ))}
+          </ul>
+          <SelectField
+            label="Add a field"
+            value=""
+            onChange={(e) => e.target.value && setRows((r) => addField(r, e.target.value))}
+          >
+            <option value="">Choose a field to add</option>
+            {addable.map((f) => (
+              <option key={f.key} value={f.key}>
+                {f.label}
+              </option>
+            ))}
+          </SelectField>
+          <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
+            <TextField
+              label="Time zone of the file's times"
+              value={settings.timeZone}
+              onChange={(e) => setSettings({ ...settings, timeZone: e.target.value })}
+            />
+            <SelectField
+              label="Date order"
+              value={settings.dateOrder}
+              onChange={(e) => setSettings({ ...settings, dateOrder: e.target.value as 'MDY' | 'DMY' })}
+            >
+              <option value="MDY">Month/Day/Year</option>
+              <option value="DMY">Day/Month/Year</option>
+            </SelectField>
+            <TextField
+              label="Default phone country"
+              maxLength={2}
+              value={settings.defaultCountry}
+              onChange={(e) => setSettings({ ...settings, defaultCountry: e.target.value.toUpperCase() })}
+            />
+          </div>
+          {problem && <p className="text-sm text-red-700">{problem}</p>}
+          <div className="flex gap-2">
+            <Button variant="secondary" onClick={() => setStep(1)}>
+              Back
+            </Button>
+            <Button onClick={() => setStep(3)} disabled={!!problem}>
+              Continue
+            </Button>
+          </div>
+        </Card>
+      )}
+
+      {step === 3 && (
+        <Card className="space-y-4">
+          <h2 className="text-base font-semibold text-slate-900">Schedule and pixel</h2>
+          <TextField
+            label="Name"
+            value={name}
+            placeholder="Leads sheet"
+            onChange={(e) => setName(e.target.value)}
+          />
+          <ScheduleFields value={schedule} onChange={setSchedule} />
+          <TextField
+            label="Time zone of the schedule"
+            value={timeZone}
+            onChange={(e) => setTimeZone(e.target.value)}
+          />
+          <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+            <SelectField
+              label="Pixel account"
+              value={pixelAccountId}
+              onChange={(e) => setPixelAccountId(e.target.value)}
+            >
+              {(accounts.data ?? []).map((a) => (
+                <option key={a.id} value={a.id}>
+                  {a.name || a.pixelId} ({a.pixelId})
+                </option>
+              ))}
+            </SelectField>
+            <TextField
+              label="Test event code (optional)"
+              value={testEventCode}
+              onChange={(e) => setTestEventCode(e.target.value)}
+            />
+          </div>
+          {accounts.data?.length === 0 && (
+            <p className="text-sm text-red-700">Please select or save an account first</p>
+          )}
+          <div className="flex gap-2">
+            <Button variant="secondary" onClick={() => setStep(2)}>
+              Back
+            </Button>
+            <Button onClick={() => void save()} disabled={saving || !name.trim() || !pixelAccountId}>
+              {saving ? 'Saving...' : 'Save source'}
+            </Button>
+          </div>
+        </Card>
+      )}
+    </section>
+  );
+}
+
+function FirstRows({ fetched }: { fetched: Fetched }) {
+  return (
+    <div className="space-y-2">
+      <p className="text-sm text-green-700">
+        Fetched {fetched.rowCount} rows ({Math.max(1, Math.round(fetched.sizeBytes / 1024))} KB). The first
+        rows:
+      </p>
+      <div className="overflow-x-auto rounded-lg border border-slate-200">
+        <table className="min-w-full text-left text-xs">
+          <thead className="bg-slate-50">
+            <tr>
+              {fetched.headers.map((h) => (
+                <th key={h} className="whitespace-nowrap px-3 py-2 font-semibold text-slate-700">
+                  {h}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {fetched.rows.map((r, i) => (
+              <tr key={i} className="border-t border-slate-100">
+                {r.map((v, j) => (
+                  <td key={j} className="whitespace-nowrap px-3 py-1.5 text-slate-800">
+                    {v}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,142 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { signUpAndVerify } from '../helpers/auth.ts';
+import { startFakeGraph, type FakeGraph } from '../fake-graph/fake-graph.ts';
+
+// Issue 23: a sheet-like CSV URL connected once, run three times as it grows, then broken.
+const GRAPH_URL = new URL(process.env.E2E_META_GRAPH_URL ?? 'http://127.0.0.1:3199');
+const SHOTS = process.env.E2E_SHOTS_DIR ?? 'screenshots';
+const DATA_DIR = process.env.E2E_DATA_DIR ?? '/tmp/backsignal-e2e';
+let graph: FakeGraph;
+let sheetServer: Server;
+let sheetUrl = '';
+let sheet = '';
+
+const when = new Date(Date.now() - 86_400_000).toISOString().slice(0, 19) + 'Z';
+const HEADER = 'Email,Event Name,Event Time,Action Source';
+const rows = (n: number, header = HEADER) =>
+  [
+    header,
+    ...Array.from({ length: n }, (_, i) => `lead${i + 2}@example.com,Lead,${when},physical_store`),
+  ].join('\r\n') + '\r\n';
+
+test.beforeAll(async () => {
+  graph = await startFakeGraph({ port: Number(GRAPH_URL.port) });
+  sheetServer = createServer((req, res) => {
+    if (req.url !== '/sheet.csv') {
+      res.writeHead(404, 'Not Found');
+      return void res.end();
+    }
+    res.writeHead(200, { 'content-type': 'text/csv' });
+    res.end(sheet);
+  });
+  await new Promise<void>((r) => sheetServer.listen(0, '127.0.0.1', r));
+  sheetUrl = `http://127.0.0.1:${(sheetServer.address() as AddressInfo).port}`;
+});
+test.afterAll(async () => {
+  await graph.close();
+  await new Promise((r) => sheetServer.close(r));
+});
+
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 390, height: 844 };
+async function shots(page: Page, name: string) {
+  for (const [size, vp] of [
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ] as const) {
+    await page.setViewportSize(vp);
+    await page.screenshot({ path: `${SHOTS}/sources-${name}-${size}.png`, fullPage: true });
+  }
+  await page.setViewportSize(DESKTOP);
+}
+
+const sentIds = () => graph.requests.flatMap((r) => r.events.map((e) => e.event_id));
+
+test('a CSV URL source sends each new row once over three runs and pauses on a broken column', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize(DESKTOP);
+  const { email } = await signUpAndVerify(page);
+  const xsrf = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
+  const acc = await page.request.post('/api/meta/accounts', {
+    headers: { 'x-xsrf-token': xsrf },
+    data: { name: 'Main store', pixelId: '123456789', accessToken: 'EAAB-e2e-token-123456' },
+  });
+  expect(acc.ok()).toBe(true);
+
+  // The dashboard's one-time welcome dialog is another journey's subject.
+  await page.evaluate(() => localStorage.setItem('backsignal:beta-welcome-seen', '1'));
+  await page.reload();
+  await page.getByRole('link', { name: 'Sources', exact: true }).first().click();
+  await expect(page.getByRole('heading', { name: 'Sources', level: 1 })).toBeVisible();
+  await shots(page, 'empty-list');
+
+  await page.getByRole('link', { name: 'New source' }).click();
+  await shots(page, 'kind');
+  await page.getByRole('button', { name: /CSV URL/ }).click();
+
+  await page.getByLabel('CSV URL').fill(`${sheetUrl}/missing.csv`);
+  await page.getByRole('button', { name: 'Test fetch' }).click();
+  await expect(page.getByRole('alert')).toHaveText('The server answered HTTP 404 Not Found.');
+  await shots(page, 'test-fetch-failed');
+
+  sheet = rows(10);
+  await page.getByLabel('CSV URL').fill(`${sheetUrl}/sheet.csv`);
+  await page.getByRole('button', { name: 'Test fetch' }).click();
+  await expect(page.getByText('Fetched 10 rows')).toBeVisible();
+  await shots(page, 'test-fetch-ok');
+  await page.getByRole('button', { name: 'Continue to mapping' }).click();
+  await expect(page.getByRole('heading', { name: 'Map columns' })).toBeVisible();
+  await shots(page, 'mapping');
+  await page.getByRole('button', { name: 'Continue', exact: true }).click();
+
+  await page.getByLabel('Name').fill('Leads sheet');
+  await page.getByLabel('Runs').selectOption('hour');
+  await shots(page, 'schedule');
+  await page.getByRole('button', { name: 'Save source' }).click();
+  await expect(page.getByRole('heading', { name: /Leads sheet/ })).toBeVisible();
+
+  // Three runs as the sheet grows: 10, then 5 more, then 3 more rows.
+  const runAndWait = async (expectRuns: number) => {
+    await page.getByRole('button', { name: 'Run now' }).click();
+    await expect(
+      page.locator('li', { hasText: /Run now/ }).filter({ hasText: /Sent|Paused the source/ }),
+    ).toHaveCount(expectRuns, { timeout: 30_000 });
+  };
+  await runAndWait(1);
+  expect(sentIds()).toHaveLength(10);
+  sheet = rows(15);
+  await runAndWait(2);
+  sheet = rows(18);
+  await runAndWait(3);
+  const ids = sentIds();
+  expect(ids).toHaveLength(18);
+  expect(new Set(ids).size).toBe(18);
+  await expect(page.getByText('18 rows · 3 sent · 15 already delivered')).toBeVisible();
+  await shots(page, 'source-runs');
+
+  // The sheet's email column is renamed: nothing is sent, the source pauses, the owner is mailed.
+  sheet = rows(20, 'E-mail,Event Name,Event Time,Action Source');
+  await runAndWait(4);
+  expect(sentIds()).toHaveLength(18);
+  await expect(page.getByText('The file no longer has the mapped column "Email".').first()).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Resume' })).toBeVisible();
+  await shots(page, 'source-paused');
+  const outbox = join(DATA_DIR, 'outbox');
+  const mails = readdirSync(outbox).map((f) => JSON.parse(readFileSync(join(outbox, f), 'utf8')));
+  expect(
+    mails.some((m) => m.to === email && m.subject === 'Backsignal paused your source "Leads sheet"'),
+  ).toBe(true);
+
+  await page.getByRole('link', { name: '← Sources' }).click();
+  await expect(page.getByText('Leads sheet')).toBeVisible();
+  await shots(page, 'list');
+  await page.goto('/dashboard');
+  await expect(page.getByRole('heading', { name: 'Sources' })).toBeVisible();
+  await shots(page, 'dashboard');
+});
