@@ -326,7 +326,8 @@ test('core flow by keyboard: dashboard, map, validate, submit and summary', asyn
   await expect(page).toHaveURL(/\/summary\?fileId=/);
   await expect(page.getByRole('heading', { name: 'Submission Successful' })).toBeVisible({ timeout: 30_000 });
   await axe(page, 'summary, finished');
-  const batches = page.getByText('Batch details');
+  // The <summary> takes focus, not the heading text inside it.
+  const batches = page.locator('summary', { hasText: 'Batch details' });
   await tabTo(page, batches);
   await page.keyboard.press('Enter');
   await expect(page.getByText('Batch 1', { exact: true })).toBeVisible();

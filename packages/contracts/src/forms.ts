@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AUDIT_BUSINESS_TYPES, AUTOMATION_BUSINESS_TYPES, CONTACT_REASONS } from './forms-data.ts';
+import { ANALYTICS_EVENTS, ANALYTICS_LIMITS } from './analytics-data.ts';
 
 const values = <T extends readonly { value: string }[]>(list: T) =>
   list.map((x) => x.value) as [T[number]['value'], ...T[number]['value'][]];
@@ -45,39 +46,6 @@ export const AuditRequest = z.object({
 });
 export type AuditRequest = z.input<typeof AuditRequest>;
 
-export const ANALYTICS_EVENTS = [
-  'landing_page_viewed',
-  'demo_viewed',
-  'cta_clicked',
-  'file_upload_validation_failed',
-  'file_upload',
-  'file_upload_failed',
-  'sign_up',
-  'login',
-  'automation_signup_attempted',
-  'automation_signup_submitted',
-  'automation_signup_failed',
-  'audit_request_submitted',
-  'lead_ai_waitlist_attempted',
-  'lead_ai_waitlist_submitted',
-  'lead_ai_waitlist_failed',
-  'mapping_continued',
-  'validation_completed',
-  'submission_started',
-  'submission_completed',
-] as const;
-export type AnalyticsEventName = (typeof ANALYTICS_EVENTS)[number];
-/**
- * What one anonymous analytics post may carry (issue 21: a flood from one address must stay small). The app's
- * own events have at most three short properties; the web client cuts to these limits before sending.
- */
-export const ANALYTICS_LIMITS = {
-  eventsPerPost: 20,
-  propsPerEvent: 6,
-  keyLength: 40,
-  textLength: 200,
-  pathLength: 200,
-} as const;
 export const AnalyticsBatch = z.object({
   events: z
     .array(

@@ -3,6 +3,7 @@ export * from './config.ts';
 export * from './auth.ts';
 export * from './workflow.ts';
 export * from './forms-data.ts';
+export * from './analytics-data.ts';
 export * from './forms.ts';
 export * from './audit-score.ts';
 export * from './delivery.ts';

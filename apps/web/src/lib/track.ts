@@ -1,4 +1,4 @@
-import { ANALYTICS_LIMITS, type AnalyticsEventName } from '@backsignal/contracts';
+import { ANALYTICS_LIMITS, type AnalyticsEventName } from '@backsignal/contracts/public';
 
 /**
  * First-party analytics: events are queued and sent in batches to POST /api/analytics (same origin, no
