@@ -115,6 +115,24 @@ export async function startFakeGraph(options: FakeGraphOptions = {}) {
       waiting.add(go);
     });
 
+  // Answers held until `gate` requests are waiting, then all answered together: a test that needs a whole wave
+  // of concurrent requests on the wire before the first answer gets it on any machine, unlike a timed delay.
+  let gate = 0;
+  let gated: (() => void)[] = [];
+  const setGate = (n: number) => {
+    gate = n;
+    if (!n) for (const go of gated.splice(0)) go();
+  };
+  const passGate = () =>
+    new Promise<void>((resolve) => {
+      gated.push(resolve);
+      if (gated.length >= gate) {
+        const wave = gated;
+        gated = [];
+        for (const go of wave) go();
+      }
+    });
+
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname === '/__control/faults' && req.method === 'POST') {
@@ -136,6 +154,7 @@ export async function startFakeGraph(options: FakeGraphOptions = {}) {
     if (url.searchParams.has('access_token'))
       return graphError(res, 400, { code: 100, message: 'token must not be in the URL (test rule)' });
     const raw = await readBody(req);
+    if (gate) await passGate();
     if (delayMs) await hold(delayMs);
     const auth = req.headers.authorization ?? '';
     const token = auth.startsWith('Bearer ') ? auth.slice(7) : '';
@@ -296,6 +315,7 @@ export async function startFakeGraph(options: FakeGraphOptions = {}) {
     stats,
     inject: (...f: Fault[]) => faults.push(...f),
     setDelay,
+    setGate,
     reset,
     close: async () => {
       for (const s of sockets) s.destroy();

@@ -24,6 +24,7 @@ afterAll(async () => {
 beforeEach(() => {
   graph.reset();
   graph.setDelay(0);
+  graph.setGate(0);
 });
 
 /** Meta's answer to a batch with an event past its time window, naming no row. */
@@ -187,8 +188,8 @@ describe('delivery engine', () => {
       { kind: 'graph', code: 17, retryAfter: '3' },
       ...Array.from({ length: 39 }, () => ({ kind: 'graph' as const, code: 17 })),
     );
-    // Answers take 200 ms (real time): each wave's requests are all on the wire before the first answer comes back.
-    graph.setDelay(200);
+    // Each wave's 4 requests are all on the wire before the first answer comes back, however busy the machine.
+    graph.setGate(4);
     const clock = fakeClock();
     const { opts } = engine(fakeSource(makeEvents(400)), { concurrency: 4, ...clock.opts });
     expect(await runSend(opts, run.id)).toBe('completed');
@@ -212,7 +213,7 @@ describe('delivery engine', () => {
   it("fails the batches with Meta's reason once the run has been throttled past the give-up time", async () => {
     const run = await newRun();
     graph.inject(...Array.from({ length: 200 }, () => ({ kind: 'graph' as const, code: 4 })));
-    graph.setDelay(200);
+    graph.setGate(4);
     const clock = fakeClock();
     const { opts } = engine(fakeSource(makeEvents(800)), {
       concurrency: 4,
