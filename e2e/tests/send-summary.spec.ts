@@ -243,6 +243,9 @@ test('a stale error toast does not survive a successful login', async ({ page })
   const user = await signUpAndVerify(page);
   await page.getByRole('button', { name: "Let's go" }).click();
   await page.getByRole('button', { name: 'Logout' }).click();
+  // Logout reloads the home page; going to /login before that navigation lands would be aborted by it.
+  await expect(page).toHaveURL(/\/$/);
+  await page.waitForLoadState('load');
   await page.goto('/login');
   await page.getByLabel('Email').fill(user.email);
   await page.getByLabel('Password', { exact: true }).fill('Wrong-Pass-1!');
