@@ -7,193 +7,34 @@
  * BENCH_ROWS sets the size (default 1000000; 100000 for a quicker run on a busy machine); BENCH_DATABASE_URL
  * runs the server on PostgreSQL (a fresh database there, dropped at the end) instead of the embedded one.
  */
-import { spawn } from 'node:child_process';
-import { createReadStream, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import { statSync } from 'node:fs';
 import { startFakeGraph } from '../e2e/fake-graph/fake-graph.ts';
+import { json, multipart, startBenchServer } from './api-server.ts';
 import { GENERATED_MAPPINGS as MAPPINGS, generateCsv } from './generate.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const PORT = Number(process.env.BENCH_E2E_PORT ?? 3962);
-const base = `http://127.0.0.1:${PORT}`;
 const graph = await startFakeGraph({
   delayMs: 50,
   record: true,
   port: Number(process.env.BENCH_GRAPH_PORT ?? 0),
 });
 
-const dataDir = mkdtempSync(join(tmpdir(), 'bs-bench-e2e-'));
-const serverUrl = process.env.BENCH_DATABASE_URL;
-const dbName = `bs_bench_e2e_${Date.now()}`;
-async function admin(sql: string) {
-  const c = new pg.Client({ connectionString: serverUrl });
-  await c.connect();
-  await c.query(sql);
-  await c.end();
-}
-let databaseUrl: string | undefined;
-if (serverUrl) {
-  await admin(`create database ${dbName}`);
-  const u = new URL(serverUrl);
-  u.pathname = `/${dbName}`;
-  databaseUrl = u.toString();
-}
-
-const env: NodeJS.ProcessEnv = {
-  ...process.env,
-  PORT: String(PORT),
-  HOST: '127.0.0.1',
-  DATA_DIR: dataDir,
-  APP_URL: base,
-  LOG_LEVEL: 'warn',
-  MAX_UPLOAD_MB: '400',
-  DATABASE_URL: databaseUrl,
-  META_GRAPH_URL: graph.url,
-  SEND_BATCH_SIZE: '1000',
-  SEND_CONCURRENCY: '4',
-};
-if (!databaseUrl) delete env.DATABASE_URL;
-const server = spawn(
-  process.execPath,
-  [
-    // e.g. BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the server
-    ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
-    '--import',
-    'tsx',
-    fileURLToPath(new URL('../apps/api/src/server.ts', import.meta.url)),
-  ],
-  {
-    env,
-    stdio: ['ignore', 'inherit', 'inherit'],
-  },
-);
+const {
+  databaseUrl,
+  call,
+  stage,
+  rssMb,
+  stop: stopServer,
+} = await startBenchServer({
+  name: 'e2e',
+  port: PORT,
+  env: { META_GRAPH_URL: graph.url, SEND_BATCH_SIZE: '1000', SEND_CONCURRENCY: '4' },
+});
 const stop = async () => {
-  server.kill('SIGTERM');
+  await stopServer();
   await graph.close();
-  await new Promise((r) => server.once('exit', r));
-  rmSync(dataDir, { recursive: true, force: true });
-  if (serverUrl) await admin(`drop database if exists ${dbName} with (force)`);
 };
-
-for (let i = 0; ; i++) {
-  if (
-    await fetch(`${base}/api/health`).then(
-      (r) => r.ok,
-      () => false,
-    )
-  )
-    break;
-  if (i > 600) throw new Error('the server did not start');
-  await new Promise((r) => setTimeout(r, 100));
-}
-
-/** A browser-like session: signs up, opens the verification link from the outbox, keeps the cookies. */
-const cookies = new Map<string, string>();
-async function call(path: string, init: RequestInit & { duplex?: 'half' } = {}) {
-  const headers = new Headers(init.headers);
-  headers.set('cookie', [...cookies].map(([k, v]) => `${k}=${v}`).join('; '));
-  if (cookies.has('XSRF-TOKEN')) headers.set('x-xsrf-token', cookies.get('XSRF-TOKEN')!);
-  const res = await fetch(`${base}${path}`, { ...init, headers });
-  for (const c of res.headers.getSetCookie()) {
-    const [pair] = c.split(';');
-    const at = pair!.indexOf('=');
-    cookies.set(pair!.slice(0, at), pair!.slice(at + 1));
-  }
-  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${res.status} ${await res.text()}`);
-  return res;
-}
-const json = { 'content-type': 'application/json' };
-await call('/auth/me');
-await call('/auth/signup', {
-  method: 'POST',
-  headers: json,
-  body: JSON.stringify({ email: 'bench@example.com', firstName: 'Bench', password: 'Bench-Mark-2026!' }),
-});
-const outbox = join(dataDir, 'outbox');
-// The verification mail may be written after signup answers (a queued job): wait until it is whole.
-const readMail = (): { text: string } | null => {
-  try {
-    return JSON.parse(readFileSync(join(outbox, readdirSync(outbox)[0]!), 'utf8')) as { text: string };
-  } catch {
-    return null;
-  }
-};
-let mail = readMail();
-for (let i = 0; !mail; i++) {
-  if (i > 600) throw new Error('no verification mail in the outbox');
-  await new Promise((r) => setTimeout(r, 100));
-  mail = readMail();
-}
-const link = new URL(/https?:\/\/\S+\/verify\?token=[\w-]+/.exec(mail.text)![0]);
-await call(`/auth/verify${link.search}`);
-// Signup starts no session (issue 21): log in.
-await call('/auth/login', {
-  method: 'POST',
-  headers: json,
-  body: JSON.stringify({ email: 'bench@example.com', password: 'Bench-Mark-2026!' }),
-});
-
-function rssMb(): number {
-  let status = '';
-  try {
-    status = readFileSync(`/proc/${server.pid}/status`, 'utf8');
-  } catch {
-    return 0; // the server has stopped
-  }
-  const m = /VmRSS:\s+(\d+) kB/.exec(status);
-  return m ? Number(m[1]) / 1024 : 0;
-}
-
-/** Runs a stage while pinging /api/health every 20 ms; answers seconds, health latencies and server RSS. */
-async function stage<T>(work: () => Promise<T>) {
-  const lat: number[] = [];
-  let running = true;
-  const pinger = (async () => {
-    while (running) {
-      const t = performance.now();
-      // A failed ping (the server stopped after a failed stage) must not hide that stage's own error.
-      if (
-        !(await fetch(`${base}/api/health`).then(
-          (r) => r.ok,
-          () => false,
-        ))
-      )
-        break;
-      lat.push(performance.now() - t);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  })();
-  let peak = rssMb();
-  const sampler = setInterval(() => (peak = Math.max(peak, rssMb())), 100);
-  const t = performance.now();
-  const result = await work();
-  const s = (performance.now() - t) / 1000;
-  running = false;
-  await pinger;
-  clearInterval(sampler);
-  lat.sort((a, b) => a - b);
-  const pct = (p: number) => lat[Math.min(lat.length - 1, Math.floor(lat.length * p))] ?? 0;
-  return { result, s, p50: pct(0.5), p99: pct(0.99), rssMb: peak };
-}
-
-/** The file as a streamed multipart body: the bench holds no copy of it either. */
-function multipart(file: string) {
-  const boundary = `----bench${Date.now()}`;
-  const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.csv"\r\nContent-Type: text/csv\r\n\r\n`;
-  async function* parts() {
-    yield Buffer.from(head);
-    yield* createReadStream(file, { highWaterMark: 256 * 1024 });
-    yield Buffer.from(`\r\n--${boundary}--\r\n`);
-  }
-  return {
-    body: Readable.toWeb(Readable.from(parts())) as ReadableStream,
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  };
-}
 
 const dbLabel = databaseUrl ? 'PostgreSQL' : 'embedded PGlite';
 const startedAt = performance.now();
