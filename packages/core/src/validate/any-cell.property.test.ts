@@ -71,7 +71,8 @@ describe('any cell in any mapped field', () => {
       }),
       { numRuns: 400 },
     );
-    // The property says something only if many rows get as far as the writer.
-    expect(written).toBeGreaterThan(200);
+    // The property says something only if many rows get as far as the writer: about half do, so a quarter is a
+    // floor that random runs never miss (it was 200 of 400, the mean itself, and failed every other run).
+    expect(written).toBeGreaterThan(100);
   });
 });
