@@ -1,5 +1,6 @@
 import type { PreviewResponse } from '@backsignal/contracts';
 import { FIELD_BY_KEY } from '@backsignal/core/browser';
+import { CardTable } from '../../components/ui/CardTable.tsx';
 import { formatEventTime } from '../workflow/event-time-format.ts';
 
 type Detail = PreviewResponse['previewDetails'][number];
@@ -13,26 +14,11 @@ const EVENT_KEYS = new Set(['event_name', 'event_time', 'action_source', 'value'
  */
 export function PreparedPreview({ details, timeZone }: { details: readonly Detail[]; timeZone: string }) {
   return (
-    <table className="block w-full text-left text-sm sm:table">
-      <thead className="sr-only sm:not-sr-only">
-        <tr className="border-b border-slate-200 text-xs text-slate-500 uppercase">
-          <th scope="col" className="py-2 pr-3 font-medium">
-            Row
-          </th>
-          <th scope="col" className="py-2 pr-3 font-medium">
-            Event
-          </th>
-          <th scope="col" className="py-2 font-medium">
-            Customer data (as normalised before hashing)
-          </th>
-        </tr>
-      </thead>
-      <tbody className="block sm:table-row-group">
-        {details.map((d) => (
-          <PreviewRow key={d.rowNumber} detail={d} timeZone={timeZone} />
-        ))}
-      </tbody>
-    </table>
+    <CardTable columns={['Row', 'Event', 'Customer data (as normalised before hashing)']}>
+      {details.map((d) => (
+        <PreviewRow key={d.rowNumber} detail={d} timeZone={timeZone} />
+      ))}
+    </CardTable>
   );
 }
 

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import type { ValidationRow } from '@backsignal/contracts';
+import { CardTable } from '../../components/ui/CardTable.tsx';
 import { formatEventTime, TIME_FIELDS } from '../workflow/event-time-format.ts';
 import { bySeverity, SEVERITIES, SEVERITY_LABEL, severityOf, type Severity } from './review-rows.ts';
 
@@ -50,26 +51,11 @@ export function ReviewTable({ rows, timeZone }: { rows: readonly ValidationRow[]
             ))}
           </div>
         )}
-        <table className="mt-3 block w-full text-left text-sm sm:table">
-          <thead className="sr-only sm:not-sr-only">
-            <tr className="border-b border-slate-200 text-xs text-slate-500 uppercase">
-              <th scope="col" className="py-2 pr-3 font-medium">
-                Row
-              </th>
-              <th scope="col" className="py-2 pr-3 font-medium">
-                What we found
-              </th>
-              <th scope="col" className="py-2 font-medium">
-                Values after checks
-              </th>
-            </tr>
-          </thead>
-          <tbody className="block sm:table-row-group">
-            {shown.map((r) => (
-              <ReviewRow key={r.rowNumber} row={r} timeZone={timeZone} />
-            ))}
-          </tbody>
-        </table>
+        <CardTable className="mt-3" columns={['Row', 'What we found', 'Values after checks']}>
+          {shown.map((r) => (
+            <ReviewRow key={r.rowNumber} row={r} timeZone={timeZone} />
+          ))}
+        </CardTable>
       </div>
     </details>
   );
