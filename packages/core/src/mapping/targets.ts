@@ -31,8 +31,8 @@ export const HEADER_ALIASES: Readonly<Record<string, string>> = {
   externalid: 'external_id',
 };
 
-/** The fields suggestions may target: spec §3's list, plus order_id and lead_id (decision 0050). */
-export const SUGGESTION_TARGETS = [
+/** Fields whose names vary most between exports: a fuzzy match may stray further for them. */
+const LOOSE_TARGETS = [
   'email',
   'phone',
   'client_ip_address',
@@ -44,6 +44,11 @@ export const SUGGESTION_TARGETS = [
   'first_name',
   'last_name',
   'db',
+] as const;
+
+/** The fields suggestions may target: spec §3's list, plus order_id and lead_id (decision 0050). */
+export const SUGGESTION_TARGETS = [
+  ...LOOSE_TARGETS,
   'gender',
   'city',
   'state',
@@ -60,18 +65,6 @@ export const SUGGESTION_TARGETS = [
   'lead_id',
 ] as const;
 
-const LOOSE = new Set([
-  'email',
-  'phone',
-  'client_ip_address',
-  'external_id',
-  'event_id',
-  'event_name',
-  'event_time',
-  'action_source',
-  'first_name',
-  'last_name',
-  'db',
-]);
-/** A fuzzy match is accepted at or below this score: 0.5 for the fields above, 0.1 for the rest. */
+const LOOSE = new Set<string>(LOOSE_TARGETS);
+/** A fuzzy match is accepted at or below this score: 0.5 for the loose fields, 0.1 for the rest. */
 export const toleranceOf = (field: string) => (LOOSE.has(field) ? 0.5 : 0.1);
