@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { GENERATED_MAPPINGS } from './generate.ts';
 
 export const json = { 'content-type': 'application/json' };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -170,4 +171,56 @@ export function multipart(file: string) {
     body: Readable.toWeb(Readable.from(parts())) as ReadableStream,
     headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
   };
+}
+
+type BenchServer = Awaited<ReturnType<typeof startBenchServer>>;
+export type StageFigures = { s: number; p50: number; p99: number; rssMb: number };
+
+/**
+ * Upload, map (the generator's columns), validate and prepare one generated file, each stage timed by `stage`
+ * and handed to `report`. The generator's mess is all correctable, so a row with errors means a rule changed.
+ */
+export async function uploadToPrepared(
+  { call, stage }: Pick<BenchServer, 'call' | 'stage'>,
+  file: string,
+  rows: number,
+  report: (name: string, r: StageFigures) => void,
+) {
+  const up = await stage(async () => {
+    const { body, headers } = multipart(file);
+    const res = await call('/api/upload', { method: 'POST', body, headers, duplex: 'half' });
+    return (await res.json()) as { file: { id: string; rowCount: number } };
+  });
+  report('upload', up);
+  const id = up.result.file.id;
+  await call(`/api/uploads/${id}/status`, {
+    method: 'PATCH',
+    headers: json,
+    body: JSON.stringify({
+      status: 'mapped',
+      mappings: GENERATED_MAPPINGS,
+      hardcodedValues: { action_source: 'physical_store' },
+    }),
+  });
+  const v = await stage(
+    async () =>
+      (await (await call(`/api/uploads/${id}/validate`)).json()) as {
+        rowsChecked: number;
+        rowsWithErrors: number;
+      },
+  );
+  report('validate', v);
+  if (v.result.rowsChecked !== rows) throw new Error(`validated ${v.result.rowsChecked} rows of ${rows}`);
+  if (v.result.rowsWithErrors > 0)
+    throw new Error(`${v.result.rowsWithErrors} rows with errors: prepare needs a clean file`);
+  await call(`/api/uploads/${id}/status`, {
+    method: 'PATCH',
+    headers: json,
+    body: JSON.stringify({ status: 'validated' }),
+  });
+  const p = await stage(
+    async () => (await (await call(`/api/uploads/${id}/prepare`)).json()) as { totalCount: number },
+  );
+  report('prepare', p);
+  return { id, events: p.result.totalCount };
 }

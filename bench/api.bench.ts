@@ -7,8 +7,8 @@
  * 400 MB for the 1,000,000-row file: the product's default is 10 MB.
  */
 import { statSync } from 'node:fs';
-import { json, multipart, startBenchServer } from './api-server.ts';
-import { GENERATED_MAPPINGS as MAPPINGS, generateCsv } from './generate.ts';
+import { startBenchServer, uploadToPrepared } from './api-server.ts';
+import { generateCsv } from './generate.ts';
 
 const SIZES = (process.env.BENCH_API_ROWS ?? '100000,1000000').split(',').map(Number);
 const PORT = Number(process.env.BENCH_API_PORT ?? 3960);
@@ -32,45 +32,8 @@ try {
         `| ${rows.toLocaleString('en-US')} | ${mb.toFixed(0)} | ${name} | ${r.s.toFixed(1)} | ${Math.round(rows / r.s).toLocaleString('en-US')} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.rssMb.toFixed(0)} |`,
       );
 
-    const up = await stage(async () => {
-      const { body, headers } = multipart(file);
-      const res = await call('/api/upload', { method: 'POST', body, headers, duplex: 'half' });
-      return (await res.json()) as { file: { id: string; rowCount: number } };
-    });
-    row('upload', up);
-    const id = up.result.file.id;
-    await call(`/api/uploads/${id}/status`, {
-      method: 'PATCH',
-      headers: json,
-      body: JSON.stringify({
-        status: 'mapped',
-        mappings: MAPPINGS,
-        hardcodedValues: { action_source: 'physical_store' },
-      }),
-    });
-    const v = await stage(
-      async () =>
-        (await (await call(`/api/uploads/${id}/validate`)).json()) as {
-          rowsChecked: number;
-          rowsWithErrors: number;
-        },
-    );
-    row('validate', v);
-    if (v.result.rowsChecked !== rows) throw new Error(`validated ${v.result.rowsChecked} rows of ${rows}`);
-    if (v.result.rowsWithErrors > 0) {
-      // The generator's mess is all correctable; an error row means a rule changed, and prepare cannot run.
-      throw new Error(`${v.result.rowsWithErrors} rows with errors: prepare needs a clean file`);
-    }
-    await call(`/api/uploads/${id}/status`, {
-      method: 'PATCH',
-      headers: json,
-      body: JSON.stringify({ status: 'validated' }),
-    });
-    const p = await stage(
-      async () => (await (await call(`/api/uploads/${id}/prepare`)).json()) as { totalCount: number },
-    );
-    row('prepare', p);
-    if (p.result.totalCount !== rows) throw new Error(`prepared ${p.result.totalCount} events of ${rows}`);
+    const { events } = await uploadToPrepared({ call, stage }, file, rows, row);
+    if (events !== rows) throw new Error(`prepared ${events} events of ${rows}`);
   }
   console.log('target: health p99 < 100 ms while a stage runs');
 } finally {

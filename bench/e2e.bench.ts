@@ -9,8 +9,8 @@
  */
 import { statSync } from 'node:fs';
 import { startFakeGraph } from '../e2e/fake-graph/fake-graph.ts';
-import { json, multipart, startBenchServer } from './api-server.ts';
-import { GENERATED_MAPPINGS as MAPPINGS, generateCsv } from './generate.ts';
+import { json, startBenchServer, uploadToPrepared } from './api-server.ts';
+import { generateCsv } from './generate.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const PORT = Number(process.env.BENCH_E2E_PORT ?? 3962);
@@ -54,45 +54,10 @@ void startedAt;
 try {
   const idleRss = rssMb();
   const stages: { s: number; p99: number; rssMb: number }[] = [];
-  const up = await stage(async () => {
-    const { body, headers } = multipart(file);
-    const res = await call('/api/upload', { method: 'POST', body, headers, duplex: 'half' });
-    return (await res.json()) as { file: { id: string; rowCount: number } };
+  const { id, events } = await uploadToPrepared({ call, stage }, file, ROWS, (name, r) => {
+    row(name, r);
+    stages.push(r);
   });
-  row('upload', up);
-  stages.push(up);
-  const id = up.result.file.id;
-  await call(`/api/uploads/${id}/status`, {
-    method: 'PATCH',
-    headers: json,
-    body: JSON.stringify({
-      status: 'mapped',
-      mappings: MAPPINGS,
-      hardcodedValues: { action_source: 'physical_store' },
-    }),
-  });
-  const v = await stage(
-    async () =>
-      (await (await call(`/api/uploads/${id}/validate`)).json()) as {
-        rowsChecked: number;
-        rowsWithErrors: number;
-      },
-  );
-  row('validate', v);
-  stages.push(v);
-  if (v.result.rowsChecked !== ROWS) throw new Error(`validated ${v.result.rowsChecked} rows of ${ROWS}`);
-  if (v.result.rowsWithErrors > 0) throw new Error(`${v.result.rowsWithErrors} rows with errors`);
-  await call(`/api/uploads/${id}/status`, {
-    method: 'PATCH',
-    headers: json,
-    body: JSON.stringify({ status: 'validated' }),
-  });
-  const p = await stage(
-    async () => (await (await call(`/api/uploads/${id}/prepare`)).json()) as { totalCount: number },
-  );
-  row('prepare', p);
-  stages.push(p);
-  const events = p.result.totalCount;
   const account = (await (
     await call('/api/meta/accounts', {
       method: 'POST',
