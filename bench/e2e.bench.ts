@@ -37,7 +37,6 @@ const stop = async () => {
 };
 
 const dbLabel = databaseUrl ? 'PostgreSQL' : 'embedded PGlite';
-const startedAt = performance.now();
 const file = await generateCsv(ROWS, Math.floor(Date.now() / 1000), { internationalPhones: true });
 const mb = statSync(file).size / 1024 / 1024;
 console.log(
@@ -50,7 +49,6 @@ const row = (name: string, r: { s: number; p50: number; p99: number; rssMb: numb
   console.log(
     `| ${name} | ${r.s.toFixed(1)} | ${Math.round(ROWS / r.s).toLocaleString('en-US')} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.rssMb.toFixed(0)} |`,
   );
-void startedAt;
 try {
   const idleRss = rssMb();
   const stages: { s: number; p99: number; rssMb: number }[] = [];
