@@ -4,8 +4,7 @@ import { createTestContext, type TestContext } from '../../../test/context.ts';
 import { Agent, loggedInAgent } from '../../../test/agent.ts';
 import { multipartFile } from '../../../test/multipart.ts';
 import { startFakeGraph, type FakeGraph } from '../../../../../e2e/fake-graph/fake-graph.ts';
-import { runSend, type EngineOptions } from './delivery.engine.ts';
-import { appDeliverySource } from './delivery.source.ts';
+import { appEngineRun, saveAccount } from './delivery.test-helpers.ts';
 
 let ctx: TestContext;
 let graph: FakeGraph;
@@ -67,32 +66,9 @@ async function prepared(agent: Agent, content: string) {
   return id;
 }
 
-async function account(agent: Agent) {
-  const res = await agent.post('/api/meta/accounts', {
-    name: 'Main store',
-    pixelId: '123456789',
-    accessToken: 'EAAB-good-token-123456',
-  });
-  expect(res.statusCode).toBeLessThan(300);
-  return (res.json().account?.id ?? res.json().id) as string;
-}
+const account = saveAccount;
 
-const work = (runId: string, extra: Partial<EngineOptions> = {}) =>
-  runSend(
-    {
-      db: ctx.db,
-      source: appDeliverySource(ctx.db, ctx.config),
-      fetch,
-      graphUrl: graph.url,
-      apiVersion: 'v25.0',
-      batchSize: 100,
-      concurrency: 2,
-      timeoutMs: 2000,
-      backoff: { maxAttempts: 8, baseMs: 1, capMs: 5 },
-      ...extra,
-    },
-    runId,
-  );
+const work = appEngineRun(() => ({ ctx, graphUrl: graph.url }), { concurrency: 2 });
 
 describe('send, summary, delivered count and failed-rows download', () => {
   it('sends a prepared file in the background and summarises it', async () => {

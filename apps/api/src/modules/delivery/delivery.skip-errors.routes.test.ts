@@ -4,8 +4,7 @@ import { createTestContext, type TestContext } from '../../../test/context.ts';
 import { loggedInAgent } from '../../../test/agent.ts';
 import { multipartFile } from '../../../test/multipart.ts';
 import { startFakeGraph, type FakeGraph } from '../../../../../e2e/fake-graph/fake-graph.ts';
-import { runSend } from './delivery.engine.ts';
-import { appDeliverySource } from './delivery.source.ts';
+import { appEngineRun } from './delivery.test-helpers.ts';
 
 /** A file sent without the rows with errors the user chose to skip (docs/decisions/0055). */
 let ctx: TestContext;
@@ -57,20 +56,10 @@ describe('sending with the rows with errors skipped', () => {
     expect(running.errorRowsSkipped).toBe(2);
     expect(running.progress).toMatchObject({ totalEvents: 8, eventsRemaining: 8 });
 
-    const status = await runSend(
-      {
-        db: ctx.db,
-        source: appDeliverySource(ctx.db, ctx.config),
-        fetch,
-        graphUrl: graph.url,
-        apiVersion: 'v25.0',
-        batchSize: 100,
-        concurrency: 1,
-        timeoutMs: 2000,
-        backoff: { maxAttempts: 3, baseMs: 1, capMs: 5 },
-      },
-      res.json().runId as string,
-    );
+    const run = appEngineRun(() => ({ ctx, graphUrl: graph.url }), {
+      backoff: { maxAttempts: 3, baseMs: 1, capMs: 5 },
+    });
+    const status = await run(res.json().runId as string);
     expect(status).toBe('completed');
     const done = (await agent.get(`/api/uploads/${id}/summary`)).json();
     expect(done).toMatchObject({ totalSent: 8, totalFailed: 0, errorRowsSkipped: 2 });

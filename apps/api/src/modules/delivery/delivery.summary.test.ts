@@ -4,10 +4,11 @@ import { createTestContext, type TestContext } from '../../../test/context.ts';
 import { Agent, loggedInAgent } from '../../../test/agent.ts';
 import { multipartFile } from '../../../test/multipart.ts';
 import { startFakeGraph, type FakeGraph } from '../../../../../e2e/fake-graph/fake-graph.ts';
-import { runSend, type EngineOptions } from './delivery.engine.ts';
+import { appDeliverySource } from './delivery.source.ts';
+import { appEngineRun, saveAccount } from './delivery.test-helpers.ts';
+import type { EngineOptions } from './delivery.engine.ts';
 import { precountSkipped } from './delivery.precount.ts';
 import { deliveryRepo } from './delivery.repo.ts';
-import { appDeliverySource } from './delivery.source.ts';
 
 let ctx: TestContext;
 let graph: FakeGraph;
@@ -51,31 +52,9 @@ async function prepared(agent: Agent, content: string, name = 'leads.csv') {
   return id;
 }
 
-async function account(agent: Agent) {
-  const res = await agent.post('/api/meta/accounts', {
-    name: 'Main store',
-    pixelId: '123456789',
-    accessToken: 'EAAB-good-token-123456',
-  });
-  return (res.json().account?.id ?? res.json().id) as string;
-}
+const account = saveAccount;
 
-const work = (runId: string, extra: Partial<EngineOptions> = {}) =>
-  runSend(
-    {
-      db: ctx.db,
-      source: appDeliverySource(ctx.db, ctx.config),
-      fetch,
-      graphUrl: graph.url,
-      apiVersion: 'v25.0',
-      batchSize: 100,
-      concurrency: 1,
-      timeoutMs: 2000,
-      backoff: { maxAttempts: 8, baseMs: 1, capMs: 5 },
-      ...extra,
-    },
-    runId,
-  );
+const work = appEngineRun(() => ({ ctx, graphUrl: graph.url }));
 
 async function sent(agent: Agent, content: string, extra: Partial<EngineOptions> = {}, name?: string) {
   const id = await prepared(agent, content, name);

@@ -1,7 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { encodeEvent, type EncodedEvent } from '@backsignal/core';
 import type { Db } from '../../db/db.ts';
-import type { DeliverySource } from './delivery.engine.ts';
+import type { Agent } from '../../../test/agent.ts';
+import type { TestContext } from '../../../test/context.ts';
+import { runSend, type DeliverySource, type EngineOptions } from './delivery.engine.ts';
+import { appDeliverySource } from './delivery.source.ts';
 import type { RunRow } from './delivery.repo.ts';
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -98,4 +101,44 @@ export function fakeSource(
       reconnect.push(run.pixel_account_id ?? '');
     },
   };
+}
+
+/**
+ * The engine as the send job runs it for an upload, against a fake Graph, with quick retries for tests. `env` is
+ * read at each run, since a test file's context and Graph are made in its beforeAll.
+ */
+export function appEngineRun(
+  env: () => { ctx: TestContext; graphUrl: string },
+  defaults: Partial<EngineOptions> = {},
+) {
+  return (runId: string, extra: Partial<EngineOptions> = {}) => {
+    const { ctx, graphUrl } = env();
+    return runSend(
+      {
+        db: ctx.db,
+        source: appDeliverySource(ctx.db, ctx.config),
+        fetch,
+        graphUrl,
+        apiVersion: 'v25.0',
+        batchSize: 100,
+        concurrency: 1,
+        timeoutMs: 2000,
+        backoff: { maxAttempts: 8, baseMs: 1, capMs: 5 },
+        ...defaults,
+        ...extra,
+      },
+      runId,
+    );
+  };
+}
+
+/** A pixel account saved through the API, with the token the fake Graph accepts. */
+export async function saveAccount(agent: Agent): Promise<string> {
+  const res = await agent.post('/api/meta/accounts', {
+    name: 'Main store',
+    pixelId: '123456789',
+    accessToken: 'EAAB-good-token-123456',
+  });
+  if (res.statusCode >= 300) throw new Error(`account not saved: ${res.statusCode} ${res.body}`);
+  return (res.json().account?.id ?? res.json().id) as string;
 }
