@@ -10,6 +10,14 @@ import { openPglite } from '../src/db/pglite.ts';
 import { openPostgres } from '../src/db/postgres.ts';
 import { memoryMailer } from '../src/integrations/mailer.ts';
 
+// Declared beside the one inject() that reads it, so every program that includes this file (the bench's too)
+// knows the key; global-setup.ts provides it.
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgliteTemplate: string;
+  }
+}
+
 /**
  * A fresh, migrated database per test file: in-memory PGlite always, or a new database on the PostgreSQL
  * server named by TEST_DATABASE_URL (dropped again on close).

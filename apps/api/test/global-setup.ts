@@ -5,12 +5,6 @@ import type { TestProject } from 'vitest/node';
 import { openPglite } from '../src/db/pglite.ts';
 import { migrate } from '../src/db/migrate.ts';
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    pgliteTemplate: string;
-  }
-}
-
 /**
  * Migrates one embedded database per test run and hands its dump to every test file: loading a dump takes
  * ~0.6 s where a fresh PGlite plus migrations takes ~3 s. The archive is deleted when the run ends.
