@@ -10,7 +10,8 @@ import { Spinner } from '../../components/ui/Spinner.tsx';
 import { errorMessage } from '../../lib/errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { formatWhen, RUN_STATUS_TEXT, sourcesApi } from './sources-api.ts';
-import { KIND_TEXT } from './SourcesPage.tsx';
+import { KIND_TEXT } from './connection-form.ts';
+import { connectionItems } from './connection-summary.tsx';
 import { SourceStatus } from './SourceStatus.tsx';
 
 /** /sources/:id: the source's runs (each opens the send summary), its settings, pause/resume, run now. */
@@ -80,16 +81,11 @@ export function SourcePage() {
         <h2 className="text-base font-semibold text-slate-900">Settings</h2>
         <dl className="mt-3 grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-2">
           <Item label="Kind">{KIND_TEXT[s.kind]}</Item>
-          <Item label="URL">
-            <span className="break-all">{s.connection.url}</span>
-          </Item>
-          <Item label="Authentication">
-            {s.connection.auth === 'none'
-              ? 'None'
-              : s.connection.auth === 'header'
-                ? `Header ${s.connection.headerName} (token saved)`
-                : `User ${s.connection.username} (password saved)`}
-          </Item>
+          {connectionItems(s.connection).map(([label, value]) => (
+            <Item key={label} label={label}>
+              {value}
+            </Item>
+          ))}
           <Item label="Schedule">
             {s.scheduleText} ({s.timeZone})
           </Item>
@@ -156,6 +152,7 @@ function RunRow({ run }: { run: SourceRunSummary }) {
         <span className="font-medium text-slate-900">{formatWhen(run.startedAt)}</span>
         <span className="text-slate-600">{run.trigger === 'manual' ? 'Run now' : 'Scheduled'}</span>
         <span className="font-semibold text-slate-800">{RUN_STATUS_TEXT[run.status]}</span>
+        {run.itemName && <span className="break-all font-mono text-xs text-slate-700">{run.itemName}</span>}
         <span className="text-slate-600">
           {run.rowsRead} rows · {run.sent} sent · {run.alreadyDelivered} already delivered · {run.rowsSkipped}{' '}
           skipped · {run.failed} failed

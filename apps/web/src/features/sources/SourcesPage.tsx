@@ -6,9 +6,8 @@ import { Card } from '../../components/ui/Card.tsx';
 import { Spinner } from '../../components/ui/Spinner.tsx';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { formatWhen, RUN_STATUS_TEXT, sourcesApi } from './sources-api.ts';
+import { KIND_TEXT } from './connection-form.ts';
 import { SourceStatus } from './SourceStatus.tsx';
-
-export const KIND_TEXT: Record<string, string> = { csv_url: 'CSV URL' };
 
 export function lastRunText(s: SourceSummary) {
   const r = s.lastRun;
