@@ -3,8 +3,8 @@ import type { Config } from '../../config/env.ts';
 import { FETCH_TIMEOUT_MS, openUrlFile } from './source-connection.ts';
 import { oldestFirst, type RemoteFolder, type RemoteItem } from './remote-folder.ts';
 import { s3Folder } from './s3-folder.ts';
+import { parseSftpSecret, sftpFolder } from './sftp-folder.ts';
 import { sourcesRepo, type StoredConnection } from './sources.repo.ts';
-import { FetchFailure } from './url-fetch.ts';
 
 export interface FetchTarget {
   /** The saved source (its processed items are skipped), or null for a connection not saved yet. */
@@ -41,7 +41,18 @@ export const remoteOptions = (config: Config) => ({
 async function openFolder(config: Config, t: FetchTarget): Promise<RemoteFolder & { hostKey?: string }> {
   const c = t.connection;
   if (c.kind === 's3') return s3Folder(c, t.secret ?? '', remoteOptions(config));
-  throw new FetchFailure(`Sources of kind ${c.kind} cannot be fetched yet.`);
+  if (c.kind === 'sftp') return sftpFolder(c, parseSftpSecret(t.secret), remoteOptions(config));
+  throw new Error(`not a folder kind: ${c.kind}`);
+}
+
+/** SFTP "move to processed/": a new connection once the run is over (a send can outlast an idle SSH session). */
+export async function moveProcessed(config: Config, t: FetchTarget, item: RemoteItem) {
+  const folder = await openFolder(config, t);
+  try {
+    await folder.moveProcessed?.(item);
+  } finally {
+    await folder.close();
+  }
 }
 
 const noop = async () => {};

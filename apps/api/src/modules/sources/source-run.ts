@@ -13,7 +13,8 @@ import { takeQuota } from '../usage/quota.service.ts';
 import type { RemoteItem } from './remote-folder.ts';
 import { tooLargeReason } from './remote-folder.ts';
 import { openSecret } from './source-connection.ts';
-import { nextFile, nothingThere } from './source-fetch.ts';
+import { moveProcessed, nextFile, nothingThere } from './source-fetch.ts';
+import { HostKeyChanged } from './sftp-folder.ts';
 import { sourcePausedMail, tokenExpiredMail } from './sources.mails.ts';
 import { sourcesRepo, type SourceRow } from './sources.repo.ts';
 import { FetchFailure } from './url-fetch.ts';
@@ -94,6 +95,11 @@ export async function executeRun(deps: RunnerDeps, s: SourceRow, runId: string):
     await afterItem(deps, s, picked, status);
     return status;
   } catch (err) {
+    // Another server answers at this address, or this one was reinstalled: only the owner can tell.
+    if (err instanceof HostKeyChanged) {
+      await pauseAndMail(deps, s, runId, err.message);
+      return 'paused';
+    }
     const message =
       err instanceof FetchFailure || err instanceof AppError
         ? err.message
@@ -114,6 +120,13 @@ export async function executeRun(deps: RunnerDeps, s: SourceRow, runId: string):
 async function afterItem(deps: RunnerDeps, s: SourceRow, picked: RunItem, status: string) {
   if (!picked.item || !(status === 'sent' || status === 'nothing_new')) return;
   await sourcesRepo.markSeen(deps.db, s.id, picked.item.key);
+  if (s.connection.kind === 'sftp' && s.connection.afterProcessing === 'move') {
+    const target = { sourceId: s.id, connection: s.connection, secret: openSecret(deps.config, s) };
+    // The file is remembered either way, so a failed move never sends it twice.
+    await moveProcessed(deps.config, target, picked.item).catch((err) =>
+      console.warn('source: moving the processed file failed', s.id, (err as Error).message),
+    );
+  }
   if (picked.waiting > 1) await sourcesRepo.requestNextRun(deps.db, s.id, deps.now());
 }
 
@@ -146,6 +159,11 @@ async function execute(deps: RunnerDeps, s: SourceRow, runId: string, picked: Ru
   );
   let file;
   try {
+    // Trust on first use: the first server key seen is the one every later run must see.
+    if (s.connection.kind === 'sftp' && !s.connection.hostKey && next.hostKey) {
+      await sourcesRepo.setHostKey(db, s.id, next.hostKey);
+      s.connection.hostKey = next.hostKey;
+    }
     if (s.connection.kind !== 'csv_url' && !next.item) {
       await sourcesRepo.finishRun(db, runId, {
         status: 'nothing_new',

@@ -184,7 +184,7 @@ function Wizard({ existing }: { existing?: SourceDetail }) {
         <Card className="space-y-4">
           <h2 className="text-base font-semibold text-slate-900">What do you want to connect?</h2>
           <div className="grid grid-cols-1 gap-3 md:grid-cols-3">
-            {KINDS.filter((k) => k.kind !== 'sftp').map((k) => (
+            {KINDS.map((k) => (
               <button
                 key={k.kind}
                 type="button"
