@@ -113,6 +113,6 @@ export function nothingThere(c: StoredConnection, processedAll: boolean): string
   if (c.kind === 'sftp')
     return processedAll
       ? `Every file matching ${c.pattern} in ${c.folder} was already sent.`
-      : `No file in ${c.folder} matches ${c.pattern}.`;
+      : `No file in ${c.folder} matches ${c.pattern}${c.afterProcessing === 'move' ? ' (files already sent are in processed/)' : ''}.`;
   return 'The file has no rows.';
 }

@@ -228,6 +228,7 @@ describe('SFTP test fetch and runs', () => {
     const check = await testFetch(agent, { ...conn, secret: undefined, hostKey: before }, id);
     expect(check.ok).toBe(false);
     expect(check.reason).toContain("The SFTP server's host key changed");
+    expect(check.hostKey).toMatch(/^SHA256:/);
     expect(check.hostKey).not.toBe(before);
     // The owner trusts the new key (edit), resumes, and the file goes out.
     const edit = await agent.patch(

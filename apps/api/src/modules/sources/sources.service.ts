@@ -24,6 +24,7 @@ import {
   storedConnection,
 } from './source-connection.ts';
 import { nextFile, nothingThere } from './source-fetch.ts';
+import { HostKeyChanged } from './sftp-folder.ts';
 import { sourcesRepo, type SourceRow, type SourceRunRow } from './sources.repo.ts';
 import { FetchFailure } from './url-fetch.ts';
 
@@ -221,6 +222,8 @@ export async function testFetch(
       await next.close();
     }
   } catch (err) {
+    // A changed SFTP host key: the new fingerprint goes back, for the owner to trust or not.
+    if (err instanceof HostKeyChanged) hostKey = err.seen;
     if (err instanceof FetchFailure) return { ok: false, reason: err.message, ...(hostKey && { hostKey }) };
     throw err;
   }

@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import type { CsvUrlConnection, S3Connection, SftpConnection, SourceConnection } from '@backsignal/contracts';
 import { SelectField, TextAreaField, TextField } from '../../components/ui/Field.tsx';
 import { SecretField } from '../../components/ui/SecretField.tsx';
@@ -73,6 +74,7 @@ function CsvUrlFields({ conn, onChange, secretStored, errors }: Props<CsvUrlConn
 }
 
 function S3Fields({ conn, onChange, secretStored, errors }: Props<S3Connection>) {
+  const ids = useId();
   return (
     <>
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
@@ -125,20 +127,22 @@ function S3Fields({ conn, onChange, secretStored, errors }: Props<S3Connection>)
           onChange={(e) => onChange({ ...conn, secret: e.target.value })}
         />
       </div>
-      <label className="flex items-start gap-2 text-sm text-slate-700">
+      <div className="flex items-start gap-2 text-sm text-slate-700">
         <input
+          id={`${ids}-path-style`}
           type="checkbox"
+          aria-describedby={`${ids}-path-style-hint`}
           className="mt-0.5 h-4 w-4 rounded border-slate-300 text-brand-600"
           checked={conn.pathStyle}
           onChange={(e) => onChange({ ...conn, pathStyle: e.target.checked })}
         />
-        <span>
-          Path-style addresses
-          <span className="block text-xs text-slate-500">
-            Needed by MinIO and some other stores (endpoint/bucket/key instead of bucket.endpoint/key).
-          </span>
-        </span>
-      </label>
+        <div>
+          <label htmlFor={`${ids}-path-style`}>Path-style addresses</label>
+          <p id={`${ids}-path-style-hint`} className="text-xs text-slate-500">
+            Needed by MinIO and some other stores: the bucket goes in the path, not in the host name.
+          </p>
+        </div>
+      </div>
       <p className="text-xs text-slate-500">
         The key needs permission to list the bucket and read its objects. Each object is sent once; a new one
         is picked up by the next run.
@@ -244,13 +248,13 @@ function SftpFields({ conn, onChange, secretStored, errors }: Props<SftpConnecti
       <SelectField
         label="After a file is sent"
         value={conn.afterProcessing}
-        hint="Either way, each file is sent once."
+        hint="Either way, each file is sent once. A file left in place is remembered by its name, size and time."
         onChange={(e) =>
           onChange({ ...conn, afterProcessing: e.target.value as SftpConnection['afterProcessing'] })
         }
       >
-        <option value="remember">Leave it; remember it by name, size and time</option>
-        <option value="move">Move it into a processed/ folder beside it</option>
+        <option value="remember">Leave it in the folder</option>
+        <option value="move">Move it into processed/</option>
       </SelectField>
       {conn.hostKey && (
         <p className="text-xs text-slate-600">

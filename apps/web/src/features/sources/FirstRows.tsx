@@ -63,8 +63,8 @@ export function HostKeyChanged({ seen, onTrust }: { seen: string; onTrust: () =>
   return (
     <div className="space-y-2 text-slate-700">
       <p>
-        The server now shows <span className="break-all font-mono">{seen}</span>. Trust it only if you know
-        the server was reinstalled or its key was changed.
+        Trust the key <span className="break-all font-mono">{seen}</span> only if you know the server was
+        reinstalled or its key was changed.
       </p>
       <Button variant="secondary" onClick={onTrust}>
         Trust the new key

@@ -55,7 +55,9 @@ export function SourcePage() {
           <h1 className="mt-1 flex flex-wrap items-center gap-2 text-2xl font-semibold tracking-tight text-slate-900">
             {s.name} <SourceStatus status={s.status} />
           </h1>
-          {s.pauseReason && <p className="mt-1 text-sm text-amber-800">{s.pauseReason}</p>}
+          {s.pauseReason && (
+            <p className="mt-1 text-sm text-amber-800 [overflow-wrap:anywhere]">{s.pauseReason}</p>
+          )}
         </div>
         <div className="flex flex-wrap gap-2">
           <Button onClick={() => void act(() => sourcesApi.runNow(id))}>Run now</Button>
@@ -168,7 +170,7 @@ function RunRow({ run }: { run: SourceRunSummary }) {
           </button>
         )}
       </div>
-      {run.message && <p className="mt-1 text-slate-700">{run.message}</p>}
+      {run.message && <p className="mt-1 text-slate-700 [overflow-wrap:anywhere]">{run.message}</p>}
       {open && (
         <ul className="mt-2 space-y-1 rounded-lg bg-slate-50 p-2 text-xs text-slate-700">
           {run.skippedRows.map((r) => (

@@ -221,7 +221,10 @@ function Wizard({ existing }: { existing?: SourceDetail }) {
             </Button>
           </div>
           {failure && (
-            <div role="alert" className="space-y-2 rounded-lg bg-red-50 p-3 text-sm text-red-700">
+            <div
+              role="alert"
+              className="space-y-2 rounded-lg bg-red-50 p-3 text-sm text-red-700 [overflow-wrap:anywhere]"
+            >
               <p>{failure.reason}</p>
               {failure.hostKey &&
                 conn.kind === 'sftp' &&
