@@ -58,7 +58,8 @@ export const SftpConnection = z.object({
   secret: z.string().max(20_000).optional(),
   /** The private key's passphrase, when it has one (stored with the key). */
   passphrase: z.string().max(1000).optional(),
-  folder: z.string().trim().max(1000).default('/'),
+  /** Absolute, or relative to the user's home folder; empty is the home folder itself. */
+  folder: z.string().trim().max(1000).default(''),
   /** Which files to read, as a glob on the file name: `*.csv`, `leads-*.csv`. */
   pattern: z.string().trim().min(1, 'Enter a file name pattern, such as *.csv.').max(200).default('*.csv'),
   /** After a file is sent: remember it (name, size and time) or move it into `processed/` beside it. */

@@ -42,6 +42,9 @@ export class HostKeyChanged extends FetchFailure {
 export const hostKeyFingerprint = (key: Buffer) =>
   `SHA256:${createHash('sha256').update(key).digest('base64').replace(/=+$/, '')}`;
 
+/** The folder as the owner wrote it, for messages. */
+export const folderName = (c: Pick<StoredSftp, 'folder'>) => c.folder || 'the home folder';
+
 export function parseSftpSecret(text: string | null): SftpSecret {
   if (!text) return { secret: '', passphrase: null };
   try {
@@ -91,8 +94,8 @@ function sftpReason(err: unknown, c: StoredSftp): string {
   if (/Timed out while waiting for handshake/i.test(message))
     return 'The server did not complete the SSH handshake in time. Is this an SFTP port?';
   if (/No such file|ENOENT|does not exist/i.test(message))
-    return `The folder ${c.folder} does not exist on the server.`;
-  if (/Permission denied|EACCES/i.test(message)) return `The server refused access to ${c.folder}.`;
+    return `The folder ${folderName(c)} does not exist on the server.`;
+  if (/Permission denied|EACCES/i.test(message)) return `The server refused access to ${folderName(c)}.`;
   if ((err as { code?: string }).code && typeof (err as { code?: unknown }).code === 'string')
     return networkReason(err);
   return `The SFTP server could not be read (${message.replace(/^\w+: /, '')}).`;
@@ -129,11 +132,20 @@ export async function sftpFolder(
     if (c.hostKey && seen && seen !== c.hostKey) throw new HostKeyChanged(c.hostKey, seen);
     throw new FetchFailure(sftpReason(err, c));
   }
-  const folder = posix.resolve('/', c.folder || '/');
   const matches = globToRegExp(c.pattern);
   const fail = (err: unknown): never => {
     throw new FetchFailure(sftpReason(err, c));
   };
+  // A relative folder is under the user's home folder (the session's starting directory), as in any SFTP client.
+  let folder = posix.normalize(c.folder);
+  if (!c.folder.startsWith('/')) {
+    const home = await client.cwd().catch(async (err: unknown) => {
+      await client.end().catch(() => {});
+      sock.destroy();
+      return fail(err);
+    });
+    folder = posix.join(home, c.folder || '.');
+  }
 
   return {
     hostKey: seen,

@@ -39,7 +39,7 @@ export function storedConnection(c: SourceConnection): StoredConnection {
         port: c.port,
         username: c.username,
         auth: c.auth,
-        folder: c.folder || '/',
+        folder: c.folder.replace(/(.)\/+$/, '$1'),
         pattern: c.pattern,
         afterProcessing: c.afterProcessing,
         hostKey: c.hostKey || null,

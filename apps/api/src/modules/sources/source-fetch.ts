@@ -3,7 +3,7 @@ import type { Config } from '../../config/env.ts';
 import { FETCH_TIMEOUT_MS, openUrlFile } from './source-connection.ts';
 import { oldestFirst, type RemoteFolder, type RemoteItem } from './remote-folder.ts';
 import { s3Folder } from './s3-folder.ts';
-import { parseSftpSecret, sftpFolder } from './sftp-folder.ts';
+import { folderName, parseSftpSecret, sftpFolder } from './sftp-folder.ts';
 import { sourcesRepo, type StoredConnection } from './sources.repo.ts';
 
 export interface FetchTarget {
@@ -112,7 +112,7 @@ export function nothingThere(c: StoredConnection, processedAll: boolean): string
   }
   if (c.kind === 'sftp')
     return processedAll
-      ? `Every file matching ${c.pattern} in ${c.folder} was already sent.`
-      : `No file in ${c.folder} matches ${c.pattern}${c.afterProcessing === 'move' ? ' (files already sent are in processed/)' : ''}.`;
+      ? `Every file matching ${c.pattern} in ${folderName(c)} was already sent.`
+      : `No file in ${folderName(c)} matches ${c.pattern}${c.afterProcessing === 'move' ? ' (files already sent are in processed/)' : ''}.`;
   return 'The file has no rows.';
 }

@@ -194,6 +194,11 @@ describe('SFTP test fetch and runs', () => {
       ok: false,
       reason: 'No file in /drop/empty matches *.csv.',
     });
+    // A relative folder is inside the user's home folder (here the chroot's /).
+    expect(await testFetch(agent, password({ folder: 'drop/empty/' }))).toMatchObject({
+      ok: false,
+      reason: 'No file in drop/empty matches *.csv.',
+    });
 
     // A run with a wrong password fails with the same reason and keeps the schedule.
     const accountId = await saveAccount(agent);

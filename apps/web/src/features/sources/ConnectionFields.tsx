@@ -233,7 +233,8 @@ function SftpFields({ conn, onChange, secretStored, errors }: Props<SftpConnecti
         <TextField
           label="Folder"
           value={conn.folder}
-          placeholder="/exports"
+          placeholder="exports"
+          hint="Empty for the user's home folder. exports is inside it; /data/exports starts at the root."
           onChange={(e) => onChange({ ...conn, folder: e.target.value })}
         />
         <TextField

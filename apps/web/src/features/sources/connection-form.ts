@@ -34,7 +34,7 @@ export function emptyConnection(kind: SourceKind): SourceConnection {
         port: 22,
         username: '',
         auth: 'password',
-        folder: '/',
+        folder: '',
         pattern: '*.csv',
         afterProcessing: 'remember',
         hostKey: null,

@@ -39,7 +39,7 @@ export function connectionItems(c: SourceConnectionView): [string, ReactNode][] 
           'Sign in with',
           `${c.auth === 'key' ? 'Private key' : 'Password'} (${c.hasSecret ? 'stored' : 'missing'})`,
         ],
-        ['Files', `${c.pattern} in ${c.folder}`],
+        ['Files', `${c.pattern} in ${c.folder || 'the home folder'}`],
         [
           'After a file is sent',
           c.afterProcessing === 'move' ? 'Moved into processed/' : 'Remembered by name, size and time',
