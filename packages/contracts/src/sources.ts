@@ -31,7 +31,12 @@ export const S3Connection = z.object({
   kind: z.literal('s3'),
   /** Empty for AWS S3; the endpoint URL of R2, MinIO or another S3-compatible store. */
   endpoint: z.string().trim().max(500).default(''),
-  region: z.string().trim().max(50).default(''),
+  region: z
+    .string()
+    .trim()
+    .max(50)
+    .regex(/^[a-z0-9-]*$/, 'A region has only lowercase letters, digits and dashes, such as eu-west-1.')
+    .default(''),
   bucket: z
     .string()
     .trim()

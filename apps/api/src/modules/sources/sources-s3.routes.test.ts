@@ -80,6 +80,7 @@ describe('S3 sources API guards', () => {
     expect((await post(conn({ bucket: '' }))).statusCode).toBe(400);
     expect((await post(conn({ bucket: 'has space' }))).statusCode).toBe(400);
     expect((await post(conn({ accessKeyId: '' }))).statusCode).toBe(400);
+    expect((await post(conn({ region: 'evil.example.com/' }))).statusCode).toBe(400);
     const noSecret = await post(conn({ secret: undefined }));
     expect(noSecret.statusCode).toBe(400);
     expect(noSecret.json().message).toBe('Enter the secret access key.');
