@@ -15,6 +15,8 @@ export interface RemoteItem {
 export interface RemoteFolder {
   list(): Promise<RemoteItem[]>;
   read(item: RemoteItem): Promise<AsyncIterable<Uint8Array>>;
+  /** SFTP "move to processed/": the files already moved, for "Test fetch" when the folder itself is empty. */
+  listProcessed?(): Promise<RemoteItem[]>;
   /** SFTP "move to processed/": after the run sent the file (or found nothing new in it). */
   moveProcessed?(item: RemoteItem): Promise<void>;
   close(): Promise<void>;

@@ -147,18 +147,22 @@ export async function sftpFolder(
     folder = posix.join(home, c.folder || '.');
   }
 
+  const listIn = async (dir: string) =>
+    (await client.list(dir).catch(fail))
+      .filter((e) => e.type === '-' && matches.test(e.name))
+      .map((e): RemoteItem => ({
+        key: JSON.stringify(['sftp', posix.join(dir, e.name), e.size, e.modifyTime]),
+        name: posix.join(dir, e.name),
+        size: e.size,
+        modifiedAt: new Date(e.modifyTime),
+      }));
+
   return {
     hostKey: seen,
-    async list() {
-      const entries = await client.list(folder).catch(fail);
-      return entries
-        .filter((e) => e.type === '-' && matches.test(e.name))
-        .map((e): RemoteItem => ({
-          key: JSON.stringify(['sftp', posix.join(folder, e.name), e.size, e.modifyTime]),
-          name: posix.join(folder, e.name),
-          size: e.size,
-          modifiedAt: new Date(e.modifyTime),
-        }));
+    list: () => listIn(folder),
+    async listProcessed() {
+      const dir = posix.join(folder, 'processed');
+      return (await client.exists(dir).catch(fail)) ? listIn(dir) : [];
     },
     async read(item) {
       const stream = client.createReadStream(item.name);

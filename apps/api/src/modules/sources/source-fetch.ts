@@ -87,7 +87,10 @@ export async function nextFile(
         )
       : new Set<string>();
     const fresh = items.filter((i) => !seen.has(i.key));
-    const item = fresh[0] ?? (mode === 'preview' ? items.at(-1) : undefined) ?? null;
+    let item = fresh[0] ?? (mode === 'preview' ? items.at(-1) : undefined) ?? null;
+    // A "move to processed/" folder is empty once everything was sent: the owner still sees the columns.
+    if (!item && mode === 'preview' && folder.listProcessed)
+      item = (await folder.listProcessed()).sort(oldestFirst).at(-1) ?? null;
     return {
       item,
       waiting: fresh.length,

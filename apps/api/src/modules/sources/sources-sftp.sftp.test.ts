@@ -170,6 +170,11 @@ describe('SFTP test fetch and runs', () => {
     expect(sftp.exists('key/processed/b.CSV')).toBe(true);
     expect(sentIds(graph)).toHaveLength(4);
     expect((await runScheduled(agent, runner, id, setClock)).map((r) => r.status)).toEqual(['nothing_new']);
+    // The folder is empty now: "Test fetch" of the saved source shows the newest processed file's columns.
+    expect(await testFetch(agent, { ...conn, secret: undefined }, id)).toMatchObject({
+      ok: true,
+      item: { name: '/drop/key/processed/b.CSV', waiting: 0 },
+    });
 
     // A wrong passphrase is a reason, not a crash.
     expect(await testFetch(agent, key({ folder: '/drop/key', passphrase: 'wrong' }))).toEqual({
