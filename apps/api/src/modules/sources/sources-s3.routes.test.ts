@@ -132,6 +132,28 @@ describe('S3 sources API guards', () => {
   });
 });
 
+describe('S3 stored secret', () => {
+  it('is not kept, nor used by a test fetch, for another endpoint or access key ID', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const accountId = await saveAccount(agent);
+    const id = await newSource(agent, accountId, 'ident/');
+    const again =
+      'Enter the secret access key again: the stored one is kept only for the same endpoint and access key ID.';
+    for (const other of [{ endpoint: 'http://127.0.0.1:1' }, { accessKeyId: 'OTHERKEY' }]) {
+      const c = conn({ prefix: 'ident/', secret: undefined, ...other });
+      const edit = await agent.patch(`/api/sources/${id}`, sourceInput(accountId, c));
+      expect(edit.statusCode).toBe(400);
+      expect(edit.json().message).toBe(again);
+      const test = await agent.post('/api/sources/test-fetch', { connection: c, sourceId: id });
+      expect(test.statusCode).toBe(400);
+      expect(test.json().fields).toEqual({ secret: again });
+    }
+    // The same endpoint and key ID (a trailing slash aside) keep it.
+    const same = conn({ prefix: 'other/', secret: undefined, endpoint: `${s3.endpoint}/` });
+    expect((await agent.patch(`/api/sources/${id}`, sourceInput(accountId, same))).statusCode).toBe(200);
+  });
+});
+
 describe('S3 test fetch', () => {
   it('names the object it read and shows its first rows, or the exact reason', async () => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);

@@ -87,6 +87,19 @@ describe('SFTP sources API guards', () => {
     const noSecret = await post(password({ secret: undefined }));
     expect(noSecret.statusCode).toBe(400);
     expect(noSecret.json().message).toBe('Enter the password or private key.');
+
+    // The stored password stays only with the same server, port, user and auth.
+    const id = (await post(password())).json().id as string;
+    const again =
+      'Enter the password or private key again: the stored one is kept only for the same server, port and user.';
+    for (const other of [{ host: 'localhost' }, { port: 2222 }, { username: 'root' }, { auth: 'key' }]) {
+      const c = password({ secret: undefined, ...other });
+      const edit = await agent.patch(`/api/sources/${id}`, sourceInput(accountId, c));
+      expect(edit.json().message).toBe(again);
+      expect((await testFetch(agent, c, id)).message).toBe(again);
+    }
+    const moved = password({ secret: undefined, folder: `${sftp.folder}/elsewhere` });
+    expect((await agent.patch(`/api/sources/${id}`, sourceInput(accountId, moved))).statusCode).toBe(200);
   });
 });
 

@@ -195,6 +195,57 @@ describe('sources API guards', () => {
   });
 });
 
+describe('stored secrets follow only the same site', () => {
+  it('asks for the token again when an edit or a test fetch points the source at another origin', async () => {
+    const elsewhere = await fakeServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/csv' });
+      res.end(csv(2, 3));
+    });
+    try {
+      const { agent } = await loggedInAgent(ctx.app, ctx.db);
+      const accountId = await account(agent);
+      const header = (url: string) => ({ kind: 'csv_url', url, auth: 'header', headerName: 'X-Api-Key' });
+      const id = await newSource(agent, accountId, '/private.csv', {
+        connection: { ...header(`${sheet.url}/private.csv`), secret: 'sheet-secret-1' },
+      });
+      const again =
+        'Enter the token or password again: the stored one is kept only for the same site and sign-in.';
+
+      // "Test fetch" of the saved source against another server: the stored token is not sent there.
+      const test = await agent.post('/api/sources/test-fetch', {
+        connection: header(`${elsewhere.url}/steal.csv`),
+        sourceId: id,
+      });
+      expect(test.statusCode).toBe(400);
+      expect(test.json()).toMatchObject({ message: again, fields: { secret: again } });
+      expect(elsewhere.requests).toHaveLength(0);
+
+      // Saving another origin, or another header name, without typing the token again is refused.
+      for (const c of [
+        header(`${elsewhere.url}/steal.csv`),
+        { ...header(`${sheet.url}/private.csv`), headerName: 'X-Log-Me' },
+      ]) {
+        const edit = await agent.patch(`/api/sources/${id}`, input(accountId, '', { connection: c }));
+        expect(edit.statusCode).toBe(400);
+        expect(edit.json().message).toBe(again);
+      }
+      // Another path on the same site keeps it; with the token typed again, another site is fine.
+      const samePlace = await agent.patch(
+        `/api/sources/${id}`,
+        input(accountId, '', { connection: header(`${sheet.url}/other.csv`) }),
+      );
+      expect(samePlace.statusCode).toBe(200);
+      const typed = await agent.patch(
+        `/api/sources/${id}`,
+        input(accountId, '', { connection: { ...header(`${elsewhere.url}/a.csv`), secret: 'new-token' } }),
+      );
+      expect(typed.statusCode).toBe(200);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+});
+
 describe('test fetch', () => {
   it('shows the first rows, or the exact reason the fetch failed', async () => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);
