@@ -251,6 +251,24 @@ describe('scheduled S3 runs', () => {
     expect((await tick(small)).map((r) => r.status)).toEqual(['nothing_new']);
   });
 
+  it('skips an object that is not a CSV for good, so the objects after it are still sent', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const accountId = await saveAccount(agent);
+    await s3.put('drops', 'unreadable/1-empty.csv', '');
+    await s3.put('drops', 'unreadable/2-good.csv', leadsCsv(50, 51));
+    const id = await newSource(agent, accountId, 'unreadable/');
+    expect((await runScheduled(agent, runner, id, setClock)).map((r) => r.status)).toEqual([
+      'failed',
+      'sent',
+    ]);
+    const runs = await runsOf(agent, id);
+    expect(runs.find((r) => r.itemName === 'unreadable/1-empty.csv')!.message).toBe(
+      'The file is empty. Export your data again and make sure it has a header row and at least one row of data. It was skipped and will not be read again.',
+    );
+    expect(sentIds(graph)).toHaveLength(2);
+    expect((await runScheduled(agent, runner, id, setClock)).map((r) => r.status)).toEqual(['nothing_new']);
+  });
+
   it('fails a run with the reason when the credentials are refused, and tries again next time', async () => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);
     const accountId = await saveAccount(agent);
