@@ -24,6 +24,8 @@ export interface SftpSecret {
 export const PRIVATE_HOST =
   'The server name points to a private, loopback or link-local address, which sources may not reach.';
 const CONNECT_TIMEOUT_MS = 20_000;
+/** How long a file's close may take before the connection is cut. */
+const CLOSE_GRACE_MS = 5_000;
 
 /** The server's host key changed since it was trusted: a run stops rather than talk to another server. */
 export class HostKeyChanged extends FetchFailure {
@@ -136,11 +138,29 @@ export async function sftpFolder(
   const fail = (err: unknown): never => {
     throw new FetchFailure(sftpReason(err, c));
   };
+  // ssh2 waits for an SFTP answer forever: a server that stops answering (connection open, no reply) would hold
+  // the run, which keeps beating, and so the source, for good. Each request gets the fetch timeout, then the
+  // connection is cut.
+  const answer = <T>(request: Promise<T>): Promise<T> => {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        sock.destroy();
+        reject(
+          new FetchFailure(
+            `The SFTP server did not answer within ${Math.round(opts.timeoutMs / 1000)} seconds.`,
+          ),
+        );
+      }, opts.timeoutMs);
+      timer.unref();
+    });
+    return Promise.race([request, late]).finally(() => clearTimeout(timer));
+  };
   // A relative folder is under the user's home folder (the session's starting directory), as in any SFTP client.
   let folder = posix.normalize(c.folder);
   if (!c.folder.startsWith('/')) {
-    const home = await client.cwd().catch(async (err: unknown) => {
-      await client.end().catch(() => {});
+    const home = await answer(client.cwd()).catch(async (err: unknown) => {
+      if (!sock.destroyed) await answer(client.end()).catch(() => {});
       sock.destroy();
       return fail(err);
     });
@@ -148,7 +168,7 @@ export async function sftpFolder(
   }
 
   const listIn = async (dir: string) =>
-    (await client.list(dir).catch(fail))
+    (await answer(client.list(dir)).catch(fail))
       .filter((e) => e.type === '-' && matches.test(e.name))
       .map((e): RemoteItem => ({
         key: JSON.stringify(['sftp', posix.join(dir, e.name), e.size, e.modifyTime]),
@@ -162,7 +182,7 @@ export async function sftpFolder(
     list: () => listIn(folder),
     async listProcessed() {
       const dir = posix.join(folder, 'processed');
-      return (await client.exists(dir).catch(fail)) ? listIn(dir) : [];
+      return (await answer(client.exists(dir)).catch(fail)) ? listIn(dir) : [];
     },
     async read(item) {
       const stream = client.createReadStream(item.name);
@@ -172,27 +192,38 @@ export async function sftpFolder(
       return guardedBody(stream as AsyncIterable<Uint8Array>, {
         maxBytes: opts.maxBytes,
         timeoutMs: opts.timeoutMs,
-        abort: () => stream.destroy(new Error('timed out')),
+        // The stream waits for a read in flight before it ends: only cutting the connection ends that read.
+        abort: () => {
+          stream.destroy(new Error('timed out'));
+          sock.destroy();
+        },
         cleanup: async () => {
           stream.on('error', () => {});
           stream.destroy();
-          await closed;
+          // A server that stopped answering never confirms the close: the connection is cut instead.
+          let timer: NodeJS.Timeout | undefined;
+          const gaveUp = new Promise<boolean>((resolve) => {
+            timer = setTimeout(() => resolve(true), Math.min(opts.timeoutMs, CLOSE_GRACE_MS));
+          });
+          if (await Promise.race([closed.then(() => false), gaveUp])) sock.destroy();
+          clearTimeout(timer);
         },
       });
     },
     async moveProcessed(item) {
       const dir = posix.join(posix.dirname(item.name), 'processed');
-      if (!(await client.exists(dir).catch(fail))) await client.mkdir(dir, true).catch(fail);
+      if (!(await answer(client.exists(dir)).catch(fail))) await answer(client.mkdir(dir, true)).catch(fail);
       const base = posix.basename(item.name);
       const target = posix.join(dir, base);
       // SFTP rename does not overwrite: a name already in processed/ gets the time appended.
-      const free = (await client.exists(target).catch(fail))
+      const free = (await answer(client.exists(target)).catch(fail))
         ? posix.join(dir, `${base}.${new Date().toISOString().replace(/[:.]/g, '-')}`)
         : target;
-      await client.rename(item.name, free).catch(fail);
+      await answer(client.rename(item.name, free)).catch(fail);
     },
     async close() {
-      await client.end().catch(() => {});
+      // end() waits for the server's goodbye; one that stopped answering must not hold the run here either.
+      if (!sock.destroyed) await answer(client.end()).catch(() => {});
       sock.destroy();
     },
   };
