@@ -214,18 +214,15 @@ export type SourceList = z.infer<typeof SourceList>;
 export const SourceRunList = z.object({ runs: z.array(SourceRunSummary) });
 export type SourceRunList = z.infer<typeof SourceRunList>;
 
+type Nullable<T> = { [K in keyof T]: T[K] | null };
 type SecretTarget =
-  | Pick<CsvUrlConnection, 'kind' | 'url' | 'auth' | 'headerName' | 'username'>
+  | Nullable<Pick<CsvUrlConnection, 'kind' | 'url' | 'auth' | 'headerName' | 'username'>>
   | Pick<S3Connection, 'kind' | 'endpoint' | 'accessKeyId'>
   | Pick<SftpConnection, 'kind' | 'host' | 'port' | 'username' | 'auth'>;
 
-const origin = (url: string) => {
-  try {
-    return new URL(url.trim()).origin;
-  } catch {
-    return null;
-  }
-};
+/** Scheme and authority (host and port), lowercased; null when the URL has none. Another spelling is another site. */
+const origin = (url: string) =>
+  /^[a-z][a-z0-9+.-]*:\/\/[^/?#\\]*/i.exec(url.trim())?.[0].toLowerCase() ?? null;
 const same = (a: string | null | undefined, b: string | null | undefined) =>
   (a ?? '').trim() === (b ?? '').trim();
 
@@ -237,10 +234,10 @@ const same = (a: string | null | undefined, b: string | null | undefined) =>
  */
 export function sameSecretTarget(stored: SecretTarget, next: SecretTarget): boolean {
   if (stored.kind === 'csv_url' && next.kind === 'csv_url') {
-    const o = origin(stored.url);
+    const o = origin(stored.url ?? '');
     return (
       o !== null &&
-      o === origin(next.url) &&
+      o === origin(next.url ?? '') &&
       stored.auth === next.auth &&
       same(stored.headerName || 'Authorization', next.headerName || 'Authorization') &&
       same(stored.username, next.username)
