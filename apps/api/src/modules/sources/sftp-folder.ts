@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { posix } from 'node:path';
 import SftpClient from 'ssh2-sftp-client';
-import { globToRegExp } from '@backsignal/core';
+import { globMatcher } from '@backsignal/core';
 import { guardedBody, type RemoteFolder, type RemoteItem } from './remote-folder.ts';
 import type { StoredSftp } from './sources.repo.ts';
 import { isBlockedAddress } from './ssrf.ts';
@@ -134,7 +134,7 @@ export async function sftpFolder(
     if (c.hostKey && seen && seen !== c.hostKey) throw new HostKeyChanged(c.hostKey, seen);
     throw new FetchFailure(sftpReason(err, c));
   }
-  const matches = globToRegExp(c.pattern);
+  const matches = globMatcher(c.pattern);
   const fail = (err: unknown): never => {
     throw new FetchFailure(sftpReason(err, c));
   };
@@ -169,7 +169,7 @@ export async function sftpFolder(
 
   const listIn = async (dir: string) =>
     (await answer(client.list(dir)).catch(fail))
-      .filter((e) => e.type === '-' && matches.test(e.name))
+      .filter((e) => e.type === '-' && matches(e.name))
       .map((e): RemoteItem => ({
         key: JSON.stringify(['sftp', posix.join(dir, e.name), e.size, e.modifyTime]),
         name: posix.join(dir, e.name),
