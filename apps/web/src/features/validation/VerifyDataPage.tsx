@@ -6,12 +6,13 @@ import { StepIndicator } from '../../components/StepIndicator.tsx';
 import { Button, buttonClass } from '../../components/ui/Button.tsx';
 import { Card } from '../../components/ui/Card.tsx';
 import { FileDrop, ONE_FILE_ONLY } from '../../components/ui/FileDrop.tsx';
-import { Spinner } from '../../components/ui/Spinner.tsx';
 import { download } from '../../lib/api.ts';
 import { errorMessage, limitOr } from '../../lib/errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { track } from '../../lib/track.ts';
 import { FileIssues } from '../workflow/FileIssues.tsx';
+import { JobProgressBar } from '../workflow/JobProgressBar.tsx';
+import type { JobProgress } from '../workflow/upload-job.ts';
 import { FileNotices } from './FileNotices.tsx';
 import { atLeast, workflowApi } from '../workflow/workflow-api.ts';
 import { DroppedValuesNotice } from './DroppedValuesNotice.tsx';
@@ -29,10 +30,13 @@ export function VerifyDataPage() {
   /** Why the last run failed, kept on the page after its toast has gone (a daily limit says when to retry). */
   const [failure, setFailure] = useState('');
   const [loading, setLoading] = useState(true);
+  /** How far the server's validation job has come (null until it first answers). */
+  const [progress, setProgress] = useState<JobProgress | null>(null);
   const [busy, setBusy] = useState(false);
 
   const run = useCallback(async () => {
     setLoading(true);
+    setProgress(null);
     try {
       let file;
       try {
@@ -51,7 +55,7 @@ export function VerifyDataPage() {
         toast.error('Please finish mapping this file before validating it.');
         return navigate(`/map-columns?fileId=${fileId}`, { replace: true });
       }
-      setResult(await atLeast(3000, workflowApi.validate(fileId)));
+      setResult(await atLeast(3000, workflowApi.validate(fileId, setProgress)));
     } catch (err) {
       const message = errorMessage(err, 'Failed to validate uploaded data');
       toast.error(message);
@@ -143,7 +147,7 @@ export function VerifyDataPage() {
 
         {loading ? (
           <Card>
-            <Spinner label="Checking every row..." />
+            <JobProgressBar kind="validate" progress={progress} />
           </Card>
         ) : wholeFileError ? (
           <Card className="border-red-200">

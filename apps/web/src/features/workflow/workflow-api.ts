@@ -12,6 +12,7 @@ import type {
   ValidationResponse,
 } from '@backsignal/contracts';
 import { api } from '../../lib/api.ts';
+import { runUploadJob, type JobProgress } from './upload-job.ts';
 
 const fileForm = (file: File) => {
   const form = new FormData();
@@ -29,8 +30,11 @@ export const workflowApi = {
     api<UploadSummary & { message: string }>(`/api/uploads/${id}/status`, { method: 'PATCH', body }),
   uploadFixed: (id: string, file: File) =>
     api<UploadResponse>(`/api/uploads/${id}/fixed`, { method: 'POST', body: fileForm(file) }),
-  validate: (id: string) => api<ValidationResponse>(`/api/uploads/${id}/validate`),
-  prepare: (id: string) => api<PrepareResponse>(`/api/uploads/${id}/prepare`),
+  /** A background job followed to its result; `onProgress` hears how far it has come. */
+  validate: (id: string, onProgress?: (p: JobProgress) => void): Promise<ValidationResponse> =>
+    runUploadJob(id, 'validate', onProgress),
+  prepare: (id: string, onProgress?: (p: JobProgress) => void): Promise<PrepareResponse> =>
+    runUploadJob(id, 'prepare', onProgress),
   preview: (id: string) => api<PreviewResponse>(`/api/uploads/${id}/preview`),
   templates: () => api<{ id: string; name: string }[]>('/api/mappings'),
   template: (id: string) => api<TemplateDetail>(`/api/mappings/${id}`),
