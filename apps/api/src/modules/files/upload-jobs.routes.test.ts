@@ -207,6 +207,31 @@ describe('validate job', () => {
     }
     expect(await finished(agent, id, 'validate')).toMatchObject({ status: 'done', stale: false });
   });
+
+  it("reads the user's choice to skip the rows with errors as it is now, not as it was when the job ran", async () => {
+    const { agent } = owner;
+    const res = await agent.request({
+      method: 'POST',
+      url: '/api/upload',
+      ...multipartFile('e.csv', csv(2) + `not-an-email,Lead,${WHEN},physical_store\r\n`),
+    });
+    const id = res.json().file.id as string;
+    await agent.patch(`/api/uploads/${id}/status`, {
+      status: 'mapped',
+      mappings: MAPPING,
+      hardcodedValues: {},
+    });
+    await agent.post(jobUrl(id, 'validate'));
+    const job = await finished(agent, id, 'validate');
+    expect(job.result).toMatchObject({ rowsWithErrors: 1, skipErrorRows: false });
+    expect(
+      (await agent.patch(`/api/uploads/${id}/status`, { status: 'validated', skipErrorRows: true }))
+        .statusCode,
+    ).toBe(200);
+    expect((await agent.get(jobUrl(id, 'validate'))).json().job.result).toMatchObject({
+      skipErrorRows: true,
+    });
+  });
 });
 
 describe('prepare job', () => {

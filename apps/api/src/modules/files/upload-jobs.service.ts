@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { UploadJob, UploadJobKind } from '@backsignal/contracts';
+import type { UploadJob, UploadJobKind, ValidationResponse } from '@backsignal/contracts';
 import type { ResolvedDeps } from '../../app.ts';
 import { AppError } from '../../errors/app-error.ts';
 import type { UploadRow } from './files.repo.ts';
-import { ownFile } from './files.service.ts';
+import { ownFile, skipsErrorRows } from './files.service.ts';
 import { fingerprint } from './pipeline.ts';
 import { uploadJobsRepo, type UploadJobRow } from './upload-jobs.repo.ts';
 import { INTERNAL_JOB_ERROR, launch, MAX_ATTEMPTS, runningHere, type JobDeps } from './upload-jobs.runner.ts';
@@ -21,6 +21,12 @@ export const jobDeps = (deps: ResolvedDeps, log?: JobDeps['log']): JobDeps => ({
 const WAIT_POLL_MS = 200;
 
 export function presentJob(job: UploadJobRow, upload: UploadRow): UploadJob {
+  let result = job.status === 'done' ? job.result : null;
+  if (result && job.kind === 'validate') {
+    // The user's choice to skip the rows with errors is made after the validation: read it as it is now.
+    const v = result as ValidationResponse;
+    result = { ...v, skipErrorRows: v.rowsWithErrors > 0 && skipsErrorRows(upload) };
+  }
   return {
     id: job.id,
     uploadId: job.uploadId,
@@ -33,7 +39,7 @@ export function presentJob(job: UploadJobRow, upload: UploadRow): UploadJob {
     startedAt: job.startedAt.toISOString(),
     finishedAt: job.finishedAt?.toISOString() ?? null,
     error: job.error,
-    result: job.status === 'done' ? job.result : null,
+    result,
   } as UploadJob;
 }
 

@@ -12,6 +12,7 @@ import type {
   ValidationResponse,
 } from '@backsignal/contracts';
 import { api } from '../../lib/api.ts';
+import { uploadWithProgress, type UploadProgress } from '../../lib/upload.ts';
 import { runUploadJob, type JobProgress } from './upload-job.ts';
 
 const fileForm = (file: File) => {
@@ -22,14 +23,15 @@ const fileForm = (file: File) => {
 
 export const workflowApi = {
   list: (page: number) => api<UploadList>(`/api/uploads?limit=10&offset=${(page - 1) * 10}`),
-  upload: (file: File) => api<UploadResponse>('/api/upload', { method: 'POST', body: fileForm(file) }),
+  upload: (file: File, onProgress: (p: UploadProgress) => void = () => {}) =>
+    uploadWithProgress<UploadResponse>('/api/upload', fileForm(file), onProgress),
   remove: (id: string) => api<{ message: string }>(`/api/uploads/${id}`, { method: 'DELETE' }),
   file: (id: string) => api<UploadSummary>(`/api/uploads/${id}`),
   headers: (id: string) => api<HeadersResponse>(`/api/uploads/${id}/headers`),
   setStatus: (id: string, body: StatusUpdate) =>
     api<UploadSummary & { message: string }>(`/api/uploads/${id}/status`, { method: 'PATCH', body }),
-  uploadFixed: (id: string, file: File) =>
-    api<UploadResponse>(`/api/uploads/${id}/fixed`, { method: 'POST', body: fileForm(file) }),
+  uploadFixed: (id: string, file: File, onProgress: (p: UploadProgress) => void = () => {}) =>
+    uploadWithProgress<UploadResponse>(`/api/uploads/${id}/fixed`, fileForm(file), onProgress),
   /** A background job followed to its result; `onProgress` hears how far it has come. */
   validate: (id: string, onProgress?: (p: JobProgress) => void): Promise<ValidationResponse> =>
     runUploadJob(id, 'validate', onProgress),
