@@ -1,0 +1,103 @@
+import { backoffDelayMs, type EncodedEvent } from '@backsignal/core';
+import { postEvents } from '../../integrations/meta-graph/events-client.ts';
+import { classifyAnswer, EXHAUSTED, type AnswerStep } from './delivery.answer.ts';
+import { deliveryRepo, type BatchError, type BatchRow } from './delivery.repo.ts';
+import type { RunContext } from './delivery.run-context.ts';
+import type { Splitter } from './delivery.split.ts';
+
+/**
+ * Sends one claimed batch (a leaf: a whole batch or a part split off it) until it is settled: sent, failed, split,
+ * or given back because the run stopped or the lease was lost. An outcome counts only once committed under the
+ * lease.
+ */
+export async function sendBatch(
+  ctx: RunContext,
+  splitter: Splitter,
+  leaf: BatchRow,
+  events: EncodedEvent[],
+): Promise<void> {
+  const { db, token, o, run } = ctx;
+  let attempts = leaf.attempts;
+  let last: Extract<AnswerStep, { error: BatchError }> | null = null;
+  for (;;) {
+    if (!(await ctx.stillRunning())) return void (await deliveryRepo.release(db, leaf.id, token));
+    if (attempts >= o.backoff.maxAttempts) {
+      await deliveryRepo.commitFailed(db, leaf.id, token, last?.error ?? EXHAUSTED);
+      return;
+    }
+    if (!(await ctx.waitForRun(leaf))) return;
+    if (ctx.stopped) return void (await deliveryRepo.release(db, leaf.id, token));
+    // After a rate limit the run-level wait replaces the batch's own backoff.
+    const delay =
+      last?.step === 'retry' ? backoffDelayMs(attempts, last.retryAfterSeconds, o.random(), o.backoff) : 0;
+    // The heartbeat renews the lease through the backoff and the request, so it need not cover them: a worker
+    // killed mid-wait must not keep its batch for minutes (issue 21).
+    if (!(await deliveryRepo.beginAttempt(db, leaf.id, token, o.leaseMs))) return;
+    if (delay > 0) await o.sleep(delay);
+    attempts++;
+    await o.onPoint?.('before-send', leaf);
+    const sentAt = o.now();
+    const answer = classifyAnswer(
+      await postEvents({
+        fetch: o.fetch,
+        graphUrl: o.graphUrl,
+        apiVersion: o.apiVersion,
+        pixelId: ctx.creds.pixelId,
+        accessToken: ctx.creds.accessToken,
+        events,
+        testEventCode: run.test_event_code,
+        timeoutMs: o.timeoutMs,
+        nowMs: o.now,
+      }),
+    );
+    await o.onPoint?.('after-answer', leaf);
+    switch (answer.step) {
+      case 'sent':
+        await deliveryRepo.commitSent(
+          db,
+          { batchId: leaf.id, token, eventsReceived: answer.eventsReceived, fbtraceId: answer.fbtraceId },
+          {
+            userId: run.user_id,
+            pixelId: run.pixel_id,
+            runId: run.id,
+            test: !!run.test_event_code,
+            events: events.map((e) => ({ name: e.event_name, id: e.event_id })),
+          },
+        );
+        await o.onPoint?.('after-commit', leaf);
+        if (ctx.throttle.accepted()) await deliveryRepo.clearThrottle(db, run.id);
+        return;
+      case 'throttled': {
+        const at = o.now();
+        ctx.throttle.update(
+          await deliveryRepo.noteThrottle(db, run.id, {
+            sent: new Date(sentAt),
+            at: new Date(at),
+            retryAfterMs: answer.retryAfterMs,
+            baseMs: o.throttle.baseMs,
+            maxWaitMs: o.throttle.maxWaitMs,
+          }),
+        );
+        if (ctx.throttle.givenUp(at)) {
+          // Refused for the whole give-up time: the batch fails with Meta's reason, as any batch out of attempts.
+          await deliveryRepo.commitFailed(db, leaf.id, token, answer.error);
+          return;
+        }
+        await deliveryRepo.refundAttempt(db, leaf.id, token);
+        attempts--;
+        last = answer;
+        continue;
+      }
+      case 'retry':
+        last = answer;
+        continue;
+      case 'stop':
+        await deliveryRepo.commitFailed(db, leaf.id, token, answer.error);
+        await ctx.stop(answer.reason, answer.raw);
+        return;
+      case 'split':
+        await splitter.refused(leaf, events, answer.badIndex, answer.error);
+        return;
+    }
+  }
+}
