@@ -15,6 +15,8 @@ export interface JobDeps {
   /** Beat every heartbeatMs; a job quiet for staleAfterMs is taken over by the next sweep (every sweepEveryMs). */
   timing: DeliveryTiming;
   log?: { error: (obj: object, msg: string) => void };
+  /** Tests: hears the rows read so far after each chunk (the crash test kills its worker here). */
+  onProgress?: (rowsDone: number) => void;
 }
 
 /** Progress is written at most this often: enough for a live bar, light on the database. */
@@ -58,31 +60,38 @@ export function launch(deps: JobDeps, job: UploadJobRow): Promise<void> {
 function startBeats(deps: JobDeps, job: UploadJobRow) {
   let progress: { stage: 'queued' | 'reading'; rowsDone: number } = { stage: 'queued', rowsDone: 0 };
   let written = { ...progress };
-  let lastWrite = Date.now();
+  let lastBeat = Date.now();
+  let lastProgress = 0;
   let writing: Promise<void> | null = null;
   let lost = false;
   const tick = () => {
     if (writing) return;
+    const now = Date.now();
     const moved = progress.rowsDone !== written.rowsDone || progress.stage !== written.stage;
-    if (!moved && Date.now() - lastWrite < deps.timing.heartbeatMs) return;
+    const withProgress = moved && now - lastProgress >= PROGRESS_EVERY_MS;
+    if (!withProgress && now - lastBeat < deps.timing.heartbeatMs) return;
     const p = { ...progress };
     writing = uploadJobsRepo
-      .beat(deps.db, job.id, job.claimToken, moved ? p : undefined)
+      .beat(deps.db, job.id, job.claimToken, withProgress ? p : undefined)
       .then((ours) => {
         if (!ours) lost = true;
-        written = p;
-        lastWrite = Date.now();
+        if (withProgress) {
+          written = p;
+          lastProgress = now;
+        }
+        lastBeat = now;
       })
       .catch(() => {}) // a missed beat is retried by the next tick; staleness allows several
       .finally(() => (writing = null));
   };
-  const timer = setInterval(tick, Math.min(PROGRESS_EVERY_MS, deps.timing.heartbeatMs));
+  const timer = setInterval(tick, Math.min(PROGRESS_EVERY_MS / 4, deps.timing.heartbeatMs));
   timer.unref();
   return {
     /** Rows read so far; throws once the claim is lost, which ends the pass. */
     progress(rowsDone: number) {
       if (lost) throw new ClaimLost();
       progress = { stage: 'reading', rowsDone };
+      deps.onProgress?.(rowsDone);
     },
     async stop() {
       clearInterval(timer);
