@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // One runner for the whole workspace: `npm test` runs every project below.
 // Timeouts only catch a hung test: a test that needs more than a second is resized instead (property runs), because
@@ -28,6 +28,8 @@ export default defineConfig({
           name: 'api',
           root: 'apps/api',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          // Need Debian's sshd and root: `npm run test:sftp` (vitest.sftp.config.ts), not part of `npm test`.
+          exclude: [...configDefaults.exclude, '**/*.sftp.test.ts'],
           globalSetup: ['test/global-setup.ts'],
           testTimeout: HUNG_MS,
           hookTimeout: 60_000,

@@ -75,7 +75,13 @@ for (let i = 0; i < SOURCES; i++) {
   await sourcesRepo.insert(db, randomUUID(), userId, {
     name: `Source ${i}`,
     kind: 'csv_url',
-    connection: { url: `${sheetUrl}/s${i}`, auth: 'none', headerName: null, username: null },
+    connection: {
+      kind: 'csv_url',
+      url: `${sheetUrl}/s${i}`,
+      auth: 'none',
+      headerName: null,
+      username: null,
+    },
     sealed: null,
     mappings: { Email: 'email', Event: 'event_name', When: 'event_time', Source: 'action_source' },
     hardcodedValues: {},

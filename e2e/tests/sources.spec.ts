@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { signUpAndVerify } from '../helpers/auth.ts';
 import { startFakeGraph, type FakeGraph } from '../fake-graph/fake-graph.ts';
+import { startS3Server, type S3Server } from '../../apps/api/test/s3-server.ts';
 
 // Issue 23: a sheet-like CSV URL connected once, run three times as it grows, then broken.
 const GRAPH_URL = new URL(process.env.E2E_META_GRAPH_URL ?? 'http://127.0.0.1:3199');
@@ -14,6 +15,7 @@ let graph: FakeGraph;
 let sheetServer: Server;
 let sheetUrl = '';
 let sheet = '';
+let s3: S3Server;
 
 const when = new Date(Date.now() - 86_400_000).toISOString().slice(0, 19) + 'Z';
 const HEADER = 'Email,Event Name,Event Time,Action Source';
@@ -35,8 +37,10 @@ test.beforeAll(async () => {
   });
   await new Promise<void>((r) => sheetServer.listen(0, '127.0.0.1', r));
   sheetUrl = `http://127.0.0.1:${(sheetServer.address() as AddressInfo).port}`;
+  s3 = await startS3Server(['crm-exports']);
 });
 test.afterAll(async () => {
+  await s3.close();
   await graph.close();
   await new Promise((r) => sheetServer.close(r));
 });
@@ -139,4 +143,89 @@ test('a CSV URL source sends each new row once over three runs and pauses on a b
   await page.goto('/dashboard');
   await expect(page.getByRole('heading', { name: 'Sources' })).toBeVisible();
   await shots(page, 'dashboard');
+});
+
+test('an S3 bucket source made in the wizard sends each object once, a new one alone', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize(DESKTOP);
+  await signUpAndVerify(page);
+  const xsrf = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
+  const acc = await page.request.post('/api/meta/accounts', {
+    headers: { 'x-xsrf-token': xsrf },
+    data: { name: 'Main store', pixelId: '123456789', accessToken: 'EAAB-e2e-token-123456' },
+  });
+  expect(acc.ok()).toBe(true);
+  graph.reset();
+  await s3.put('crm-exports', 'leads/2026-01-01.csv', rows(4));
+  await s3.put('crm-exports', 'leads/2026-01-02.csv', rows(6).replaceAll('lead', 'buyer'));
+
+  await page.evaluate(() => localStorage.setItem('backsignal:beta-welcome-seen', '1'));
+  await page.goto('/sources/new');
+  await expect(page.getByRole('button', { name: /S3 bucket/ })).toBeVisible();
+  await shots(page, 'kinds');
+  await page.getByRole('button', { name: /S3 bucket/ }).click();
+  await expect(page.getByRole('heading', { name: 'Connect: S3 bucket' })).toBeVisible();
+
+  // Nothing filled in: the fields say what they need.
+  await page.getByRole('button', { name: 'Test fetch' }).click();
+  await expect(page.getByText('Enter the bucket name.')).toBeVisible();
+  await expect(page.getByText('Enter the secret access key.')).toBeVisible();
+  await shots(page, 's3-missing-fields');
+
+  await page.getByLabel('Endpoint').fill(s3.endpoint);
+  await page.getByLabel('Region').fill('us-east-1');
+  await page.getByLabel('Bucket').fill('crm-exports');
+  await page.getByLabel('Prefix (optional)').fill('leads/');
+  await page.getByLabel('Access key ID').fill('WRONGKEY');
+  await page.getByLabel('Secret access key', { exact: true }).fill(s3.secretAccessKey);
+  await page.getByLabel('Path-style addresses').check();
+  await page.getByRole('button', { name: 'Test fetch' }).click();
+  await expect(page.getByRole('alert')).toHaveText(
+    'The bucket does not know this access key ID (InvalidAccessKeyId): check it.',
+  );
+  await shots(page, 's3-test-fetch-failed');
+
+  await page.getByLabel('Access key ID').fill(s3.accessKeyId);
+  await page.getByRole('button', { name: 'Test fetch' }).click();
+  await expect(page.getByText('leads/2026-01-01.csv')).toBeVisible();
+  await expect(page.getByText('2 files wait to be sent, oldest first, one per run.')).toBeVisible();
+  await expect(page.getByText('Fetched 4 rows')).toBeVisible();
+  await shots(page, 's3-test-fetch-ok');
+
+  await page.getByRole('button', { name: 'Continue to mapping' }).click();
+  await expect(page.getByRole('heading', { name: 'Map columns' })).toBeVisible();
+  await page.getByRole('button', { name: /Mapping Actions/ }).click();
+  await expect(page.getByLabel('Saved templates')).toBeVisible();
+  await shots(page, 's3-mapping-actions');
+  await page.keyboard.press('Escape');
+  await page.getByRole('button', { name: 'Continue', exact: true }).click();
+  await page.getByLabel('Name').fill('CRM bucket');
+  await page.getByLabel('Runs').selectOption('hour');
+  await page.getByRole('button', { name: 'Save source' }).click();
+  await expect(page.getByRole('heading', { name: /CRM bucket/ })).toBeVisible();
+  await expect(page.getByText('Secret stored')).toBeVisible();
+
+  // One "Run now" drains the bucket: a run per object, oldest first.
+  await page.getByRole('button', { name: 'Run now' }).click();
+  const sentRuns = page.locator('li', { hasText: /Run now/ }).filter({ hasText: 'Sent' });
+  await expect(sentRuns).toHaveCount(2, { timeout: 30_000 });
+  expect(sentIds()).toHaveLength(10);
+  await s3.put('crm-exports', 'leads/2026-01-03.csv', rows(2).replaceAll('lead', 'walkin'));
+  await page.getByRole('button', { name: 'Run now' }).click();
+  await expect(sentRuns).toHaveCount(3, { timeout: 30_000 });
+  const ids = sentIds();
+  expect(ids).toHaveLength(12);
+  expect(new Set(ids).size).toBe(12);
+  await expect(page.getByText('leads/2026-01-03.csv')).toBeVisible();
+  await shots(page, 's3-source-runs');
+
+  await page.getByRole('link', { name: 'Edit' }).click();
+  await expect(page.getByRole('heading', { name: 'Connect: S3 bucket' })).toBeVisible();
+  await expect(page.getByLabel('Bucket')).toHaveValue('crm-exports');
+  await expect(page.getByText('Saved. Leave empty to keep it.')).toBeVisible();
+  await shots(page, 's3-edit');
+
+  await page.goto('/sources');
+  await expect(page.getByText('S3 bucket')).toBeVisible();
+  await shots(page, 'list-kinds');
 });

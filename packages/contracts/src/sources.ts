@@ -10,7 +10,7 @@ export const SourceSchedule = z.discriminatedUnion('every', [
 ]);
 export type SourceSchedule = z.infer<typeof SourceSchedule>;
 
-export const SOURCE_KINDS = ['csv_url'] as const;
+export const SOURCE_KINDS = ['csv_url', 'sftp', 's3'] as const;
 export type SourceKind = (typeof SOURCE_KINDS)[number];
 
 /** How a CSV URL is fetched. Secrets (token, password) travel only towards the server, never back. */
@@ -26,7 +26,59 @@ export const CsvUrlConnection = z.object({
 });
 export type CsvUrlConnection = z.infer<typeof CsvUrlConnection>;
 
-export const SourceConnection = CsvUrlConnection;
+/** An S3-compatible bucket (AWS S3, Cloudflare R2, MinIO): each object under the prefix is sent once. */
+export const S3Connection = z.object({
+  kind: z.literal('s3'),
+  /** Empty for AWS S3; the endpoint URL of R2, MinIO or another S3-compatible store. */
+  endpoint: z.string().trim().max(500).default(''),
+  region: z
+    .string()
+    .trim()
+    .max(50)
+    .regex(/^[a-z0-9-]*$/, 'A region has only lowercase letters, digits and dashes, such as eu-west-1.')
+    .default(''),
+  bucket: z
+    .string()
+    .trim()
+    .min(1, 'Enter the bucket name.')
+    .max(255)
+    .regex(/^[A-Za-z0-9._-]+$/, 'A bucket name has only letters, digits, dots, dashes and underscores.'),
+  prefix: z.string().trim().max(1000).default(''),
+  accessKeyId: z.string().trim().min(1, 'Enter the access key ID.').max(200),
+  /** The secret access key; omitted on edit to keep the stored one. */
+  secret: z.string().max(4000).optional(),
+  /** Path-style addressing (endpoint/bucket/key), which MinIO and some R2 setups need. */
+  pathStyle: z.boolean().default(false),
+});
+export type S3Connection = z.infer<typeof S3Connection>;
+
+/** A folder on an SFTP server: each file matching the pattern is sent once. */
+export const SftpConnection = z.object({
+  kind: z.literal('sftp'),
+  host: z.string().trim().min(1, 'Enter the server name.').max(255),
+  port: z.number().int().min(1).max(65535).default(22),
+  username: z.string().trim().min(1, 'Enter the user name.').max(200),
+  auth: z.enum(['password', 'key']).default('password'),
+  /** The password or the private key (OpenSSH or PEM); omitted on edit to keep the stored one. */
+  secret: z.string().max(20_000).optional(),
+  /** The private key's passphrase, when it has one (stored with the key). */
+  passphrase: z.string().max(1000).optional(),
+  /** Absolute, or relative to the user's home folder; empty is the home folder itself. */
+  folder: z.string().trim().max(1000).default(''),
+  /** Which files to read, as a glob on the file name: `*.csv`, `leads-*.csv`. */
+  pattern: z.string().trim().min(1, 'Enter a file name pattern, such as *.csv.').max(200).default('*.csv'),
+  /** After a file is sent: remember it (name, size and time) or move it into `processed/` beside it. */
+  afterProcessing: z.enum(['remember', 'move']).default('remember'),
+  /** The server's host key (SHA256:… fingerprint) seen by "Test fetch"; empty trusts the first one seen. */
+  hostKey: z.string().max(200).nullable().optional(),
+});
+export type SftpConnection = z.infer<typeof SftpConnection>;
+
+export const SourceConnection = z.discriminatedUnion('kind', [
+  CsvUrlConnection,
+  S3Connection,
+  SftpConnection,
+]);
 export type SourceConnection = z.infer<typeof SourceConnection>;
 
 /** POST /api/sources/test-fetch: the connection, and for an existing source its id (to use its stored secret). */
@@ -44,8 +96,14 @@ export const TestFetchResponse = z.discriminatedUnion('ok', [
     rowCount: z.number().int(),
     sizeBytes: z.number().int(),
     samples: z.record(z.string(), z.array(z.string())),
+    /** SFTP and S3: the file or object read, and how many are waiting to be sent (this one included). */
+    item: z
+      .object({ name: z.string(), modifiedAt: z.string().nullable(), waiting: z.number().int() })
+      .optional(),
+    /** SFTP: the server's host key fingerprint, stored when the source is saved. */
+    hostKey: z.string().optional(),
   }),
-  z.object({ ok: z.literal(false), reason: z.string() }),
+  z.object({ ok: z.literal(false), reason: z.string(), hostKey: z.string().optional() }),
 ]);
 export type TestFetchResponse = z.infer<typeof TestFetchResponse>;
 
@@ -83,6 +141,8 @@ export const SourceRunSummary = z.object({
   /** Events left out because the pixel already received them (the ledger). */
   alreadyDelivered: z.number().int(),
   message: z.string().nullable(),
+  /** SFTP and S3: the file or object this run read. */
+  itemName: z.string().nullable(),
   /** The skipped rows: row number and why (first 100). */
   skippedRows: z.array(z.object({ rowNumber: z.number().int(), message: z.string() })),
 });
@@ -103,16 +163,43 @@ export const SourceSummary = z.object({
 });
 export type SourceSummary = z.infer<typeof SourceSummary>;
 
-export const SourceDetail = SourceSummary.extend({
-  connection: z.object({
-    kind: z.enum(SOURCE_KINDS),
+/** A source's connection as the API shows it: everything but the secret, which is only said to be stored. */
+export const SourceConnectionView = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('csv_url'),
     url: z.string(),
     auth: z.enum(['none', 'header', 'basic']),
     headerName: z.string().nullable(),
     username: z.string().nullable(),
-    /** Whether a secret is stored; the secret itself is never returned. */
     hasSecret: z.boolean(),
   }),
+  z.object({
+    kind: z.literal('s3'),
+    endpoint: z.string(),
+    region: z.string(),
+    bucket: z.string(),
+    prefix: z.string(),
+    accessKeyId: z.string(),
+    pathStyle: z.boolean(),
+    hasSecret: z.boolean(),
+  }),
+  z.object({
+    kind: z.literal('sftp'),
+    host: z.string(),
+    port: z.number().int(),
+    username: z.string(),
+    auth: z.enum(['password', 'key']),
+    folder: z.string(),
+    pattern: z.string(),
+    afterProcessing: z.enum(['remember', 'move']),
+    hostKey: z.string().nullable(),
+    hasSecret: z.boolean(),
+  }),
+]);
+export type SourceConnectionView = z.infer<typeof SourceConnectionView>;
+
+export const SourceDetail = SourceSummary.extend({
+  connection: SourceConnectionView,
   mappings: Mappings,
   hardcodedValues: HardcodedValues,
   settings: FileSettings,

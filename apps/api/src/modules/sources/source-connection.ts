@@ -1,7 +1,8 @@
 import type { Config } from '../../config/env.ts';
+import { AppError } from '../../errors/app-error.ts';
 import { openToken, sealToken } from '../pixels/token-crypto.ts';
-import type { SourceConnection } from '@backsignal/contracts';
-import type { SourceRow, StoredConnection } from './sources.repo.ts';
+import type { SourceConnection, SourceConnectionView } from '@backsignal/contracts';
+import type { SourceRow, StoredConnection, StoredCsvUrl } from './sources.repo.ts';
 import { fetchUrl, type UrlFetchOptions } from './url-fetch.ts';
 
 /** Each fetch may take this long, body included. */
@@ -10,26 +11,136 @@ export const MAX_REDIRECTS = 3;
 
 export const secretAad = (userId: string, sourceId: string) => `source:${userId}:${sourceId}`;
 
+/** What is stored of a connection: everything but the secret. */
 export function storedConnection(c: SourceConnection): StoredConnection {
-  return {
-    url: c.url.trim(),
-    auth: c.auth,
-    headerName: c.auth === 'header' ? c.headerName?.trim() || 'Authorization' : null,
-    username: c.auth === 'basic' ? (c.username ?? '') : null,
-  };
+  switch (c.kind) {
+    case 'csv_url':
+      return {
+        kind: 'csv_url',
+        url: c.url.trim(),
+        auth: c.auth,
+        headerName: c.auth === 'header' ? c.headerName?.trim() || 'Authorization' : null,
+        username: c.auth === 'basic' ? (c.username ?? '') : null,
+      };
+    case 's3':
+      return {
+        kind: 's3',
+        endpoint: c.endpoint.replace(/\/+$/, ''),
+        region: c.region,
+        bucket: c.bucket,
+        prefix: c.prefix.replace(/^\/+/, ''),
+        accessKeyId: c.accessKeyId,
+        pathStyle: c.pathStyle,
+      };
+    case 'sftp':
+      return {
+        kind: 'sftp',
+        host: c.host,
+        port: c.port,
+        username: c.username,
+        auth: c.auth,
+        folder: c.folder.replace(/(.)\/+$/, '$1'),
+        pattern: c.pattern,
+        afterProcessing: c.afterProcessing,
+        hostKey: c.hostKey || null,
+      };
+  }
 }
+
+/** The plaintext sealed for a connection: SFTP keeps a key's passphrase beside it. */
+function secretText(c: SourceConnection): string | undefined {
+  if (!c.secret) return undefined;
+  if (c.kind === 'sftp') return JSON.stringify({ secret: c.secret, passphrase: c.passphrase || null });
+  return c.secret;
+}
+
+/** Whether this connection needs a secret at all (a public CSV URL does not). */
+export const needsSecret = (c: SourceConnection) => c.kind !== 'csv_url' || c.auth !== 'none';
+
+export const SECRET_REQUIRED: Record<SourceConnection['kind'], string> = {
+  csv_url: 'Enter the token or password.',
+  s3: 'Enter the secret access key.',
+  sftp: 'Enter the password or private key.',
+};
+
+export const secretRequired = (c: SourceConnection) =>
+  new AppError('VALIDATION_FAILED', SECRET_REQUIRED[c.kind], { secret: SECRET_REQUIRED[c.kind] });
 
 /** The secret to store: a new one sealed, undefined to keep the stored one, null when no auth is used. */
 export function sealedSecret(config: Config, c: SourceConnection, userId: string, sourceId: string) {
-  if (c.auth === 'none') return null;
-  if (c.secret) return sealToken(config.tokenKeys, c.secret, secretAad(userId, sourceId));
+  if (!needsSecret(c)) return null;
+  const text = secretText(c);
+  if (text) return sealToken(config.tokenKeys, text, secretAad(userId, sourceId));
   return undefined;
 }
 
-export const openSecret = (config: Config, s: SourceRow) =>
+export const openSecret = (config: Config, s: Pick<SourceRow, 'sealed' | 'userId' | 'id'>) =>
   s.sealed ? openToken(config.tokenKeys, s.sealed, secretAad(s.userId, s.id)) : null;
 
-function authHeaders(c: StoredConnection, secret: string | null): Record<string, string> {
+/** A request's secret in the stored form (as openSecret answers it), when the request carries one. */
+export const requestSecret = (c: SourceConnection) => secretText(c) ?? null;
+
+/** The connection as the API shows it: never the secret, only whether one is stored. */
+export function presentConnection(s: Pick<SourceRow, 'connection' | 'sealed'>): SourceConnectionView {
+  const hasSecret = s.sealed !== null;
+  const c = s.connection;
+  switch (c.kind) {
+    case 'csv_url':
+      return {
+        kind: 'csv_url',
+        url: c.url,
+        auth: c.auth,
+        headerName: c.headerName,
+        username: c.username,
+        hasSecret,
+      };
+    case 's3':
+      return {
+        kind: 's3',
+        endpoint: c.endpoint,
+        region: c.region,
+        bucket: c.bucket,
+        prefix: c.prefix,
+        accessKeyId: c.accessKeyId,
+        pathStyle: c.pathStyle,
+        hasSecret,
+      };
+    case 'sftp':
+      return {
+        kind: 'sftp',
+        host: c.host,
+        port: c.port,
+        username: c.username,
+        auth: c.auth,
+        folder: c.folder,
+        pattern: c.pattern,
+        afterProcessing: c.afterProcessing,
+        hostKey: c.hostKey,
+        hasSecret,
+      };
+  }
+}
+
+/** A connection the API refuses before anything is fetched; null when it looks right. */
+export function connectionProblem(c: SourceConnection): AppError | null {
+  const invalid = (message: string, field: string) =>
+    new AppError('VALIDATION_FAILED', message, { [field]: message });
+  const isUrl = (value: string) => {
+    try {
+      return ['http:', 'https:'].includes(new URL(value).protocol);
+    } catch {
+      return false;
+    }
+  };
+  if (c.kind === 'csv_url' && !isUrl(c.url)) return invalid('Enter a valid http:// or https:// URL.', 'url');
+  if (c.kind === 's3' && c.endpoint && !isUrl(c.endpoint))
+    return invalid('Enter the endpoint as an https:// URL, or leave it empty for AWS S3.', 'endpoint');
+  if (c.kind === 'sftp' && /[\s/]/.test(c.host))
+    return invalid('Enter the server name without spaces or slashes.', 'host');
+  return null;
+}
+
+function authHeaders(c: StoredCsvUrl, secret: string | null): Record<string, string> {
   if (c.auth === 'header' && secret) return { [c.headerName ?? 'Authorization']: secret };
   if (c.auth === 'basic')
     return {
@@ -47,7 +158,7 @@ export const fetchOptions = (config: Config, headers: Record<string, string>): U
   headers,
 });
 
-/** Opens the source's file as a byte stream (CSV URL). */
-export function openSourceFile(config: Config, c: StoredConnection, secret: string | null) {
+/** Opens a CSV URL's file as a byte stream. */
+export function openUrlFile(config: Config, c: StoredCsvUrl, secret: string | null) {
   return fetchUrl(c.url, fetchOptions(config, authHeaders(c, secret)));
 }

@@ -10,7 +10,11 @@ import { runPipeline } from '../files/pipeline.ts';
 import type { ReportRow } from '../files/pipeline-types.ts';
 import { pixelsRepo } from '../pixels/pixels.repo.ts';
 import { takeQuota } from '../usage/quota.service.ts';
-import { openSecret, openSourceFile } from './source-connection.ts';
+import type { RemoteItem } from './remote-folder.ts';
+import { tooLargeReason } from './remote-folder.ts';
+import { openSecret } from './source-connection.ts';
+import { moveProcessed, nextFile, nothingThere } from './source-fetch.ts';
+import { HostKeyChanged } from './sftp-folder.ts';
 import { sourcePausedMail, tokenExpiredMail } from './sources.mails.ts';
 import { sourcesRepo, type SourceRow } from './sources.repo.ts';
 import { FetchFailure } from './url-fetch.ts';
@@ -20,8 +24,16 @@ export type RunnerDeps = Pick<ResolvedDeps, 'db' | 'config' | 'mailer' | 'now'> 
 const SKIPPED_LISTED = 100;
 const HEARTBEAT_MS = 30_000;
 
-const fileName = (s: SourceRow, now: Date) =>
-  `${s.name.replace(/[^\w .-]+/g, '_').slice(0, 80) || 'source'} ${now.toISOString().slice(0, 16).replace('T', ' ')}.csv`;
+const fileName = (s: SourceRow, now: Date, item: RemoteItem | null) =>
+  item
+    ? `${s.name.replace(/[^\w .-]+/g, '_').slice(0, 60) || 'source'} - ${item.name.split('/').pop()!.slice(0, 120)}`
+    : `${s.name.replace(/[^\w .-]+/g, '_').slice(0, 80) || 'source'} ${now.toISOString().slice(0, 16).replace('T', ' ')}.csv`;
+
+/** The file or object a run read (SFTP, S3), and how many were waiting with it. */
+interface RunItem {
+  item: RemoteItem | null;
+  waiting: number;
+}
 
 async function mailOwner(
   deps: RunnerDeps,
@@ -77,9 +89,17 @@ async function pauseForExpiredToken(deps: RunnerDeps, s: SourceRow) {
 export async function executeRun(deps: RunnerDeps, s: SourceRow, runId: string): Promise<string> {
   const beat = setInterval(() => void sourcesRepo.heartbeat(deps.db, runId).catch(() => {}), HEARTBEAT_MS);
   beat.unref();
+  const picked: RunItem = { item: null, waiting: 0 };
   try {
-    return await execute(deps, s, runId);
+    const status = await execute(deps, s, runId, picked);
+    await afterItem(deps, s, picked, status);
+    return status;
   } catch (err) {
+    // Another server answers at this address, or this one was reinstalled: only the owner can tell.
+    if (err instanceof HostKeyChanged) {
+      await pauseAndMail(deps, s, runId, err.message);
+      return 'paused';
+    }
     const message =
       err instanceof FetchFailure || err instanceof AppError
         ? err.message
@@ -92,7 +112,25 @@ export async function executeRun(deps: RunnerDeps, s: SourceRow, runId: string):
   }
 }
 
-async function execute(deps: RunnerDeps, s: SourceRow, runId: string): Promise<string> {
+/**
+ * SFTP and S3: a file sent (or without anything new in it) is remembered, so it is read once; a file that made
+ * the source pause is not, so it is read again after the owner fixed the mapping. When more files wait, the
+ * source runs again at the next tick: a backlog drains one file per run, each with its own summary.
+ */
+async function afterItem(deps: RunnerDeps, s: SourceRow, picked: RunItem, status: string) {
+  if (!picked.item || !(status === 'sent' || status === 'nothing_new')) return;
+  await sourcesRepo.markSeen(deps.db, s.id, picked.item.key);
+  if (s.connection.kind === 'sftp' && s.connection.afterProcessing === 'move') {
+    const target = { sourceId: s.id, connection: s.connection, secret: openSecret(deps.config, s) };
+    // The file is remembered either way, so a failed move never sends it twice.
+    await moveProcessed(deps.config, target, picked.item).catch((err) =>
+      console.warn('source: moving the processed file failed', s.id, (err as Error).message),
+    );
+  }
+  if (picked.waiting > 1) await sourcesRepo.requestNextRun(deps.db, s.id, deps.now());
+}
+
+async function execute(deps: RunnerDeps, s: SourceRow, runId: string, picked: RunItem): Promise<string> {
   const { db, config } = deps;
   const now = deps.now();
   const account = s.pixelAccountId ? await pixelsRepo.find(db, s.userId, s.pixelAccountId) : undefined;
@@ -114,12 +152,48 @@ async function execute(deps: RunnerDeps, s: SourceRow, runId: string): Promise<s
     return 'paused';
   }
 
-  const { body } = await openSourceFile(config, s.connection, openSecret(config, s));
-  const { file } = await createUpload(db, s.userId, fileName(s, now), body, {
-    maxBytes: config.maxUploadBytes,
-    quotas: config.quotas,
-    now,
-  });
+  const next = await nextFile(
+    deps,
+    { sourceId: s.id, connection: s.connection, secret: openSecret(config, s) },
+    'run',
+  );
+  let file;
+  try {
+    // Trust on first use: the first server key seen is the one every later run must see.
+    if (s.connection.kind === 'sftp' && !s.connection.hostKey && next.hostKey) {
+      await sourcesRepo.setHostKey(db, s.id, next.hostKey);
+      s.connection.hostKey = next.hostKey;
+    }
+    if (s.connection.kind !== 'csv_url' && !next.item) {
+      await sourcesRepo.finishRun(db, runId, {
+        status: 'nothing_new',
+        message: nothingThere(s.connection, next.total > 0),
+      });
+      return 'nothing_new';
+    }
+    Object.assign(picked, { item: next.item, waiting: next.waiting });
+    if (next.item) {
+      await sourcesRepo.setRunItem(db, runId, next.item);
+      // Skipped for good: a file over the limit would fail every run and hold back the files after it.
+      if (next.item.size > config.maxUploadBytes) {
+        await sourcesRepo.markSeen(db, s.id, next.item.key);
+        if (next.waiting > 1) await sourcesRepo.requestNextRun(db, s.id, now);
+        picked.item = null;
+        await sourcesRepo.finishRun(db, runId, {
+          status: 'failed',
+          message: `${tooLargeReason(next.item, config.maxUploadBytes)} It was skipped and will not be read again.`,
+        });
+        return 'failed';
+      }
+    }
+    ({ file } = await createUpload(db, s.userId, fileName(s, now, next.item), await next.read(), {
+      maxBytes: config.maxUploadBytes,
+      quotas: config.quotas,
+      now,
+    }));
+  } finally {
+    await next.close();
+  }
   await sourcesRepo.setRunUpload(db, runId, file.id, file.rowCount);
 
   const gone = Object.keys(s.mappings).filter((h) => !file.headers.includes(h));

@@ -2,12 +2,36 @@ import type { FileSettings, SourceKind, SourceRunStatus, SourceSchedule } from '
 import type { Queryable } from '../../db/db.ts';
 import type { SealedToken } from '../pixels/token-crypto.ts';
 
-export interface StoredConnection {
+export interface StoredCsvUrl {
+  kind: 'csv_url';
   url: string;
   auth: 'none' | 'header' | 'basic';
   headerName: string | null;
   username: string | null;
 }
+export interface StoredS3 {
+  kind: 's3';
+  endpoint: string;
+  region: string;
+  bucket: string;
+  prefix: string;
+  accessKeyId: string;
+  pathStyle: boolean;
+}
+export interface StoredSftp {
+  kind: 'sftp';
+  host: string;
+  port: number;
+  username: string;
+  auth: 'password' | 'key';
+  folder: string;
+  pattern: string;
+  afterProcessing: 'remember' | 'move';
+  /** SHA256:… fingerprint trusted for this server; null until the first connection (trust on first use). */
+  hostKey: string | null;
+}
+/** Everything needed to connect except the secret. */
+export type StoredConnection = StoredCsvUrl | StoredS3 | StoredSftp;
 
 export interface SourceRow {
   id: string;
@@ -45,6 +69,7 @@ export interface SourceRunRow {
   rowsSkipped: number;
   skippedRows: { rowNumber: number; message: string }[];
   message: string | null;
+  itemName: string | null;
   sent: number;
   failed: number;
   alreadyDelivered: number;
@@ -64,7 +89,8 @@ function toSource(r: Record<string, unknown>): SourceRow {
     userId: r.user_id as string,
     name: r.name as string,
     kind: r.kind as SourceKind,
-    connection: json(r.connection),
+    // Rows written before SFTP and S3 existed have no kind inside the connection.
+    connection: { ...json<object>(r.connection), kind: r.kind } as StoredConnection,
     sealed: r.secret_ciphertext
       ? {
           ciphertext: buf(r.secret_ciphertext),
@@ -90,7 +116,7 @@ function toSource(r: Record<string, unknown>): SourceRow {
 
 // Sent and failed come from the send run's committed batch leaves, as on the send summary.
 const RUN_COLS = `r.id, r.source_id, r.user_id, r.trigger, r.status, r.due_at, r.started_at, r.finished_at, r.upload_id,
-  r.send_run_id, r.rows_read, r.rows_skipped, r.skipped_rows, r.message,
+  r.send_run_id, r.rows_read, r.rows_skipped, r.skipped_rows, r.message, r.item_name,
   coalesce(sr.skipped_events, 0) as already_delivered,
   coalesce((select sum(b.event_count) from send_batches b where b.run_id = r.send_run_id and b.status = 'sent'), 0)::int as sent,
   coalesce((select sum(b.event_count) from send_batches b where b.run_id = r.send_run_id and b.status = 'failed'), 0)::int as failed`;
@@ -112,6 +138,7 @@ function toRun(r: Record<string, unknown>): SourceRunRow {
     rowsSkipped: Number(r.rows_skipped),
     skippedRows: json(r.skipped_rows),
     message: (r.message as string | null) ?? null,
+    itemName: (r.item_name as string | null) ?? null,
     sent: Number(r.sent),
     failed: Number(r.failed),
     alreadyDelivered: Number(r.already_delivered),
@@ -314,6 +341,43 @@ export const sourcesRepo = {
       uploadId,
       rowsRead,
     ]);
+  },
+  async setRunItem(db: Queryable, runId: string, item: { key: string; name: string }) {
+    await db.query('update source_runs set item_key = $2, item_name = $3 where id = $1', [
+      runId,
+      item.key,
+      item.name,
+    ]);
+  },
+  /** The keys among these that the source already processed (SFTP files, S3 objects). */
+  async seenKeys(db: Queryable, sourceId: string, keys: string[]): Promise<Set<string>> {
+    if (!keys.length) return new Set();
+    const r = await db.query<{ item_key: string }>(
+      `select item_key from source_seen
+       where source_id = $1 and item_key in (select jsonb_array_elements_text($2::jsonb))`,
+      [sourceId, JSON.stringify(keys)],
+    );
+    return new Set(r.rows.map((x) => x.item_key));
+  },
+  async markSeen(db: Queryable, sourceId: string, key: string) {
+    await db.query('insert into source_seen (source_id, item_key) values ($1, $2) on conflict do nothing', [
+      sourceId,
+      key,
+    ]);
+  },
+  /** A backlog of files: the next tick runs the source again at once (whatever its schedule). */
+  async requestNextRun(db: Queryable, id: string, now: Date) {
+    await db.query('update sources set run_requested_at = coalesce(run_requested_at, $2) where id = $1', [
+      id,
+      now,
+    ]);
+  },
+  /** A changed SFTP server: the host key trusted on first use. */
+  async setHostKey(db: Queryable, id: string, hostKey: string) {
+    await db.query(
+      `update sources set connection = jsonb_set(connection, '{hostKey}', to_jsonb($2::text)) where id = $1`,
+      [id, hostKey],
+    );
   },
   async setRunSend(db: Queryable, runId: string, sendRunId: string) {
     await db.query('update source_runs set send_run_id = $2 where id = $1', [runId, sendRunId]);

@@ -3,9 +3,9 @@ import { createTestContext, type TestContext } from '../../../test/context.ts';
 import { Agent, loggedInAgent } from '../../../test/agent.ts';
 import { fakeServer } from '../../../test/fake-http.ts';
 import { startFakeGraph, type FakeGraph } from '../../../../../e2e/fake-graph/fake-graph.ts';
-import { appDeliverySource } from '../delivery/delivery.source.ts';
 import { claimDueRuns, INTERRUPTED, tick } from './scheduler.ts';
 import type { RunnerDeps } from './source-run.ts';
+import { sourceRunner } from './sources.test-helpers.ts';
 
 let ctx: TestContext;
 let graph: FakeGraph;
@@ -48,23 +48,7 @@ beforeAll(async () => {
     res.writeHead(200, { 'content-type': 'text/csv' });
     res.end(body);
   });
-  runner = {
-    db: ctx.db,
-    config: ctx.config,
-    mailer: ctx.mailer,
-    now: () => clock,
-    engine: {
-      db: ctx.db,
-      source: appDeliverySource(ctx.db, ctx.config),
-      fetch,
-      graphUrl: graph.url,
-      apiVersion: 'v25.0',
-      batchSize: 100,
-      concurrency: 2,
-      timeoutMs: 2000,
-      backoff: { maxAttempts: 3, baseMs: 1, capMs: 5 },
-    },
-  };
+  runner = sourceRunner(ctx, graph, () => clock);
 });
 afterAll(async () => {
   await sheet.close();

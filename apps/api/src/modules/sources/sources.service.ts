@@ -12,7 +12,19 @@ import type { ResolvedDeps } from '../../app.ts';
 import { AppError, notFound } from '../../errors/app-error.ts';
 import { fileTooLargeMessage } from '../../lib/upload-limit.ts';
 import { pixelsRepo, type PixelRow } from '../pixels/pixels.repo.ts';
-import { openSecret, openSourceFile, sealedSecret, storedConnection } from './source-connection.ts';
+import { tooLargeReason } from './remote-folder.ts';
+import {
+  connectionProblem,
+  needsSecret,
+  openSecret,
+  presentConnection,
+  requestSecret,
+  sealedSecret,
+  secretRequired,
+  storedConnection,
+} from './source-connection.ts';
+import { nextFile, nothingThere } from './source-fetch.ts';
+import { HostKeyChanged } from './sftp-folder.ts';
 import { sourcesRepo, type SourceRow, type SourceRunRow } from './sources.repo.ts';
 import { FetchFailure } from './url-fetch.ts';
 
@@ -31,14 +43,8 @@ async function checkInput(deps: Deps, userId: string, input: SourceInput) {
     throw new AppError('VALIDATION_FAILED', `Unknown time zone "${input.timeZone}".`);
   if (!isTimeZone(input.settings.timeZone))
     throw new AppError('VALIDATION_FAILED', `Unknown time zone "${input.settings.timeZone}".`);
-  try {
-    const url = new URL(input.connection.url);
-    if (!['http:', 'https:'].includes(url.protocol)) throw new Error('protocol');
-  } catch {
-    throw new AppError('VALIDATION_FAILED', 'Enter a valid http:// or https:// URL.', {
-      url: 'Enter a valid URL.',
-    });
-  }
+  const invalid = connectionProblem(input.connection);
+  if (invalid) throw invalid;
   if (!(await pixelsRepo.find(deps.db, userId, input.pixelAccountId)))
     throw new AppError('VALIDATION_FAILED', 'Please select or save an account first', {
       pixelAccountId: 'Please select or save an account first',
@@ -67,10 +73,7 @@ function write(deps: Deps, userId: string, id: string, input: SourceInput) {
 
 export async function createSource(deps: Deps, userId: string, input: SourceInput) {
   await checkInput(deps, userId, input);
-  if (input.connection.auth !== 'none' && !input.connection.secret)
-    throw new AppError('VALIDATION_FAILED', 'Enter the token or password.', {
-      secret: 'Enter the token or password.',
-    });
+  if (needsSecret(input.connection) && !input.connection.secret) throw secretRequired(input.connection);
   const id = randomUUID();
   await sourcesRepo.insert(deps.db, id, userId, write(deps, userId, id, input));
   return id;
@@ -80,10 +83,9 @@ export async function updateSource(deps: Deps, userId: string, id: string, input
   const s = await ownSource(deps, userId, id);
   await checkInput(deps, userId, input);
   const w = write(deps, userId, id, input);
-  if (w.sealed === undefined && !s.sealed)
-    throw new AppError('VALIDATION_FAILED', 'Enter the token or password.', {
-      secret: 'Enter the token or password.',
-    });
+  // A stored secret is kept only for the same kind: an S3 key is no SFTP password.
+  if (w.sealed === undefined && (!s.sealed || s.kind !== input.connection.kind))
+    throw secretRequired(input.connection);
   await sourcesRepo.update(deps.db, id, userId, w);
 }
 
@@ -122,6 +124,7 @@ export const presentRun = (r: SourceRunRow): SourceRunSummary => ({
   failed: r.failed,
   alreadyDelivered: r.alreadyDelivered,
   message: r.message,
+  itemName: r.itemName,
   skippedRows: r.skippedRows,
 });
 
@@ -164,7 +167,7 @@ export async function sourceDetail(deps: Deps, userId: string, id: string): Prom
   ]);
   return {
     ...present(s, new Map(accounts.map((a) => [a.id, a])), runs[0]),
-    connection: { kind: s.kind, ...s.connection, hasSecret: s.sealed !== null },
+    connection: presentConnection(s),
     mappings: s.mappings,
     hardcodedValues: s.hardcodedValues,
     settings: s.settings,
@@ -187,47 +190,75 @@ export async function testFetch(
   userId: string,
   req: TestFetchRequest,
 ): Promise<TestFetchResponse> {
-  const conn = storedConnection(req.connection);
-  let secret = req.connection.secret || null;
-  if (!secret && req.sourceId && req.connection.auth !== 'none') {
-    const s = await ownSource(deps, userId, req.sourceId);
-    secret = openSecret(deps.config, s);
-  }
+  const connection = storedConnection(req.connection);
+  const saved = req.sourceId ? await ownSource(deps, userId, req.sourceId) : null;
+  // A saved source's stored secret serves when the form leaves it empty (same kind only).
+  let secret = requestSecret(req.connection);
+  if (!secret && saved && saved.kind === req.connection.kind && needsSecret(req.connection))
+    secret = openSecret(deps.config, saved);
   const maxBytes = deps.config.maxUploadBytes;
+  let hostKey: string | undefined;
   try {
-    const { body } = await openSourceFile(deps.config, conn, secret);
-    const reader = createCsvReader();
-    let headers: string[] | null = null;
-    const rows: string[][] = [];
-    const samples: Record<string, string[]> = {};
-    let rowCount = 0;
-    let size = 0;
-    const take = (items: ReturnType<typeof reader.push>) => {
-      for (const item of items) {
-        if (item.kind === 'fatal') throw new FetchFailure(item.message);
-        if (item.kind === 'header') {
-          headers = item.info.headers;
-          for (const h of headers) samples[h] = [];
-        } else if (item.kind === 'row') {
-          rowCount++;
-          if (rows.length < PREVIEW_ROWS) rows.push(item.values.map((v) => v.slice(0, 200)));
-          item.values.forEach((v, i) => {
-            const list = samples[headers![i]!];
-            if (list && list.length < 3 && v.trim()) list.push(v.slice(0, 200));
-          });
-        }
-      }
-    };
-    for await (const chunk of body) {
-      size += chunk.byteLength;
-      if (size > maxBytes) throw new FetchFailure(fileTooLargeMessage(maxBytes));
-      take(reader.push(chunk));
+    const next = await nextFile(deps, { sourceId: saved?.id ?? null, connection, secret }, 'preview');
+    hostKey = next.hostKey;
+    try {
+      if (connection.kind !== 'csv_url' && !next.item)
+        throw new FetchFailure(nothingThere(connection, false));
+      if (next.item && next.item.size > maxBytes) throw new FetchFailure(tooLargeReason(next.item, maxBytes));
+      const read = await readPreview(await next.read(), maxBytes);
+      return {
+        ok: true,
+        ...read,
+        ...(next.item && {
+          item: {
+            name: next.item.name,
+            modifiedAt: iso(next.item.modifiedAt),
+            waiting: next.waiting,
+          },
+        }),
+        ...(hostKey && { hostKey }),
+      };
+    } finally {
+      await next.close();
     }
-    take(reader.end());
-    if (!headers) throw new FetchFailure('The file did not contain valid headers.');
-    return { ok: true, headers, rows, rowCount, sizeBytes: size, samples };
   } catch (err) {
-    if (err instanceof FetchFailure) return { ok: false, reason: err.message };
+    // A changed SFTP host key: the new fingerprint goes back, for the owner to trust or not.
+    if (err instanceof HostKeyChanged) hostKey = err.seen;
+    if (err instanceof FetchFailure) return { ok: false, reason: err.message, ...(hostKey && { hostKey }) };
     throw err;
   }
+}
+
+/** Reads a whole file as CSV: its headers, first rows, row count and a few values per column. */
+async function readPreview(body: AsyncIterable<Uint8Array>, maxBytes: number) {
+  const reader = createCsvReader();
+  let headers: string[] | null = null;
+  const rows: string[][] = [];
+  const samples: Record<string, string[]> = {};
+  let rowCount = 0;
+  let size = 0;
+  const take = (items: ReturnType<typeof reader.push>) => {
+    for (const item of items) {
+      if (item.kind === 'fatal') throw new FetchFailure(item.message);
+      if (item.kind === 'header') {
+        headers = item.info.headers;
+        for (const h of headers) samples[h] = [];
+      } else if (item.kind === 'row') {
+        rowCount++;
+        if (rows.length < PREVIEW_ROWS) rows.push(item.values.map((v) => v.slice(0, 200)));
+        item.values.forEach((v, i) => {
+          const list = samples[headers![i]!];
+          if (list && list.length < 3 && v.trim()) list.push(v.slice(0, 200));
+        });
+      }
+    }
+  };
+  for await (const chunk of body) {
+    size += chunk.byteLength;
+    if (size > maxBytes) throw new FetchFailure(fileTooLargeMessage(maxBytes));
+    take(reader.push(chunk));
+  }
+  take(reader.end());
+  if (!headers) throw new FetchFailure('The file did not contain valid headers.');
+  return { headers: headers as string[], rows, rowCount, sizeBytes: size, samples };
 }

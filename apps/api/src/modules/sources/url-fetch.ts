@@ -24,14 +24,19 @@ export const PRIVATE_ADDRESS =
 
 /**
  * Resolves every address of the host and refuses the connection when any is blocked; the address checked is
- * the one connected to, so a DNS answer cannot change between the check and the connection.
+ * the one connected to, so a DNS answer cannot change between the check and the connection. Used as the
+ * `lookup` of URL fetches, of the S3 client's agents and of SFTP sockets.
  */
-function guardedLookup(blockPrivate: boolean, isBlocked: (a: string) => boolean): LookupFunction {
+export function guardedLookup(
+  blockPrivate: boolean,
+  isBlocked: (a: string) => boolean = isBlockedAddress,
+  refusal = PRIVATE_ADDRESS,
+): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { all: true, verbatim: true }, (err, addresses: LookupAddress[]) => {
       if (err) return callback(err, '', 4);
       if (blockPrivate && addresses.some((a) => isBlocked(a.address)))
-        return callback(new FetchFailure(PRIVATE_ADDRESS), '', 4);
+        return callback(new FetchFailure(refusal), '', 4);
       if ((options as { all?: boolean }).all)
         return (callback as never as (e: null, a: LookupAddress[]) => void)(null, addresses);
       const first = addresses[0]!;
@@ -40,7 +45,8 @@ function guardedLookup(blockPrivate: boolean, isBlocked: (a: string) => boolean)
   };
 }
 
-function reason(err: unknown): string {
+/** The owner's words for a network error (DNS, refused, reset, TLS). */
+export function networkReason(err: unknown): string {
   if (err instanceof FetchFailure) return err.message;
   const code = (err as { code?: string }).code;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'The host name could not be found (DNS).';
@@ -123,7 +129,9 @@ export async function fetchUrl(
         try {
           for await (const chunk of res) yield chunk as Uint8Array;
         } catch (err) {
-          throw controller.signal.aborted ? timeoutFailure(opts.timeoutMs) : new FetchFailure(reason(err));
+          throw controller.signal.aborted
+            ? timeoutFailure(opts.timeoutMs)
+            : new FetchFailure(networkReason(err));
         } finally {
           clearTimeout(timer);
           res.destroy();
@@ -134,7 +142,7 @@ export async function fetchUrl(
   } catch (err) {
     clearTimeout(timer);
     if (controller.signal.aborted) throw timeoutFailure(opts.timeoutMs);
-    throw new FetchFailure(reason(err));
+    throw new FetchFailure(networkReason(err));
   }
 }
 

@@ -9,14 +9,16 @@ import { TextField } from './Field.tsx';
 export function SecretField({
   label,
   hint,
+  error,
   ...props
-}: { label: string; hint?: string } & Omit<InputHTMLAttributes<HTMLInputElement>, 'type'>) {
+}: { label: string; hint?: string; error?: string } & Omit<InputHTMLAttributes<HTMLInputElement>, 'type'>) {
   const [shown, setShown] = useState(false);
   return (
     <div className="relative">
       <TextField
         label={label}
         hint={hint}
+        error={error}
         type={shown ? 'text' : 'password'}
         autoComplete="off"
         spellCheck={false}

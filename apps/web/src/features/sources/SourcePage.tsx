@@ -10,7 +10,8 @@ import { Spinner } from '../../components/ui/Spinner.tsx';
 import { errorMessage } from '../../lib/errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { formatWhen, RUN_STATUS_TEXT, sourcesApi } from './sources-api.ts';
-import { KIND_TEXT } from './SourcesPage.tsx';
+import { KIND_TEXT } from './connection-form.ts';
+import { connectionItems } from './connection-summary.tsx';
 import { SourceStatus } from './SourceStatus.tsx';
 
 /** /sources/:id: the source's runs (each opens the send summary), its settings, pause/resume, run now. */
@@ -54,7 +55,9 @@ export function SourcePage() {
           <h1 className="mt-1 flex flex-wrap items-center gap-2 text-2xl font-semibold tracking-tight text-slate-900">
             {s.name} <SourceStatus status={s.status} />
           </h1>
-          {s.pauseReason && <p className="mt-1 text-sm text-amber-800">{s.pauseReason}</p>}
+          {s.pauseReason && (
+            <p className="mt-1 text-sm text-amber-800 [overflow-wrap:anywhere]">{s.pauseReason}</p>
+          )}
         </div>
         <div className="flex flex-wrap gap-2">
           <Button onClick={() => void act(() => sourcesApi.runNow(id))}>Run now</Button>
@@ -80,16 +83,11 @@ export function SourcePage() {
         <h2 className="text-base font-semibold text-slate-900">Settings</h2>
         <dl className="mt-3 grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-2">
           <Item label="Kind">{KIND_TEXT[s.kind]}</Item>
-          <Item label="URL">
-            <span className="break-all">{s.connection.url}</span>
-          </Item>
-          <Item label="Authentication">
-            {s.connection.auth === 'none'
-              ? 'None'
-              : s.connection.auth === 'header'
-                ? `Header ${s.connection.headerName} (token saved)`
-                : `User ${s.connection.username} (password saved)`}
-          </Item>
+          {connectionItems(s.connection).map(([label, value]) => (
+            <Item key={label} label={label}>
+              {value}
+            </Item>
+          ))}
           <Item label="Schedule">
             {s.scheduleText} ({s.timeZone})
           </Item>
@@ -156,6 +154,7 @@ function RunRow({ run }: { run: SourceRunSummary }) {
         <span className="font-medium text-slate-900">{formatWhen(run.startedAt)}</span>
         <span className="text-slate-600">{run.trigger === 'manual' ? 'Run now' : 'Scheduled'}</span>
         <span className="font-semibold text-slate-800">{RUN_STATUS_TEXT[run.status]}</span>
+        {run.itemName && <span className="break-all font-mono text-xs text-slate-700">{run.itemName}</span>}
         <span className="text-slate-600">
           {run.rowsRead} rows · {run.sent} sent · {run.alreadyDelivered} already delivered · {run.rowsSkipped}{' '}
           skipped · {run.failed} failed
@@ -171,7 +170,7 @@ function RunRow({ run }: { run: SourceRunSummary }) {
           </button>
         )}
       </div>
-      {run.message && <p className="mt-1 text-slate-700">{run.message}</p>}
+      {run.message && <p className="mt-1 text-slate-700 [overflow-wrap:anywhere]">{run.message}</p>}
       {open && (
         <ul className="mt-2 space-y-1 rounded-lg bg-slate-50 p-2 text-xs text-slate-700">
           {run.skippedRows.map((r) => (

@@ -3,9 +3,10 @@ import { useNavigate, useParams } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
 import type {
-  CsvUrlConnection,
   FileSettings,
+  SourceConnection,
   SourceDetail,
+  SourceKind,
   SourceSchedule,
   TestFetchResponse,
 } from '@backsignal/contracts';
@@ -13,26 +14,32 @@ import { FIELDS, mappingProblem } from '@backsignal/core/browser';
 import { Button } from '../../components/ui/Button.tsx';
 import { Card } from '../../components/ui/Card.tsx';
 import { SelectField, TextField } from '../../components/ui/Field.tsx';
-import { SecretField } from '../../components/ui/SecretField.tsx';
 import { Spinner } from '../../components/ui/Spinner.tsx';
 import { errorMessage } from '../../lib/errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { MappedFieldRow } from '../mapping/MapColumnsPage.tsx';
+import { MappingActions } from '../mapping/MappingActions.tsx';
 import {
   addField,
   applySuggestions,
+  applyTemplate,
   clearAll,
+  clearSuggestions,
   fromSaved,
   toPayload,
   type MappedRow,
 } from '../mapping/mapping-state.ts';
 import { workflowApi } from '../workflow/workflow-api.ts';
+import { ConnectionFields } from './ConnectionFields.tsx';
+import { emptyConnection, fromView, KIND_TEXT, KINDS, missingFields } from './connection-form.ts';
+import { FirstRows, HostKeyChanged } from './FirstRows.tsx';
 import { ScheduleFields } from './ScheduleFields.tsx';
 import { sourcesApi } from './sources-api.ts';
 
 const STEPS = ['Kind', 'Connect', 'Map columns', 'Schedule and pixel'];
 const localZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 type Fetched = Extract<TestFetchResponse, { ok: true }>;
+type Failed = Extract<TestFetchResponse, { ok: false }>;
 
 /** /sources/new and /sources/:id/edit: kind → connect and "Test fetch" → map columns → schedule and pixel. */
 export function SourceWizard() {
@@ -47,19 +54,26 @@ function Wizard({ existing }: { existing?: SourceDetail }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [step, setStep] = useState(existing ? 1 : 0);
-  const [conn, setConn] = useState<CsvUrlConnection>(
-    existing
-      ? {
-          kind: 'csv_url',
-          url: existing.connection.url,
-          auth: existing.connection.auth,
-          headerName: existing.connection.headerName ?? undefined,
-          username: existing.connection.username ?? undefined,
-        }
-      : { kind: 'csv_url', url: '', auth: 'none' },
+  const [conn, setConnState] = useState<SourceConnection>(
+    existing ? fromView(existing.connection) : emptyConnection('csv_url'),
   );
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [fetched, setFetched] = useState<Fetched | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
+  const [failure, setFailure] = useState<Failed | null>(null);
+  // The stored secret serves only while the kind is the saved one.
+  const secretStored = !!existing?.connection.hasSecret && existing.connection.kind === conn.kind;
+  const setConn = (c: SourceConnection) => {
+    setConnState(c);
+    setFieldErrors({});
+  };
+  const pickKind = (kind: SourceKind) => {
+    if (kind !== conn.kind) {
+      setConn(existing?.connection.kind === kind ? fromView(existing.connection) : emptyConnection(kind));
+      setFetched(null);
+      setFailure(null);
+    }
+    setStep(1);
+  };
   const [testing, setTesting] = useState(false);
   const [rows, setRows] = useState<MappedRow[]>(() =>
     existing ? fromSaved(existing.mappings, existing.hardcodedValues) : clearAll(),
@@ -80,22 +94,34 @@ function Wizard({ existing }: { existing?: SourceDetail }) {
     if (!pixelAccountId && accounts.data?.[0]) setPixelAccountId(accounts.data[0].id);
   }, [accounts.data, pixelAccountId]);
 
-  const testFetch = async () => {
+  const testFetch = async (connection = conn) => {
+    const missing = missingFields(connection, secretStored);
+    setFieldErrors(missing);
+    if (Object.keys(missing).length) return;
     setTesting(true);
     setFailure(null);
     setFetched(null);
     try {
-      const res = await sourcesApi.testFetch({ connection: conn, sourceId: existing?.id });
+      const res = await sourcesApi.testFetch({ connection, sourceId: existing?.id });
       if (res.ok) {
         setFetched(res);
+        // SFTP: the host key seen now is the one saved with the source (trust on first use).
+        if (connection.kind === 'sftp' && res.hostKey && !connection.hostKey)
+          setConnState({ ...connection, hostKey: res.hostKey });
         // A new source starts from the suggestions for these columns; an edited one keeps its mapping.
         if (!existing) setRows(applySuggestions(clearAll(), res.headers));
-      } else setFailure(res.reason);
+      } else setFailure(res);
     } catch (err) {
-      setFailure(errorMessage(err, 'Test fetch failed.'));
+      setFailure({ ok: false, reason: errorMessage(err, 'Test fetch failed.') });
     } finally {
       setTesting(false);
     }
+  };
+  const trustNewKey = (hostKey: string) => {
+    if (conn.kind !== 'sftp') return;
+    const next = { ...conn, hostKey };
+    setConnState(next);
+    void testFetch(next);
   };
 
   const payload = useMemo(() => toPayload(rows), [rows]);
@@ -157,75 +183,37 @@ function Wizard({ existing }: { existing?: SourceDetail }) {
       {step === 0 && (
         <Card className="space-y-4">
           <h2 className="text-base font-semibold text-slate-900">What do you want to connect?</h2>
-          <button
-            type="button"
-            onClick={() => setStep(1)}
-            className="block w-full rounded-xl border border-slate-200 p-4 text-left hover:border-brand-600 hover:bg-brand-50"
-          >
-            <span className="font-semibold text-slate-900">CSV URL</span>
-            <span className="mt-1 block text-sm text-slate-600">
-              Any link that answers a CSV file: a Google Sheet published as CSV, a CRM&apos;s scheduled
-              export, a storage signed URL.
-            </span>
-          </button>
+          <div className="grid grid-cols-1 gap-3 md:grid-cols-3">
+            {KINDS.map((k) => (
+              <button
+                key={k.kind}
+                type="button"
+                onClick={() => pickKind(k.kind)}
+                className="block w-full rounded-xl border border-slate-200 p-4 text-left hover:border-brand-600 hover:bg-brand-50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-600"
+              >
+                <span className="font-semibold text-slate-900">{k.title}</span>
+                <span className="mt-1 block text-sm text-slate-600">{k.text}</span>
+              </button>
+            ))}
+          </div>
         </Card>
       )}
 
       {step === 1 && (
         <Card className="space-y-4">
-          <h2 className="text-base font-semibold text-slate-900">Connect</h2>
-          <TextField
-            label="CSV URL"
-            value={conn.url}
-            placeholder="https://docs.google.com/spreadsheets/d/…/pub?output=csv"
-            onChange={(e) => setConn({ ...conn, url: e.target.value })}
-          />
-          <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
-            <SelectField
-              label="Authentication"
-              value={conn.auth}
-              onChange={(e) =>
-                setConn({ ...conn, auth: e.target.value as CsvUrlConnection['auth'], secret: undefined })
-              }
+          <div className="flex flex-wrap items-baseline justify-between gap-2">
+            <h2 className="text-base font-semibold text-slate-900">Connect: {KIND_TEXT[conn.kind]}</h2>
+            <button
+              type="button"
+              className="text-sm text-brand-700 hover:underline"
+              onClick={() => setStep(0)}
             >
-              <option value="none">None</option>
-              <option value="header">Header token</option>
-              <option value="basic">User name and password</option>
-            </SelectField>
-            {conn.auth === 'header' && (
-              <TextField
-                label="Header name"
-                value={conn.headerName ?? ''}
-                placeholder="Authorization"
-                onChange={(e) => setConn({ ...conn, headerName: e.target.value })}
-              />
-            )}
-            {conn.auth === 'basic' && (
-              <TextField
-                label="User name"
-                value={conn.username ?? ''}
-                onChange={(e) => setConn({ ...conn, username: e.target.value })}
-              />
-            )}
-            {conn.auth !== 'none' && (
-              <SecretField
-                label={conn.auth === 'header' ? 'Token' : 'Password'}
-                value={conn.secret ?? ''}
-                hint={
-                  existing?.connection.hasSecret
-                    ? 'Saved. Leave empty to keep it.'
-                    : 'Encrypted at rest, never shown again.'
-                }
-                onChange={(e) => setConn({ ...conn, secret: e.target.value })}
-              />
-            )}
+              Change kind
+            </button>
           </div>
+          <ConnectionFields conn={conn} onChange={setConn} secretStored={secretStored} errors={fieldErrors} />
           <div className="flex flex-wrap gap-2">
-            <Button
-              variant="secondary"
-              onClick={() => void testFetch()}
-              disabled={!conn.url.trim() || testing}
-            >
+            <Button variant="secondary" onClick={() => void testFetch()} disabled={testing}>
               {testing ? 'Fetching...' : 'Test fetch'}
             </Button>
             <Button onClick={() => setStep(2)} disabled={!fetched}>
@@ -233,9 +221,18 @@ function Wizard({ existing }: { existing?: SourceDetail }) {
             </Button>
           </div>
           {failure && (
-            <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-700">
-              {failure}
-            </p>
+            <div
+              role="alert"
+              className="space-y-2 rounded-lg bg-red-50 p-3 text-sm text-red-700 [overflow-wrap:anywhere]"
+            >
+              <p>{failure.reason}</p>
+              {failure.hostKey &&
+                conn.kind === 'sftp' &&
+                conn.hostKey &&
+                failure.hostKey !== conn.hostKey && (
+                  <HostKeyChanged seen={failure.hostKey} onTrust={() => trustNewKey(failure.hostKey!)} />
+                )}
+            </div>
           )}
           {fetched && <FirstRows fetched={fetched} />}
         </Card>
@@ -243,8 +240,25 @@ function Wizard({ existing }: { existing?: SourceDetail }) {
 
       {step === 2 && fetched && (
         <Card className="space-y-4">
-          <h2 className="text-base font-semibold text-slate-900">Map columns</h2>
-          <p className="text-sm text-slate-600">Every run reads the file with this mapping.</p>
+          <div className="flex flex-wrap items-start justify-between gap-3">
+            <div>
+              <h2 className="text-base font-semibold text-slate-900">Map columns</h2>
+              <p className="text-sm text-slate-600">
+                Every run reads the file with this mapping. A saved template applies from Mapping Actions.
+              </p>
+            </div>
+            <MappingActions
+              rows={rows}
+              onApplySuggestions={() => setRows((r) => applySuggestions(r, fetched.headers))}
+              onClearSuggestions={() => setRows(clearSuggestions)}
+              onClearAll={() => setRows(clearAll())}
+              onApplyTemplate={(m, h) => {
+                const applied = applyTemplate(rows, fetched.headers, m, h);
+                setRows(applied.rows);
+                return applied.missing;
+              }}
+            />
+          </div>
           <ul className="space-y-3">
             {rows.map((row) => (
               <MappedFieldRow
@@ -349,40 +363,5 @@ function Wizard({ existing }: { existing?: SourceDetail }) {
         </Card>
       )}
     </section>
-  );
-}
-
-function FirstRows({ fetched }: { fetched: Fetched }) {
-  return (
-    <div className="space-y-2">
-      <p className="text-sm text-green-700">
-        Fetched {fetched.rowCount} rows ({Math.max(1, Math.round(fetched.sizeBytes / 1024))} KB). The first
-        rows:
-      </p>
-      <div className="overflow-x-auto rounded-lg border border-slate-200">
-        <table className="min-w-full text-left text-xs">
-          <thead className="bg-slate-50">
-            <tr>
-              {fetched.headers.map((h) => (
-                <th key={h} className="whitespace-nowrap px-3 py-2 font-semibold text-slate-700">
-                  {h}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {fetched.rows.map((r, i) => (
-              <tr key={i} className="border-t border-slate-100">
-                {r.map((v, j) => (
-                  <td key={j} className="whitespace-nowrap px-3 py-1.5 text-slate-800">
-                    {v}
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </div>
   );
 }

@@ -6,9 +6,8 @@ import { Card } from '../../components/ui/Card.tsx';
 import { Spinner } from '../../components/ui/Spinner.tsx';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { formatWhen, RUN_STATUS_TEXT, sourcesApi } from './sources-api.ts';
+import { KIND_TEXT } from './connection-form.ts';
 import { SourceStatus } from './SourceStatus.tsx';
-
-export const KIND_TEXT: Record<string, string> = { csv_url: 'CSV URL' };
 
 export function lastRunText(s: SourceSummary) {
   const r = s.lastRun;
@@ -26,8 +25,8 @@ export function SourcesPage() {
         <div>
           <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Sources</h1>
           <p className="mt-1 text-sm text-slate-600">
-            Connect a CSV once; Backsignal fetches it on a schedule and sends only rows Meta has not received
-            yet.
+            Connect a CSV link, an SFTP folder or an S3 bucket once; Backsignal fetches new files on a
+            schedule and sends only rows Meta has not received yet.
           </p>
         </div>
         <Link to="/sources/new" className={buttonClass('primary')}>
@@ -43,7 +42,8 @@ export function SourcesPage() {
       ) : list.data.sources.length === 0 ? (
         <Card>
           <p className="text-sm text-slate-600">
-            No sources yet. A Google Sheet published as CSV, or a CRM&apos;s export link, is a good first one.
+            No sources yet. A Google Sheet published as CSV, a CRM&apos;s export link, or the SFTP folder or
+            bucket your CRM drops exports into is a good first one.
           </p>
         </Card>
       ) : (
@@ -82,7 +82,9 @@ export function SourcesPage() {
                     </dd>
                   </div>
                 </dl>
-                {s.pauseReason && <p className="text-sm text-amber-800">{s.pauseReason}</p>}
+                {s.pauseReason && (
+                  <p className="text-sm text-amber-800 [overflow-wrap:anywhere]">{s.pauseReason}</p>
+                )}
               </Card>
             </li>
           ))}

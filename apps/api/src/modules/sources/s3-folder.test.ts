@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startS3Server, type S3Server } from '../../../test/s3-server.ts';
+import { guardedBody } from './remote-folder.ts';
+import { PRIVATE_ENDPOINT, s3Folder, type S3Options } from './s3-folder.ts';
+import type { StoredS3 } from './sources.repo.ts';
+
+let s3: S3Server;
+beforeAll(async () => {
+  s3 = await startS3Server(['b']);
+  await s3.put('b', 'in/a.csv', 'a,b\n1,2\n');
+});
+afterAll(() => s3.close());
+
+const conn = (endpoint: string): StoredS3 => ({
+  kind: 's3',
+  endpoint,
+  region: 'us-east-1',
+  bucket: 'b',
+  prefix: 'in/',
+  accessKeyId: s3.accessKeyId,
+  pathStyle: true,
+});
+const opts = (o: Partial<S3Options> = {}): S3Options => ({
+  blockPrivate: false,
+  allowHttp: true,
+  timeoutMs: 5000,
+  maxBytes: 1000,
+  ...o,
+});
+
+describe('s3Folder', () => {
+  it('lists and reads a loopback endpoint outside production', async () => {
+    const folder = s3Folder(conn(s3.endpoint), s3.secretAccessKey, opts());
+    const [item] = await folder.list();
+    expect(item).toMatchObject({ name: 'in/a.csv', size: 8 });
+    let text = '';
+    for await (const c of await folder.read(item!)) text += Buffer.from(c).toString();
+    expect(text).toBe('a,b\n1,2\n');
+    await folder.close();
+  });
+
+  it('refuses a private endpoint in production, by literal address and by DNS name', async () => {
+    const prod = opts({ blockPrivate: true, allowHttp: true });
+    expect(() => s3Folder(conn(s3.endpoint), 'x', prod)).toThrow(PRIVATE_ENDPOINT);
+    const byName = s3Folder(conn(s3.endpoint.replace('127.0.0.1', 'localhost')), 'x', prod);
+    await expect(byName.list()).rejects.toThrow(PRIVATE_ENDPOINT);
+    await byName.close();
+    expect(() => s3Folder(conn(s3.endpoint), 'x', opts({ allowHttp: false }))).toThrow(
+      'The endpoint must start with https://.',
+    );
+  });
+});
+
+describe('guardedBody', () => {
+  async function* chunks(sizes: number[]) {
+    for (const n of sizes) yield new Uint8Array(n);
+  }
+  const drain = async (body: AsyncIterable<Uint8Array>) => {
+    for await (const c of body) void c;
+  };
+
+  it('stops a body that grows past the limit, whatever the listing said', async () => {
+    let cleaned = false;
+    const body = guardedBody(chunks([600, 600]), {
+      maxBytes: 1000,
+      timeoutMs: 5000,
+      abort: () => {},
+      cleanup: () => void (cleaned = true),
+    });
+    await expect(drain(body)).rejects.toThrow('File is too large.');
+    expect(cleaned).toBe(true);
+  });
+
+  it('gives up on a transfer that takes longer than the timeout', async () => {
+    // Like a socket: the transfer hangs until the abort destroys it.
+    let cut: (e: Error) => void = () => {};
+    async function* hanging() {
+      yield new Uint8Array(10);
+      await new Promise((_, reject) => (cut = reject));
+    }
+    const body = guardedBody(hanging(), {
+      maxBytes: 1000,
+      timeoutMs: 50,
+      abort: () => cut(new Error('aborted')),
+    });
+    await expect(drain(body)).rejects.toThrow('The server did not send the whole file within 0 seconds.');
+  });
+});

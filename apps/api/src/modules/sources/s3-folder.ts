@@ -1,0 +1,152 @@
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+import { isIP } from 'node:net';
+import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
+import type { StoredS3 } from './sources.repo.ts';
+import { guardedBody, type RemoteFolder, type RemoteItem } from './remote-folder.ts';
+import { isBlockedAddress } from './ssrf.ts';
+import { FetchFailure, guardedLookup, networkReason } from './url-fetch.ts';
+
+export interface S3Options {
+  blockPrivate: boolean;
+  allowHttp: boolean;
+  timeoutMs: number;
+  maxBytes: number;
+  isBlocked?: (address: string) => boolean;
+}
+
+export const PRIVATE_ENDPOINT =
+  'The endpoint points to a private, loopback or link-local address, which sources may not reach.';
+/** A bucket with more objects under the prefix than this is listed no further (a prefix keeps runs cheap). */
+const MAX_LIST_PAGES = 50;
+
+function endpointUrl(endpoint: string, opts: S3Options): string | undefined {
+  if (!endpoint) return undefined;
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    throw new FetchFailure(
+      'The endpoint is not a valid URL (for example https://<account>.r2.cloudflarestorage.com).',
+    );
+  }
+  if (url.protocol !== 'https:' && !(opts.allowHttp && url.protocol === 'http:'))
+    throw new FetchFailure(
+      opts.allowHttp
+        ? 'The endpoint must start with https:// or http://.'
+        : 'The endpoint must start with https://.',
+    );
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (opts.blockPrivate && isIP(host) && (opts.isBlocked ?? isBlockedAddress)(host))
+    throw new FetchFailure(PRIVATE_ENDPOINT);
+  return url.origin;
+}
+
+/** The owner's words for what the bucket answered. */
+export function s3Reason(err: unknown, c: StoredS3): string {
+  if (err instanceof FetchFailure) return err.message;
+  const cause = (err as { cause?: unknown }).cause;
+  if (cause instanceof FetchFailure) return cause.message;
+  const name = (err as { name?: string }).name ?? '';
+  const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+  switch (name) {
+    case 'InvalidAccessKeyId':
+      return 'The bucket does not know this access key ID (InvalidAccessKeyId): check it.';
+    case 'SignatureDoesNotMatch':
+      return 'The bucket refused the secret access key (SignatureDoesNotMatch): check it.';
+    case 'AccessDenied':
+    case 'Forbidden':
+      return `The bucket refused access (HTTP ${status ?? 403}): the key needs permission to list and read objects in "${c.bucket}".`;
+    case 'NoSuchBucket':
+      return `The bucket "${c.bucket}" does not exist at this endpoint.`;
+    case 'PermanentRedirect':
+    case 'AuthorizationHeaderMalformed':
+      return `The bucket "${c.bucket}" is in another region: enter its region.`;
+    case 'NoSuchKey':
+      return 'The object was deleted before it could be read; the next run lists the bucket again.';
+  }
+  if (typeof status === 'number') return `The bucket answered HTTP ${status}${name ? ` (${name})` : ''}.`;
+  if ((err as { code?: string }).code) return networkReason(err);
+  return `The bucket could not be read (${(err as Error).message}).`;
+}
+
+/**
+ * An S3-compatible bucket through the AWS SDK, with our own HTTP agents whose `lookup` applies the SSRF rule to
+ * every address the endpoint resolves to (production), as URL fetches do. Checksums only when required: S3
+ * stores that are not AWS (MinIO, R2, test servers) do not all answer the newer checksum headers.
+ */
+export function s3Folder(c: StoredS3, secretAccessKey: string, opts: S3Options): RemoteFolder {
+  const endpoint = endpointUrl(c.endpoint, opts);
+  const lookup = guardedLookup(opts.blockPrivate, opts.isBlocked ?? isBlockedAddress, PRIVATE_ENDPOINT);
+  const httpAgent = new HttpAgent({ lookup, keepAlive: false });
+  const httpsAgent = new HttpsAgent({ lookup, keepAlive: false });
+  const client = new S3Client({
+    region: c.region || (endpoint ? 'auto' : 'us-east-1'),
+    endpoint,
+    forcePathStyle: c.pathStyle,
+    credentials: { accessKeyId: c.accessKeyId, secretAccessKey },
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    maxAttempts: 2,
+    requestHandler: new NodeHttpHandler({
+      httpAgent,
+      httpsAgent,
+      connectionTimeout: 15_000,
+      requestTimeout: opts.timeoutMs,
+    }),
+  });
+  const fail = (err: unknown): never => {
+    throw new FetchFailure(s3Reason(err, c));
+  };
+
+  return {
+    async list() {
+      const items: RemoteItem[] = [];
+      let token: string | undefined;
+      for (let page = 0; page < MAX_LIST_PAGES; page++) {
+        const res = await client
+          .send(
+            new ListObjectsV2Command({
+              Bucket: c.bucket,
+              Prefix: c.prefix || undefined,
+              ContinuationToken: token,
+            }),
+            { abortSignal: AbortSignal.timeout(opts.timeoutMs) },
+          )
+          .catch(fail);
+        for (const o of res.Contents ?? []) {
+          // "Folder" markers some consoles create are not files.
+          if (!o.Key || o.Key.endsWith('/')) continue;
+          items.push({
+            key: JSON.stringify(['s3', o.Key, o.ETag ?? '']),
+            name: o.Key,
+            size: o.Size ?? 0,
+            modifiedAt: o.LastModified ?? null,
+          });
+        }
+        if (!res.IsTruncated || !res.NextContinuationToken) break;
+        token = res.NextContinuationToken;
+      }
+      return items;
+    },
+    async read(item) {
+      const controller = new AbortController();
+      const res = await client
+        .send(new GetObjectCommand({ Bucket: c.bucket, Key: item.name }), { abortSignal: controller.signal })
+        .catch(fail);
+      const body = res.Body as AsyncIterable<Uint8Array> & { destroy?: () => void };
+      return guardedBody(body, {
+        maxBytes: opts.maxBytes,
+        timeoutMs: opts.timeoutMs,
+        abort: () => controller.abort(),
+        cleanup: () => body.destroy?.(),
+      });
+    },
+    async close() {
+      client.destroy();
+      httpAgent.destroy();
+      httpsAgent.destroy();
+    },
+  };
+}

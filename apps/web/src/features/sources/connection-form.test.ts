@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { emptyConnection, fromView, missingFields } from './connection-form.ts';
+
+describe('connection form', () => {
+  it('says what each kind still needs before a fetch', () => {
+    expect(missingFields(emptyConnection('s3'), false)).toEqual({
+      bucket: 'Enter the bucket name.',
+      accessKeyId: 'Enter the access key ID.',
+      secret: 'Enter the secret access key.',
+    });
+    expect(missingFields({ ...emptyConnection('sftp'), auth: 'key' } as never, false)).toEqual({
+      host: 'Enter the server name.',
+      username: 'Enter the user name.',
+      secret: 'Paste the private key.',
+    });
+    expect(missingFields(emptyConnection('csv_url'), false)).toEqual({
+      url: 'Enter the URL of the CSV file.',
+    });
+  });
+
+  it('keeps a stored secret: an empty secret field is not missing', () => {
+    const s3 = { ...emptyConnection('s3'), bucket: 'b', accessKeyId: 'AKIA' } as never;
+    expect(missingFields(s3, true)).toEqual({});
+  });
+
+  it('edits a saved connection without its secret flag', () => {
+    const view = {
+      kind: 'sftp' as const,
+      host: 'sftp.example.com',
+      port: 22,
+      username: 'shop',
+      auth: 'password' as const,
+      folder: '/out',
+      pattern: '*.csv',
+      afterProcessing: 'move' as const,
+      hostKey: 'SHA256:abc',
+      hasSecret: true,
+    };
+    const { hasSecret: _, ...rest } = view;
+    expect(fromView(view)).toEqual(rest);
+  });
+});
