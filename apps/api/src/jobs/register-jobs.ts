@@ -11,5 +11,5 @@ export async function registerJobs(boss: PgBoss, deps: ResolvedDeps): Promise<vo
   await registerSendRunJob(boss, deps);
   await registerHousekeepingJob(boss, deps);
   startSourceScheduler(boss, deps);
-  startUploadJobSweeper(jobDeps(deps, console));
+  boss.once('stopped', startUploadJobSweeper(jobDeps(deps, console)));
 }
