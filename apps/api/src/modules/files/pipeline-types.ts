@@ -63,4 +63,6 @@ export type PipelineRequest =
   { type: 'start'; input: PipelineInput } | { type: 'chunk'; data: Uint8Array } | { type: 'end' };
 
 export type PipelineMessage =
-  { type: 'items'; items: unknown[]; stopped: boolean } | { type: 'done'; summary: PipelineSummary };
+  /** `rows`: rows read so far in this job (progress of a background validation or prepare). */
+  | { type: 'items'; items: unknown[]; stopped: boolean; rows: number }
+  | { type: 'done'; summary: PipelineSummary };

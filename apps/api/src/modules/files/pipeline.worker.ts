@@ -200,7 +200,12 @@ port.on('message', (msg: PipelineRequest) => {
   const out: unknown[] = [];
   if (msg.type === 'chunk') {
     if (!stopped) handle(reader.push(msg.data), out);
-    port.postMessage({ type: 'items', items: out, stopped } satisfies PipelineMessage);
+    port.postMessage({
+      type: 'items',
+      items: out,
+      stopped,
+      rows: summary.rowsChecked,
+    } satisfies PipelineMessage);
     return;
   }
   if (!stopped) handle(reader.end(), out);
@@ -213,6 +218,11 @@ port.on('message', (msg: PipelineRequest) => {
       stats.trimmedCells,
     );
   summary.preview = previewMix([previewErrors, previewDropped, previewCorrected], input.previewLimit);
-  port.postMessage({ type: 'items', items: out, stopped: true } satisfies PipelineMessage);
+  port.postMessage({
+    type: 'items',
+    items: out,
+    stopped: true,
+    rows: summary.rowsChecked,
+  } satisfies PipelineMessage);
   port.postMessage({ type: 'done', summary } satisfies PipelineMessage);
 });
