@@ -223,7 +223,18 @@ export const validatePass: FilePass<ValidationResponse> = {
   async save(tx, f, s) {
     const fp = fingerprint(f);
     const clean = !s.error && s.rowsWithErrors === 0 && s.rowsChecked > 0;
-    await filesRepo.setCleanFingerprint(tx, f.id, clean ? fp : null);
+    await filesRepo.setClean(
+      tx,
+      f.id,
+      clean
+        ? {
+            fingerprint: fp,
+            rows: s.rowsChecked,
+            repeats: s.repeatedRows,
+            validUntil: s.validUntil === null ? null : new Date(s.validUntil * 1000),
+          }
+        : null,
+    );
     const sendable = s.rowsChecked - s.rowsWithErrors - s.repeatedRows;
     const skippable = !s.error && s.rowsWithErrors > 0 && sendable > 0;
     await filesRepo.setErrorRows(tx, f.id, s.rowsWithErrors, skippable ? fp : null);
@@ -247,14 +258,45 @@ export const validatePass: FilePass<ValidationResponse> = {
   },
 };
 
+/**
+ * Prepare's pass would find what a clean validation found when nothing it depends on has changed: the same file,
+ * mapping and settings (the fingerprint), and no accepted event old enough yet to leave Meta's window (a clean
+ * file has no error that time could clear). Then the file is not read again (issue 22, item 4).
+ */
+function cleanValidation(f: UploadRow, now: Date): PipelineSummary | null {
+  if (!f.clean || f.cleanFingerprint !== fingerprint(f) || now >= f.clean.validUntil) return null;
+  return {
+    rowsChecked: f.clean.rows,
+    rowsWithErrors: 0,
+    rowsCorrected: 0,
+    rowsWithWarnings: 0,
+    rowsWithDrops: 0,
+    drops: {},
+    repeatedRows: f.clean.repeats,
+    validEvents: f.clean.rows - f.clean.repeats,
+    validUntil: f.clean.validUntil.getTime() / 1000,
+    preview: [],
+    fileIssues: [],
+    fileNotices: [],
+    quality: null,
+    stoppedEarly: false,
+  };
+}
+
 /** Spec §4: prepare moves validated → prepared (and is idempotent on prepared). */
 export const preparePass: FilePass<PrepareResponse> = {
   quota: 'prepare',
   check(f) {
     if (f.status !== 'validated' && f.status !== 'prepared') throw new AppError('INVALID_STATE', NOT_READY);
   },
-  read: (db, f, now, onProgress) =>
-    runPipeline(db, f, { mode: 'validate', now, previewLimit: 0, lane: 'requests', onProgress }),
+  async read(db, f, now, onProgress) {
+    const reused = cleanValidation(f, now);
+    if (reused) {
+      onProgress(f.rowCount);
+      return reused;
+    }
+    return runPipeline(db, f, { mode: 'validate', now, previewLimit: 0, lane: 'requests', onProgress });
+  },
   async save(tx, f, s) {
     const skip = skipsErrorRows(f);
     const totalCount = s.rowsChecked - s.repeatedRows - s.rowsWithErrors;
