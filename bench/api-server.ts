@@ -77,7 +77,19 @@ export async function startBenchServer(opts: { name: string; port: number; env?:
 
   /** A browser-like session: keeps the cookies and sends the XSRF header on every call. */
   const cookies = new Map<string, string>();
+  /** The longest single request of the workflow so far (a proxy in front would cut one past its timeout). */
+  const longest = new Map<string, number>();
   async function call(path: string, init: RequestInit & { duplex?: 'half' } = {}) {
+    const started = performance.now();
+    try {
+      return await callOnce(path, init);
+    } finally {
+      const ms = performance.now() - started;
+      const what = `${init.method ?? 'GET'} ${path.replace(/[0-9a-f-]{36}/g, ':id').replace(/\?.*/, '')}`;
+      longest.set(what, Math.max(ms, longest.get(what) ?? 0));
+    }
+  }
+  async function callOnce(path: string, init: RequestInit & { duplex?: 'half' }) {
     const headers = new Headers(init.headers);
     headers.set('cookie', [...cookies].map(([k, v]) => `${k}=${v}`).join('; '));
     if (cookies.has('XSRF-TOKEN')) headers.set('x-xsrf-token', cookies.get('XSRF-TOKEN')!);
@@ -155,7 +167,15 @@ export async function startBenchServer(opts: { name: string; port: number; env?:
     return { result, s, p50: pct(0.5), p99: pct(0.99), rssMb: peak };
   }
 
-  return { base, databaseUrl, call, stage, rssMb, stop };
+  return {
+    base,
+    databaseUrl,
+    call,
+    stage,
+    rssMb,
+    stop,
+    longestRequests: (n = 3) => [...longest].sort((a, b) => b[1] - a[1]).slice(0, n),
+  };
 }
 
 /** The file as a streamed multipart body: the bench holds no copy of it either. */
@@ -175,6 +195,23 @@ export function multipart(file: string) {
 
 type BenchServer = Awaited<ReturnType<typeof startBenchServer>>;
 export type StageFigures = { s: number; p50: number; p99: number; rssMb: number };
+
+/**
+ * Validation or prepare as the web app runs it: a background job started by a POST and polled until it has
+ * finished (docs/decisions/0091), so no request lasts long.
+ */
+async function runJob<T>(call: BenchServer['call'], id: string, kind: 'validate' | 'prepare'): Promise<T> {
+  const url = `/api/uploads/${id}/jobs/${kind}`;
+  await call(url, { method: 'POST' });
+  for (;;) {
+    const { job } = (await (await call(url)).json()) as {
+      job: { status: string; result: T; error: { message: string } | null };
+    };
+    if (job.status === 'done') return job.result;
+    if (job.status === 'failed') throw new Error(`${kind} failed: ${job.error?.message}`);
+    await sleep(250);
+  }
+}
 
 /**
  * Upload, map (the generator's columns), validate and prepare one generated file, each stage timed by `stage`
@@ -202,13 +239,7 @@ export async function uploadToPrepared(
       hardcodedValues: { action_source: 'physical_store' },
     }),
   });
-  const v = await stage(
-    async () =>
-      (await (await call(`/api/uploads/${id}/validate`)).json()) as {
-        rowsChecked: number;
-        rowsWithErrors: number;
-      },
-  );
+  const v = await stage(() => runJob<{ rowsChecked: number; rowsWithErrors: number }>(call, id, 'validate'));
   report('validate', v);
   if (v.result.rowsChecked !== rows) throw new Error(`validated ${v.result.rowsChecked} rows of ${rows}`);
   if (v.result.rowsWithErrors > 0)
@@ -218,9 +249,7 @@ export async function uploadToPrepared(
     headers: json,
     body: JSON.stringify({ status: 'validated' }),
   });
-  const p = await stage(
-    async () => (await (await call(`/api/uploads/${id}/prepare`)).json()) as { totalCount: number },
-  );
+  const p = await stage(() => runJob<{ totalCount: number }>(call, id, 'prepare'));
   report('prepare', p);
   return { id, events: p.result.totalCount };
 }

@@ -26,6 +26,7 @@ const {
   stage,
   rssMb,
   stop: stopServer,
+  longestRequests,
 } = await startBenchServer({
   name: 'e2e',
   port: PORT,
@@ -86,6 +87,12 @@ try {
     `| **total** | ${total.toFixed(1)} | ${Math.round(ROWS / total).toLocaleString('en-US')} | | ${Math.max(...stages.map((x) => x.p99)).toFixed(1)} | ${Math.max(...stages.map((x) => x.rssMb)).toFixed(0)} |`,
   );
   console.log(`server RSS before the upload: ${idleRss.toFixed(0)} MB`);
+  // What a proxy in front of the server would have to let through: the longest single requests, by route.
+  console.log(
+    `longest single HTTP requests: ${longestRequests()
+      .map(([what, ms]) => `${what} ${(ms / 1000).toFixed(1)} s`)
+      .join(', ')}`,
+  );
   // Every prepared event reached the fake Graph exactly once.
   const st = graph.stats();
   const twice = [...graph.deliveredCount.values()].filter((n) => n !== 1).length;

@@ -121,3 +121,33 @@ test('skipping the rows with errors and continuing to /submit', async ({ page })
   await expect(page.getByText('The 2 rows with errors will be skipped')).toBeVisible({ timeout: 20_000 });
   await expect(page.getByRole('button', { name: 'Continue to Submission' })).toBeEnabled();
 });
+
+test('validation runs as a background job with a progress bar, and a reload finds it again instead of running it twice', async ({
+  page,
+}) => {
+  const rows = Array.from(
+    { length: 20_000 },
+    (_, i) =>
+      `p${i}@example.com,+1650555${String(i % 10_000).padStart(4, '0')},Lead,${iso(1)},physical_store,,`,
+  );
+  const posts: string[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && r.url().includes('/jobs/validate')) posts.push(r.url());
+  });
+  await signUpAndVerify(page);
+  await page.getByRole('button', { name: "Let's go" }).click();
+  await page.getByTestId('file-input').setInputFiles(file('big.csv', [HEADER, ...rows].join('\r\n')));
+  await expect(page).toHaveURL(/\/map-columns\?fileId=/);
+  await expect(page.getByLabel('Email', { exact: true })).toHaveValue('Email');
+  await page.getByRole('button', { name: 'Continue to Validation' }).click();
+  // Shown for at least 3 seconds (spec §9), whatever the file size.
+  const bar = page.getByRole('progressbar', { name: 'Validation progress' });
+  await expect(bar).toBeVisible();
+  await expect(bar).toHaveAttribute('aria-valuetext', /^Validating…/);
+  await expect.poll(() => posts.length).toBe(1);
+  // Running or just finished, the file's job is found again: no second pass is started.
+  await page.reload();
+  await expect(page.getByText('Rows checked')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText('20,000', { exact: true })).toBeVisible();
+  expect(posts).toHaveLength(1);
+});

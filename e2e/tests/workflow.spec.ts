@@ -64,11 +64,15 @@ test('upload, map with suggestions and a template, validate, fix, and reach a re
   });
   await expect(page.getByText('Match quality estimate')).toBeVisible();
   await shot(page, 'verify-clean');
-  // /submit bounces back here when prepare fails; surface the server's answer instead of a bare URL mismatch.
-  const prepared = page.waitForResponse((r) => r.url().includes('/prepare'));
+  // /submit bounces back here when prepare fails; surface the prepare job's error instead of a bare URL mismatch.
+  const prepared = page.waitForResponse(
+    async (r) =>
+      r.url().includes('/jobs/prepare') &&
+      ['done', 'failed'].includes(((await r.json()) as { job?: { status: string } }).job?.status ?? ''),
+  );
   await page.getByRole('button', { name: 'Continue to Submission' }).click();
-  const prepareRes = await prepared;
-  expect(prepareRes.status(), await prepareRes.text()).toBe(200);
+  const prepareJob = ((await (await prepared).json()) as { job: { status: string; error: unknown } }).job;
+  expect(prepareJob.status, JSON.stringify(prepareJob.error)).toBe('done');
 
   await expect(page).toHaveURL(/\/submit\?fileId=/);
   await expect(page.getByText('Data Prepared')).toBeVisible({ timeout: 20_000 });

@@ -9,3 +9,4 @@ export * from './audit-score.ts';
 export * from './delivery.ts';
 export * from './public-pages.ts';
 export * from './sources.ts';
+export * from './upload-jobs.ts';

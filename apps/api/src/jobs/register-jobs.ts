@@ -3,6 +3,7 @@ import type { ResolvedDeps } from '../app.ts';
 import { registerHousekeepingJob } from './housekeeping.job.ts';
 import { registerSendRunJob } from './send-run.job.ts';
 import { startSourceScheduler } from './source-scheduler.job.ts';
+import { jobDeps, startUploadJobSweeper } from '../modules/files/upload-jobs.service.ts';
 
 /** Every background job handler, registered on a queue. Run by `npm start` and by `npm run worker`. */
 export async function registerJobs(boss: PgBoss, deps: ResolvedDeps): Promise<void> {
@@ -10,4 +11,5 @@ export async function registerJobs(boss: PgBoss, deps: ResolvedDeps): Promise<vo
   await registerSendRunJob(boss, deps);
   await registerHousekeepingJob(boss, deps);
   startSourceScheduler(boss, deps);
+  boss.once('stopped', startUploadJobSweeper(jobDeps(deps, console)));
 }

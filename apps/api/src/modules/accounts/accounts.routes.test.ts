@@ -674,15 +674,19 @@ describe('profile, password change and deletion', () => {
     expect(failures.rows[0]!.n).toBe(0);
   });
 
-  it('deletes the account with its sessions and tokens, and logs out', async () => {
+  it('deletes the account with its sessions, tokens and delivery ledger, and logs out', async () => {
     const { agent, address } = await signUp();
     const userId = (await agent.get('/auth/me')).json().user.id;
+    await ctx.db.query(
+      `insert into delivery_ledger (user_id, pixel_id, event_name, event_id) values ($1, '123', 'Lead', 'e1')`,
+      [userId],
+    );
     expect((await agent.delete('/auth/delete-account', { xsrf: false })).statusCode).toBe(403);
     const res = await agent.delete('/auth/delete-account');
     expect(res.statusCode).toBe(200);
     expect(res.json().message).toBe('Your account has been deleted.');
     expect((await agent.get('/auth/me')).json().user).toBeNull();
-    for (const table of ['users', 'sessions', 'email_tokens']) {
+    for (const table of ['users', 'sessions', 'email_tokens', 'delivery_ledger']) {
       const col = table === 'users' ? 'id' : 'user_id';
       const r = await ctx.db.query<{ n: number }>(
         `select count(*)::int as n from ${table} where ${col} = $1`,

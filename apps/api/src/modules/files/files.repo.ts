@@ -20,6 +20,8 @@ export interface UploadRow {
   settings: FileSettings | null;
   mappingSaved: boolean;
   cleanFingerprint: string | null;
+  /** What the clean validation counted (migration 0740); null unless the last validation was clean. */
+  clean: { rows: number; repeats: number; validUntil: Date } | null;
   /** See migration 0260: the last validation found rows to send despite errors / the user chose to skip them. */
   skippableFingerprint: string | null;
   skipErrorsFingerprint: string | null;
@@ -29,7 +31,7 @@ export interface UploadRow {
 }
 
 const COLS = `id, user_id, file_name, status, size_bytes, row_count, encoding, delimiter, headers, samples, date_orders,
-  decimal_separators, mappings, hardcoded_values, auto_mapped, settings, mapping_saved, clean_fingerprint, skippable_fingerprint, skip_errors_fingerprint, error_rows, file_version, created_at`;
+  decimal_separators, mappings, hardcoded_values, auto_mapped, settings, mapping_saved, clean_fingerprint, clean_rows, clean_repeats, clean_valid_until, skippable_fingerprint, skip_errors_fingerprint, error_rows, file_version, created_at`;
 
 const json = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
 
@@ -53,6 +55,14 @@ function toRow(r: Record<string, unknown>): UploadRow {
     settings: r.settings ? json(r.settings) : null,
     mappingSaved: r.mapping_saved as boolean,
     cleanFingerprint: (r.clean_fingerprint as string | null) ?? null,
+    clean:
+      r.clean_valid_until != null
+        ? {
+            rows: Number(r.clean_rows),
+            repeats: Number(r.clean_repeats),
+            validUntil: new Date(r.clean_valid_until as Date),
+          }
+        : null,
     skippableFingerprint: (r.skippable_fingerprint as string | null) ?? null,
     skipErrorsFingerprint: (r.skip_errors_fingerprint as string | null) ?? null,
     errorRows: Number(r.error_rows ?? 0),
@@ -204,8 +214,23 @@ export const filesRepo = {
     );
     return r.rowCount > 0;
   },
-  async setCleanFingerprint(db: Queryable, id: string, fingerprint: string | null) {
-    await db.query('update uploads set clean_fingerprint = $2 where id = $1', [id, fingerprint]);
+  /** A clean validation's fingerprint and counts (all null when it was not clean). */
+  async setClean(
+    db: Queryable,
+    id: string,
+    clean: { fingerprint: string; rows: number; repeats: number; validUntil: Date | null } | null,
+  ) {
+    await db.query(
+      `update uploads set clean_fingerprint = $2, clean_rows = $3, clean_repeats = $4, clean_valid_until = $5
+       where id = $1`,
+      [
+        id,
+        clean?.fingerprint ?? null,
+        clean?.rows ?? null,
+        clean?.repeats ?? null,
+        clean?.validUntil ?? null,
+      ],
+    );
   },
   /** What a validation found: rows with errors, and whether the rest could be sent without them. */
   async setErrorRows(db: Queryable, id: string, errorRows: number, skippable: string | null) {

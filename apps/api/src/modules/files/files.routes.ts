@@ -6,6 +6,7 @@ import {
   ListQuery,
   StatusUpdate,
   type HeadersResponse,
+  type PrepareResponse,
   type UploadList,
   type UploadResponse,
   type ValidationResponse,
@@ -19,10 +20,11 @@ import { streamedBody } from '../../lib/stream-out.ts';
 import { currentUser, requireVerifiedUser } from '../../plugins/session.ts';
 import { filesRepo } from './files.repo.ts';
 import { deliveryOutcomes } from '../delivery/delivery.service.ts';
-import { presentDrops, presentRow, presentUpload } from './files.presenter.ts';
+import { presentUpload } from './files.presenter.ts';
 import * as files from './files.service.ts';
 import { tooLarge } from './ingest.ts';
 import { runPipeline } from './pipeline.ts';
+import { jobDeps, jobOutcome, startJob } from './upload-jobs.service.ts';
 
 const Id = z.object({ id: z.string().max(64) });
 /** Spec §5's accepted types. */
@@ -98,6 +100,7 @@ export const fileRoutes =
     const { db, config } = deps;
     app.addHook('preHandler', requireVerifiedUser);
     const uid = (r: FastifyRequest) => currentUser(r).id;
+    const jd = jobDeps(deps, instance.log);
     const uploadLimits = () => ({ maxBytes: config.maxUploadBytes, quotas: config.quotas, now: deps.now() });
     // Sweep uploads whose bytes never finished arriving (a crashed or cancelled upload).
     await filesRepo.sweepIncomplete(db, new Date(Date.now() - 60 * 60 * 1000)).catch(() => {});
@@ -202,22 +205,9 @@ export const fileRoutes =
       '/api/uploads/:id/validate',
       { schema: { params: Id }, config: { ...perUserLimit(60), xsrf: true } },
       async (request): Promise<ValidationResponse> => {
-        const s = await files.validateFile(db, config.quotas, uid(request), request.params.id, deps.now());
-        return {
-          rows: s.preview.map(presentRow),
-          rowsChecked: s.rowsChecked,
-          rowsWithErrors: s.rowsWithErrors,
-          rowsCorrected: s.rowsCorrected,
-          rowsWithWarnings: s.rowsWithWarnings,
-          rowsWithDrops: s.rowsWithDrops,
-          droppedValues: presentDrops(s.drops),
-          timeZone: s.timeZone,
-          skipErrorRows: s.skipErrorRows,
-          fileIssues: s.fileIssues,
-          fileNotices: s.fileNotices.map(({ code, message, count }) => ({ code, message, count })),
-          quality: s.quality,
-          ...(s.error ? { error: s.error } : {}),
-        };
+        // The same background job the web app starts and polls, waited for (docs/decisions/0091).
+        const { job } = await startJob(jd, uid(request), request.params.id, 'validate');
+        return (await jobOutcome(jd, job.id)) as ValidationResponse;
       },
     );
 
@@ -328,7 +318,10 @@ export const fileRoutes =
     app.get(
       '/api/uploads/:id/prepare',
       { schema: { params: Id }, config: { ...perUserLimit(60), xsrf: true } },
-      async (request) => files.prepareFile(db, config.quotas, uid(request), request.params.id, deps.now()),
+      async (request): Promise<PrepareResponse> => {
+        const { job } = await startJob(jd, uid(request), request.params.id, 'prepare');
+        return (await jobOutcome(jd, job.id)) as PrepareResponse;
+      },
     );
 
     app.get(

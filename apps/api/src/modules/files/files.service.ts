@@ -1,8 +1,15 @@
-import type { FileSettings, PreviewResponse, StatusUpdate } from '@backsignal/contracts';
+import type {
+  FileSettings,
+  PrepareResponse,
+  PreviewResponse,
+  StatusUpdate,
+  ValidationResponse,
+} from '@backsignal/contracts';
 import { DEFAULT_FILE_SETTINGS, headerProblem, isTimeZone, mappingProblem } from '@backsignal/core';
-import type { Db } from '../../db/db.ts';
+import type { Db, Queryable } from '../../db/db.ts';
 import { AppError, notFound } from '../../errors/app-error.ts';
 import { filesRepo, type UploadRow } from './files.repo.ts';
+import { presentDrops, presentRow } from './files.presenter.ts';
 import { ingest, type IngestResult } from './ingest.ts';
 import { effectiveSettings, fingerprint, runPipeline } from './pipeline.ts';
 import type { PipelineSummary } from './pipeline-types.ts';
@@ -192,55 +199,125 @@ export const takePass = (
   now: Date,
 ) => db.transaction((tx) => takeQuota(tx, { quotas, userId, action, amount: f.rowCount, now }));
 
+/**
+ * A pass over the whole file that a background job runs (docs/decisions/0091): `check` refuses a file in the
+ * wrong state before anything is spent, `read` reads every row (no writes), `save` writes what the pass found
+ * in the transaction that finishes the job and answers the job's result or the error it ends on.
+ */
+export interface FilePass<R> {
+  quota: 'validate' | 'prepare';
+  check(f: UploadRow): void;
+  read(db: Db, f: UploadRow, now: Date, onProgress: (rowsDone: number) => void): Promise<PipelineSummary>;
+  save(tx: Queryable, f: UploadRow, summary: PipelineSummary): Promise<{ result: R } | { error: AppError }>;
+}
+
 /** Validates the whole file; a clean run records the fingerprint that allows 'validated'. */
-export async function validateFile(
-  db: Db,
-  quotas: Quotas,
-  userId: string,
-  id: string,
-  now: Date,
-): Promise<PipelineSummary & { skipErrorRows: boolean; timeZone: string }> {
-  const f = await ownFile(db, userId, id);
-  notSubmitted(f);
-  if (f.status === 'uploaded') throw new AppError('INVALID_STATE', NOT_MAPPED);
-  await takePass(db, quotas, userId, f, 'validate', now);
-  const summary = await runPipeline(db, f, { mode: 'validate', now, lane: 'requests' });
-  const clean = !summary.error && summary.rowsWithErrors === 0 && summary.rowsChecked > 0;
-  await filesRepo.setCleanFingerprint(db, id, clean ? fingerprint(f) : null);
-  const sendable = summary.rowsChecked - summary.rowsWithErrors - summary.repeatedRows;
-  const skippable = !summary.error && summary.rowsWithErrors > 0 && sendable > 0;
-  await filesRepo.setErrorRows(db, id, summary.rowsWithErrors, skippable ? fingerprint(f) : null);
+export const validatePass: FilePass<ValidationResponse> = {
+  quota: 'validate',
+  check(f) {
+    notSubmitted(f);
+    if (f.status === 'uploaded') throw new AppError('INVALID_STATE', NOT_MAPPED);
+  },
+  read: (db, f, now, onProgress) =>
+    runPipeline(db, f, { mode: 'validate', now, lane: 'requests', onProgress }),
+  async save(tx, f, s) {
+    const fp = fingerprint(f);
+    const clean = !s.error && s.rowsWithErrors === 0 && s.rowsChecked > 0;
+    await filesRepo.setClean(
+      tx,
+      f.id,
+      clean
+        ? {
+            fingerprint: fp,
+            rows: s.rowsChecked,
+            repeats: s.repeatedRows,
+            validUntil: s.validUntil === null ? null : new Date(s.validUntil * 1000),
+          }
+        : null,
+    );
+    const sendable = s.rowsChecked - s.rowsWithErrors - s.repeatedRows;
+    const skippable = !s.error && s.rowsWithErrors > 0 && sendable > 0;
+    await filesRepo.setErrorRows(tx, f.id, s.rowsWithErrors, skippable ? fp : null);
+    return {
+      result: {
+        rows: s.preview.map(presentRow),
+        rowsChecked: s.rowsChecked,
+        rowsWithErrors: s.rowsWithErrors,
+        rowsCorrected: s.rowsCorrected,
+        rowsWithWarnings: s.rowsWithWarnings,
+        rowsWithDrops: s.rowsWithDrops,
+        droppedValues: presentDrops(s.drops),
+        timeZone: effectiveSettings(f).timeZone,
+        skipErrorRows: s.rowsWithErrors > 0 && skipsErrorRows(f),
+        fileIssues: s.fileIssues,
+        fileNotices: s.fileNotices.map(({ code, message, count }) => ({ code, message, count })),
+        quality: s.quality,
+        ...(s.error ? { error: s.error } : {}),
+      },
+    };
+  },
+};
+
+/**
+ * Prepare's pass would find what a clean validation found when nothing it depends on has changed: the same file,
+ * mapping and settings (the fingerprint), and no accepted event old enough yet to leave Meta's window (a clean
+ * file has no error that time could clear). Then the file is not read again (issue 22, item 4).
+ */
+function cleanValidation(f: UploadRow, now: Date): PipelineSummary | null {
+  if (!f.clean || f.cleanFingerprint !== fingerprint(f) || now >= f.clean.validUntil) return null;
   return {
-    ...summary,
-    skipErrorRows: summary.rowsWithErrors > 0 && skipsErrorRows(f),
-    timeZone: effectiveSettings(f).timeZone,
+    rowsChecked: f.clean.rows,
+    rowsWithErrors: 0,
+    rowsCorrected: 0,
+    rowsWithWarnings: 0,
+    rowsWithDrops: 0,
+    drops: {},
+    repeatedRows: f.clean.repeats,
+    validEvents: f.clean.rows - f.clean.repeats,
+    validUntil: f.clean.validUntil.getTime() / 1000,
+    preview: [],
+    fileIssues: [],
+    fileNotices: [],
+    quality: null,
+    stoppedEarly: false,
   };
 }
 
 /** Spec §4: prepare moves validated → prepared (and is idempotent on prepared). */
-export async function prepareFile(db: Db, quotas: Quotas, userId: string, id: string, now: Date) {
-  const f = await ownFile(db, userId, id);
-  if (f.status !== 'validated' && f.status !== 'prepared') throw new AppError('INVALID_STATE', NOT_READY);
-  await takePass(db, quotas, userId, f, 'prepare', now);
-  const summary = await runPipeline(db, f, { mode: 'validate', now, previewLimit: 0, lane: 'requests' });
-  const skip = skipsErrorRows(f);
-  const totalCount = summary.rowsChecked - summary.repeatedRows - summary.rowsWithErrors;
-  if (summary.error || (summary.rowsWithErrors > 0 && (!skip || totalCount <= 0))) {
-    // Time passed since validation (events aged out of Meta's window): back to validation.
-    await filesRepo.transition(db, id, ['validated', 'prepared'], 'mapped');
-    throw new AppError(
-      'INVALID_STATE',
-      summary.error ??
-        `${summary.rowsWithErrors} rows no longer pass validation. Please validate the file again.`,
-    );
-  }
-  if (summary.rowsWithErrors !== f.errorRows)
-    await filesRepo.setErrorRows(db, id, summary.rowsWithErrors, f.skippableFingerprint);
-  await filesRepo.transition(db, id, ['validated'], 'prepared');
-  // Rows repeating an earlier row's event, and the rows with errors the user chose to skip, are left out: the
-  // total is what will be sent.
-  return { totalCount, status: 'prepared' as const, skippedErrorRows: summary.rowsWithErrors };
-}
+export const preparePass: FilePass<PrepareResponse> = {
+  quota: 'prepare',
+  check(f) {
+    if (f.status !== 'validated' && f.status !== 'prepared') throw new AppError('INVALID_STATE', NOT_READY);
+  },
+  async read(db, f, now, onProgress) {
+    const reused = cleanValidation(f, now);
+    if (reused) {
+      onProgress(f.rowCount);
+      return reused;
+    }
+    return runPipeline(db, f, { mode: 'validate', now, previewLimit: 0, lane: 'requests', onProgress });
+  },
+  async save(tx, f, s) {
+    const skip = skipsErrorRows(f);
+    const totalCount = s.rowsChecked - s.repeatedRows - s.rowsWithErrors;
+    if (s.error || (s.rowsWithErrors > 0 && (!skip || totalCount <= 0))) {
+      // Time passed since validation (events aged out of Meta's window): back to validation.
+      await filesRepo.transition(tx, f.id, ['validated', 'prepared'], 'mapped');
+      return {
+        error: new AppError(
+          'INVALID_STATE',
+          s.error ?? `${s.rowsWithErrors} rows no longer pass validation. Please validate the file again.`,
+        ),
+      };
+    }
+    if (s.rowsWithErrors !== f.errorRows)
+      await filesRepo.setErrorRows(tx, f.id, s.rowsWithErrors, f.skippableFingerprint);
+    await filesRepo.transition(tx, f.id, ['validated'], 'prepared');
+    // Rows repeating an earlier row's event, and the rows with errors the user chose to skip, are left out: the
+    // total is what will be sent.
+    return { result: { totalCount, status: 'prepared', skippedErrorRows: s.rowsWithErrors } };
+  },
+};
 
 export async function previewFile(db: Db, userId: string, id: string, now: Date, limit: number) {
   const f = await ownFile(db, userId, id);

@@ -35,6 +35,11 @@ export interface PipelineSummary {
   /** Repairs of the file itself, each once with its count (issue 20). */
   fileNotices: FileNotice[];
   quality: MatchQuality | null;
+  /**
+   * Epoch seconds: the first moment an event of a row without errors becomes too old for Meta (its event_time plus
+   * the window of its action_source); null when no row was accepted. Until then a clean result holds.
+   */
+  validUntil: number | null;
   /** True when stopAfterEvents ended the run before the end of the file (the counts are then partial). */
   stoppedEarly: boolean;
   /** Whole-file failure: unreadable file, or headers that do not match the mapping. */
@@ -63,4 +68,6 @@ export type PipelineRequest =
   { type: 'start'; input: PipelineInput } | { type: 'chunk'; data: Uint8Array } | { type: 'end' };
 
 export type PipelineMessage =
-  { type: 'items'; items: unknown[]; stopped: boolean } | { type: 'done'; summary: PipelineSummary };
+  /** `rows`: rows read so far in this job (progress of a background validation or prepare). */
+  | { type: 'items'; items: unknown[]; stopped: boolean; rows: number }
+  | { type: 'done'; summary: PipelineSummary };

@@ -42,7 +42,8 @@ type ItemOf<M extends PipelineMode> = M extends 'events'
  * once and later calls queue ('requests' for the API's own calls, 'background' by default, for delivery).
  * `onItems` receives rows as they are produced (problem rows for 'report', prepared events for 'events') and
  * may be async: the next chunk is sent only after it returns, so memory stays flat whatever the file size.
- * `stopAfterEvents` ends an 'events' run early (previews).
+ * `stopAfterEvents` ends an 'events' run early (previews). `onProgress` hears the rows read so far: 0 once a worker
+ * is free (the pass has started), then after each chunk.
  */
 export async function runPipeline<M extends PipelineMode>(
   db: Queryable,
@@ -54,6 +55,7 @@ export async function runPipeline<M extends PipelineMode>(
     stopAfterEvents?: number;
     withNormalized?: boolean;
     lane?: PipelineLane;
+    onProgress?: (rowsDone: number) => void;
   },
   onItems?: (items: ItemOf<M>[]) => Promise<void> | void,
 ): Promise<PipelineSummary> {
@@ -95,6 +97,7 @@ export async function runPipeline<M extends PipelineMode>(
   const send = (msg: PipelineRequest) => worker.postMessage(msg);
 
   try {
+    opts.onProgress?.(0);
     send({ type: 'start', input });
     // The worker parses while this thread reads the next chunks: up to CHUNKS_IN_FLIGHT are posted and not yet
     // answered, and the next read starts before the answer is awaited (it answers each chunk once, in order).
@@ -117,6 +120,7 @@ export async function runPipeline<M extends PipelineMode>(
         const m = await next();
         unanswered--;
         if (m.type === 'items') {
+          opts.onProgress?.(m.rows);
           if (m.items.length && onItems) await onItems(m.items as ItemOf<M>[]);
           stopped = m.stopped;
         }
@@ -131,6 +135,7 @@ export async function runPipeline<M extends PipelineMode>(
         finished = true;
         return m.summary;
       }
+      opts.onProgress?.(m.rows);
       if (m.items.length && onItems) await onItems(m.items as ItemOf<M>[]);
     }
   } finally {

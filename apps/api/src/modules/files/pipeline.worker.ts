@@ -14,6 +14,7 @@ import {
   headerProblem,
   markDuplicate,
   validationNotices,
+  windowFor,
   type CsvIssue,
   type FileNotice,
   type EventWriter,
@@ -67,6 +68,7 @@ function start(job: PipelineInput) {
     fileNotices: [],
     quality: null,
     validEvents: 0,
+    validUntil: null,
     stoppedEarly: false,
   };
   validate = null;
@@ -151,6 +153,10 @@ function handle(items: ReturnType<typeof reader.push>, out: unknown[]) {
           summary.repeatedRows++;
         }
         if (bad) summary.rowsWithErrors++;
+        else {
+          const deadline = Number(r.effectiveRow.event_time) + windowFor(r.effectiveRow.action_source);
+          if (deadline < (summary.validUntil ?? Infinity)) summary.validUntil = deadline;
+        }
         if (r.corrections.length) summary.rowsCorrected++;
         if (r.warnings.length) summary.rowsWithWarnings++;
         // A row with errors is not sent at all: what it would have lost is not counted as lost.
@@ -200,7 +206,12 @@ port.on('message', (msg: PipelineRequest) => {
   const out: unknown[] = [];
   if (msg.type === 'chunk') {
     if (!stopped) handle(reader.push(msg.data), out);
-    port.postMessage({ type: 'items', items: out, stopped } satisfies PipelineMessage);
+    port.postMessage({
+      type: 'items',
+      items: out,
+      stopped,
+      rows: summary.rowsChecked,
+    } satisfies PipelineMessage);
     return;
   }
   if (!stopped) handle(reader.end(), out);
@@ -213,6 +224,11 @@ port.on('message', (msg: PipelineRequest) => {
       stats.trimmedCells,
     );
   summary.preview = previewMix([previewErrors, previewDropped, previewCorrected], input.previewLimit);
-  port.postMessage({ type: 'items', items: out, stopped: true } satisfies PipelineMessage);
+  port.postMessage({
+    type: 'items',
+    items: out,
+    stopped: true,
+    rows: summary.rowsChecked,
+  } satisfies PipelineMessage);
   port.postMessage({ type: 'done', summary } satisfies PipelineMessage);
 });

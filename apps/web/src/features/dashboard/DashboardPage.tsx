@@ -8,11 +8,13 @@ import { Card } from '../../components/ui/Card.tsx';
 import { Dialog } from '../../components/ui/Dialog.tsx';
 import { FileDrop, uploadProblem } from '../../components/ui/FileDrop.tsx';
 import { Spinner } from '../../components/ui/Spinner.tsx';
+import { UploadProgressBar } from '../../components/ui/UploadProgressBar.tsx';
 import { errorMessage } from '../../lib/errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { usePublicConfig } from '../../lib/public-config.ts';
 import { useSession } from '../../lib/session.tsx';
 import { track } from '../../lib/track.ts';
+import type { UploadProgress } from '../../lib/upload.ts';
 import { issuesNotice } from '../workflow/FileIssues.tsx';
 import { routeForStatus, workflowApi } from '../workflow/workflow-api.ts';
 import { fileBadge } from './file-badge.ts';
@@ -42,8 +44,13 @@ export function DashboardPage() {
     }
   }, [list.isError, list.error]);
 
+  /** Bytes of the file being uploaded sent so far (null before the first report). */
+  const [sent, setSent] = useState<UploadProgress | null>(null);
   const upload = useMutation({
-    mutationFn: (file: File) => workflowApi.upload(file),
+    mutationFn: (file: File) => {
+      setSent(null);
+      return workflowApi.upload(file, setSent);
+    },
     onSuccess: (res) => {
       toast.success(`Uploaded: ${res.file.fileName}`);
       const notice = issuesNotice(res.issues);
@@ -119,9 +126,15 @@ export function DashboardPage() {
             d="M12 16V4m0 0-4 4m4-4 4 4M4 16v2a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-2"
           />
         </svg>
-        <p className="mt-3 text-base font-semibold text-slate-900">
-          {upload.isPending ? 'Uploading...' : 'Drop your CSV here, or click to choose a file'}
-        </p>
+        {upload.isPending ? (
+          <div className="mt-3 flex w-full justify-center">
+            <UploadProgressBar progress={sent} />
+          </div>
+        ) : (
+          <p className="mt-3 text-base font-semibold text-slate-900">
+            Drop your CSV here, or click to choose a file
+          </p>
+        )}
         <p className="mt-1 text-sm text-slate-500">
           One .csv file up to {maxUploadMb} MB: leads, sales or CRM exports.
         </p>

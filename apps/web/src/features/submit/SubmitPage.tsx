@@ -16,6 +16,8 @@ import { atLeast, workflowApi } from '../workflow/workflow-api.ts';
 import { ConnectionCheck, testAccount, type TestState } from './ConnectionCheck.tsx';
 import { DeliveredBefore, eventsToSend, useDelivered } from './DeliveredBefore.tsx';
 import { PreparedPreview } from './PreparedPreview.tsx';
+import { JobProgressBar } from '../workflow/JobProgressBar.tsx';
+import type { JobProgress } from '../workflow/upload-job.ts';
 import { SkippedErrorRows } from './SkippedErrorRows.tsx';
 
 const NEW = '__new__';
@@ -35,6 +37,8 @@ export function SubmitPage() {
   const [saving, setSaving] = useState(false);
   /** The result of 'Save and test connection', shown beside the account it saved. */
   const [savedTest, setSavedTest] = useState<TestState>(null);
+  /** How far the server's prepare job has come (null until it first answers). */
+  const [progress, setProgress] = useState<JobProgress | null>(null);
 
   const prepared = useQuery({
     queryKey: ['prepare', fileId],
@@ -48,7 +52,10 @@ export function SubmitPage() {
       if (file.status !== 'validated' && file.status !== 'prepared')
         throw Object.assign(new Error('File is not ready to be submitted.'), { goto: '/dashboard' });
       try {
-        const { totalCount, skippedErrorRows } = await atLeast(1000, workflowApi.prepare(fileId));
+        const { totalCount, skippedErrorRows } = await atLeast(
+          1000,
+          workflowApi.prepare(fileId, setProgress),
+        );
         // Spec §8: each move of a file's status is told ('File marked as {status}').
         if (file.status === 'validated') toast.success('File marked as prepared');
         return { file, totalCount, skippedErrorRows };
@@ -123,7 +130,9 @@ export function SubmitPage() {
     return (
       <>
         <StepIndicator step={4} />
-        <Spinner label="Preparing your events..." />
+        <Card className="mt-6">
+          <JobProgressBar kind="prepare" progress={progress} />
+        </Card>
       </>
     );
   }

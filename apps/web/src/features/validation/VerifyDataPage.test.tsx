@@ -78,6 +78,27 @@ beforeEach(() => {
 });
 
 describe('VerifyDataPage', () => {
+  it('shows the validation job progress as it runs, then the result', async () => {
+    let finish!: (r: ValidationResponse) => void;
+    api.validate.mockImplementation(
+      (_id: string, onProgress: (p: object) => void) =>
+        new Promise((resolve) => {
+          onProgress({ kind: 'validate', stage: 'reading', rowsDone: 150_000, rowsTotal: 300_000 });
+          finish = resolve;
+        }),
+    );
+    renderPage();
+    const bar = await screen.findByRole('progressbar', { name: 'Validation progress' });
+    expect(bar.getAttribute('aria-valuenow')).toBe('50');
+    expect(screen.getByText('Validating… 150,000 of 300,000 rows')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Continue to Submission' }).hasAttribute('disabled')).toBe(
+      true,
+    );
+    finish(result({ rowsChecked: 300_000 }));
+    expect(await screen.findByText('300,000')).toBeTruthy();
+    expect(screen.queryByRole('progressbar')).toBeNull();
+  });
+
   it('labels errors, corrections and warning-only rows each for what they are', async () => {
     api.validate.mockResolvedValue(
       result({

@@ -6,12 +6,15 @@ import { StepIndicator } from '../../components/StepIndicator.tsx';
 import { Button, buttonClass } from '../../components/ui/Button.tsx';
 import { Card } from '../../components/ui/Card.tsx';
 import { FileDrop, ONE_FILE_ONLY } from '../../components/ui/FileDrop.tsx';
-import { Spinner } from '../../components/ui/Spinner.tsx';
+import { UploadProgressBar } from '../../components/ui/UploadProgressBar.tsx';
 import { download } from '../../lib/api.ts';
+import type { UploadProgress } from '../../lib/upload.ts';
 import { errorMessage, limitOr } from '../../lib/errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { track } from '../../lib/track.ts';
 import { FileIssues } from '../workflow/FileIssues.tsx';
+import { JobProgressBar } from '../workflow/JobProgressBar.tsx';
+import type { JobProgress } from '../workflow/upload-job.ts';
 import { FileNotices } from './FileNotices.tsx';
 import { atLeast, workflowApi } from '../workflow/workflow-api.ts';
 import { DroppedValuesNotice } from './DroppedValuesNotice.tsx';
@@ -29,10 +32,13 @@ export function VerifyDataPage() {
   /** Why the last run failed, kept on the page after its toast has gone (a daily limit says when to retry). */
   const [failure, setFailure] = useState('');
   const [loading, setLoading] = useState(true);
+  /** How far the server's validation job has come (null until it first answers). */
+  const [progress, setProgress] = useState<JobProgress | null>(null);
   const [busy, setBusy] = useState(false);
 
   const run = useCallback(async () => {
     setLoading(true);
+    setProgress(null);
     try {
       let file;
       try {
@@ -51,7 +57,7 @@ export function VerifyDataPage() {
         toast.error('Please finish mapping this file before validating it.');
         return navigate(`/map-columns?fileId=${fileId}`, { replace: true });
       }
-      setResult(await atLeast(3000, workflowApi.validate(fileId)));
+      setResult(await atLeast(3000, workflowApi.validate(fileId, setProgress)));
     } catch (err) {
       const message = errorMessage(err, 'Failed to validate uploaded data');
       toast.error(message);
@@ -68,6 +74,7 @@ export function VerifyDataPage() {
   }, [fileId, navigate, run]);
 
   const [uploading, setUploading] = useState(false);
+  const [sent, setSent] = useState<UploadProgress | null>(null);
   // The drop zone that had focus is gone while the new file is checked: focus goes to the page heading, so a
   // keyboard user keeps their place and a screen reader reads on from the top of the new result.
   const heading = useRef<HTMLHeadingElement>(null);
@@ -78,8 +85,9 @@ export function VerifyDataPage() {
     if (!file || !file.name.toLowerCase().endsWith('.csv'))
       return toast.error('Please upload a valid .csv file.');
     setUploading(true);
+    setSent(null);
     try {
-      const res = await workflowApi.uploadFixed(fileId, file);
+      const res = await workflowApi.uploadFixed(fileId, file, setSent);
       if (!res.headers?.length) return toast.error('Uploaded file did not contain valid headers.');
       toast.success('File uploaded. Revalidating...');
       await run();
@@ -143,7 +151,7 @@ export function VerifyDataPage() {
 
         {loading ? (
           <Card>
-            <Spinner label="Checking every row..." />
+            <JobProgressBar kind="validate" progress={progress} />
           </Card>
         ) : wholeFileError ? (
           <Card className="border-red-200">
@@ -162,7 +170,7 @@ export function VerifyDataPage() {
               </div>
             ) : null}
             <div className="mt-4">
-              <CorrectedUpload onFile={uploadFixed} busy={uploading} />
+              <CorrectedUpload onFile={uploadFixed} busy={uploading} sent={sent} />
             </div>
           </Card>
         ) : result ? (
@@ -210,7 +218,7 @@ export function VerifyDataPage() {
               </Button>
             </div>
             {result.rows.length > 0 && <ReviewTable rows={result.rows} timeZone={result.timeZone} />}
-            <CorrectedUpload onFile={uploadFixed} busy={uploading} />
+            <CorrectedUpload onFile={uploadFixed} busy={uploading} sent={sent} />
           </>
         ) : (
           <Card>
@@ -312,10 +320,22 @@ function QualityCard({ quality }: { quality: NonNullable<ValidationResponse['qua
   );
 }
 
-function CorrectedUpload({ onFile, busy }: { onFile: (files: readonly File[]) => void; busy: boolean }) {
+function CorrectedUpload({
+  onFile,
+  busy,
+  sent,
+}: {
+  onFile: (files: readonly File[]) => void;
+  busy: boolean;
+  sent: UploadProgress | null;
+}) {
   return (
     <FileDrop onFile={onFile} disabled={busy}>
-      <p className="font-semibold text-slate-900">{busy ? 'Uploading...' : 'Upload a corrected CSV'}</p>
+      {busy ? (
+        <UploadProgressBar progress={sent} />
+      ) : (
+        <p className="font-semibold text-slate-900">Upload a corrected CSV</p>
+      )}
       <p className="mt-1 text-sm text-slate-500">
         Click or drag and drop. Your mapping is kept and the file is checked again.
       </p>

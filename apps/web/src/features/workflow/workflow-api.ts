@@ -12,6 +12,8 @@ import type {
   ValidationResponse,
 } from '@backsignal/contracts';
 import { api } from '../../lib/api.ts';
+import { uploadWithProgress, type UploadProgress } from '../../lib/upload.ts';
+import { runUploadJob, type JobProgress } from './upload-job.ts';
 
 const fileForm = (file: File) => {
   const form = new FormData();
@@ -21,16 +23,20 @@ const fileForm = (file: File) => {
 
 export const workflowApi = {
   list: (page: number) => api<UploadList>(`/api/uploads?limit=10&offset=${(page - 1) * 10}`),
-  upload: (file: File) => api<UploadResponse>('/api/upload', { method: 'POST', body: fileForm(file) }),
+  upload: (file: File, onProgress: (p: UploadProgress) => void = () => {}) =>
+    uploadWithProgress<UploadResponse>('/api/upload', fileForm(file), onProgress),
   remove: (id: string) => api<{ message: string }>(`/api/uploads/${id}`, { method: 'DELETE' }),
   file: (id: string) => api<UploadSummary>(`/api/uploads/${id}`),
   headers: (id: string) => api<HeadersResponse>(`/api/uploads/${id}/headers`),
   setStatus: (id: string, body: StatusUpdate) =>
     api<UploadSummary & { message: string }>(`/api/uploads/${id}/status`, { method: 'PATCH', body }),
-  uploadFixed: (id: string, file: File) =>
-    api<UploadResponse>(`/api/uploads/${id}/fixed`, { method: 'POST', body: fileForm(file) }),
-  validate: (id: string) => api<ValidationResponse>(`/api/uploads/${id}/validate`),
-  prepare: (id: string) => api<PrepareResponse>(`/api/uploads/${id}/prepare`),
+  uploadFixed: (id: string, file: File, onProgress: (p: UploadProgress) => void = () => {}) =>
+    uploadWithProgress<UploadResponse>(`/api/uploads/${id}/fixed`, fileForm(file), onProgress),
+  /** A background job followed to its result; `onProgress` hears how far it has come. */
+  validate: (id: string, onProgress?: (p: JobProgress) => void): Promise<ValidationResponse> =>
+    runUploadJob(id, 'validate', onProgress),
+  prepare: (id: string, onProgress?: (p: JobProgress) => void): Promise<PrepareResponse> =>
+    runUploadJob(id, 'prepare', onProgress),
   preview: (id: string) => api<PreviewResponse>(`/api/uploads/${id}/preview`),
   templates: () => api<{ id: string; name: string }[]>('/api/mappings'),
   template: (id: string) => api<TemplateDetail>(`/api/mappings/${id}`),
