@@ -36,7 +36,12 @@ beforeAll(async () => {
           for (const request of REQUESTS) sftp.on(request, () => {});
           // A file opens, then its reads (and its close) are never answered.
           sftp.removeAllListeners('OPEN');
-          sftp.on('OPEN', (reqid: number) => sftp.handle(reqid, Buffer.from('h1')));
+          // ...except denied.csv, which the server refuses to open.
+          sftp.on('OPEN', (reqid: number, filename: string) =>
+            filename.endsWith('denied.csv')
+              ? sftp.status(reqid, ssh2.utils.sftp.STATUS_CODE.PERMISSION_DENIED, 'Permission denied')
+              : sftp.handle(reqid, Buffer.from('h1')),
+          );
         }),
       ),
     );
@@ -86,6 +91,18 @@ describe('sftpFolder', () => {
     };
     await expect(drain()).rejects.toThrow('The server did not send the whole file within 0 seconds.');
     await reading.close();
+  });
+
+  it('reports a file the server refuses to open, even when the reader starts late', async () => {
+    const folder = await sftpFolder(conn(), secret, opts({ timeoutMs: 5000 }));
+    const body = await folder.read({ key: 'k', name: '/drop/denied.csv', size: 1, modifiedAt: null });
+    // A run stores the upload row (and checks the quota) before it pulls the first bytes.
+    await new Promise((r) => setTimeout(r, 100));
+    const drain = async () => {
+      for await (const chunk of body) void chunk;
+    };
+    await expect(drain()).rejects.toThrow('The file could not be read to its end (Permission denied).');
+    await folder.close();
   });
 
   it('refuses a private host in production, by literal address and by DNS name, before connecting', async () => {

@@ -185,19 +185,28 @@ export async function sftpFolder(
       return (await answer(client.exists(dir)).catch(fail)) ? listIn(dir) : [];
     },
     async read(item) {
-      const stream = client.createReadStream(item.name);
-      // The handle is closed before the connection ends: a close still in flight when the session ends
-      // would surface as an uncaught "No response from server".
-      const closed = new Promise<void>((resolve) => stream.once('close', () => resolve()));
-      return guardedBody(stream as AsyncIterable<Uint8Array>, {
+      // Opened when the reader starts pulling, not before: an open the server refuses (permission denied) while
+      // nobody listened to the stream went unheard, and the stream, errored but never closed, hung its reader
+      // and the run for good. The handle is closed before the connection ends: a close still in flight when the
+      // session ends would surface as an uncaught "No response from server".
+      let stream: ReturnType<typeof client.createReadStream> | undefined;
+      let closed = Promise.resolve();
+      async function* opened(): AsyncGenerator<Uint8Array> {
+        const s = client.createReadStream(item.name);
+        stream = s;
+        closed = new Promise<void>((resolve) => s.once('close', () => resolve()));
+        yield* s as AsyncIterable<Uint8Array>;
+      }
+      return guardedBody(opened(), {
         maxBytes: opts.maxBytes,
         timeoutMs: opts.timeoutMs,
         // The stream waits for a read in flight before it ends: only cutting the connection ends that read.
         abort: () => {
-          stream.destroy(new Error('timed out'));
+          stream?.destroy(new Error('timed out'));
           sock.destroy();
         },
         cleanup: async () => {
+          if (!stream) return;
           stream.on('error', () => {});
           stream.destroy();
           // A server that stopped answering never confirms the close: the connection is cut instead.
