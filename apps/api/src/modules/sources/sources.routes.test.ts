@@ -123,6 +123,17 @@ describe('sources API guards', () => {
     expect((await other.get(`/api/sources/${id}`)).statusCode).toBe(404);
     expect((await other.post(`/api/sources/${id}/run`)).statusCode).toBe(404);
     expect((await other.delete(`/api/sources/${id}`)).statusCode).toBe(404);
+    expect((await other.get(`/api/sources/${id}/runs`)).statusCode).toBe(404);
+    expect((await other.post(`/api/sources/${id}/pause`)).statusCode).toBe(404);
+    expect((await other.post(`/api/sources/${id}/resume`)).statusCode).toBe(404);
+    const theirAccount = await account(other);
+    expect((await other.patch(`/api/sources/${id}`, input(theirAccount, '/a.csv'))).statusCode).toBe(404);
+    // Test fetch with someone else's source id: neither their stored secret nor a fetch.
+    const peek = await other.post('/api/sources/test-fetch', {
+      connection: input(theirAccount, '/a.csv').connection,
+      sourceId: id,
+    });
+    expect(peek.statusCode).toBe(404);
     expect((await other.get('/api/sources')).json().sources).toEqual([]);
     // A pixel account of someone else cannot be bound.
     const theirs = await other.post('/api/sources', input(accountId, '/a.csv'));
