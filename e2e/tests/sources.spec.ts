@@ -226,6 +226,6 @@ test('an S3 bucket source made in the wizard sends each object once, a new one a
   await shots(page, 's3-edit');
 
   await page.goto('/sources');
-  await expect(page.getByText('S3 bucket')).toBeVisible();
+  await expect(page.getByText('S3 bucket', { exact: true })).toBeVisible();
   await shots(page, 'list-kinds');
 });

@@ -1,6 +1,15 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chownSync, existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
@@ -156,6 +165,8 @@ export async function startSftpServer() {
       utimesSync(file, modifiedAt, modifiedAt);
     },
     exists: (path: string) => existsSync(join(drop, path)),
+    /** A file the SFTP user sees listed but may not read (mode 000). */
+    lock: (path: string) => chmodSync(join(drop, path), 0),
     /** A reinstalled server: a new host key, same port. */
     async newHostKey() {
       await stop();

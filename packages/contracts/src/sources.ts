@@ -213,3 +213,47 @@ export type SourceList = z.infer<typeof SourceList>;
 
 export const SourceRunList = z.object({ runs: z.array(SourceRunSummary) });
 export type SourceRunList = z.infer<typeof SourceRunList>;
+
+type Nullable<T> = { [K in keyof T]: T[K] | null };
+type SecretTarget =
+  | Nullable<Pick<CsvUrlConnection, 'kind' | 'url' | 'auth' | 'headerName' | 'username'>>
+  | Pick<S3Connection, 'kind' | 'endpoint' | 'accessKeyId'>
+  | Pick<SftpConnection, 'kind' | 'host' | 'port' | 'username' | 'auth'>;
+
+/** Scheme and authority (host and port), lowercased; null when the URL has none. Another spelling is another site. */
+const origin = (url: string) =>
+  /^[a-z][a-z0-9+.-]*:\/\/[^/?#\\]*/i.exec(url.trim())?.[0].toLowerCase() ?? null;
+const same = (a: string | null | undefined, b: string | null | undefined) =>
+  (a ?? '').trim() === (b ?? '').trim();
+
+/**
+ * Whether a stored secret may serve a changed connection: only when it still goes to the same place, as the same
+ * identity (same kind, and the same URL origin and auth, S3 endpoint and access key ID, or SFTP server, port, user
+ * and auth). Otherwise an edit, or a "Test fetch" of a saved source, could send the stored password or key to
+ * another server without the owner typing it again.
+ */
+export function sameSecretTarget(stored: SecretTarget, next: SecretTarget): boolean {
+  if (stored.kind === 'csv_url' && next.kind === 'csv_url') {
+    const o = origin(stored.url ?? '');
+    return (
+      o !== null &&
+      o === origin(next.url ?? '') &&
+      stored.auth === next.auth &&
+      same(stored.headerName || 'Authorization', next.headerName || 'Authorization') &&
+      same(stored.username, next.username)
+    );
+  }
+  if (stored.kind === 's3' && next.kind === 's3')
+    return (
+      same(stored.endpoint.replace(/\/+$/, ''), next.endpoint.replace(/\/+$/, '')) &&
+      same(stored.accessKeyId, next.accessKeyId)
+    );
+  if (stored.kind === 'sftp' && next.kind === 'sftp')
+    return (
+      same(stored.host.toLowerCase(), next.host.toLowerCase()) &&
+      stored.port === next.port &&
+      same(stored.username, next.username) &&
+      stored.auth === next.auth
+    );
+  return false;
+}

@@ -43,4 +43,4 @@ export * from './quality/match-quality.ts';
 export * from './quality/row-match-quality.ts';
 export * from './meta-errors/index.ts';
 export { nextRunAt, describeSchedule, type SourceSchedule } from './schedule/next-run.ts';
-export { globToRegExp, matchesGlob } from './glob/glob.ts';
+export { globMatcher, matchesGlob } from './glob/glob.ts';

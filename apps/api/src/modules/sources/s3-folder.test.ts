@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fakeServer } from '../../../test/fake-http.ts';
 import { startS3Server, type S3Server } from '../../../test/s3-server.ts';
 import { guardedBody } from './remote-folder.ts';
 import { PRIVATE_ENDPOINT, s3Folder, type S3Options } from './s3-folder.ts';
@@ -48,6 +49,35 @@ describe('s3Folder', () => {
     expect(() => s3Folder(conn(s3.endpoint), 'x', opts({ allowHttp: false }))).toThrow(
       'The endpoint must start with https://.',
     );
+  });
+});
+
+describe('s3Folder listing', () => {
+  it('gives the whole listing one deadline, however many pages the bucket answers', async () => {
+    // A bucket that answers every page, slowly, and always has more.
+    let pages = 0;
+    const slow = await fakeServer(async (_req, res) => {
+      pages++;
+      await new Promise((r) => setTimeout(r, 50));
+      res.writeHead(200, { 'content-type': 'application/xml' });
+      res.end(
+        `<?xml version="1.0" encoding="UTF-8"?><ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/">` +
+          `<Name>b</Name><Prefix>in/</Prefix><KeyCount>1</KeyCount><MaxKeys>1000</MaxKeys><IsTruncated>true</IsTruncated>` +
+          `<NextContinuationToken>t${pages}</NextContinuationToken><Contents><Key>in/${pages}.csv</Key>` +
+          `<LastModified>2026-01-01T00:00:00.000Z</LastModified><ETag>"e${pages}"</ETag><Size>5</Size></Contents>` +
+          `</ListBucketResult>`,
+      );
+    });
+    const folder = s3Folder(conn(slow.url), 'secret', opts({ timeoutMs: 300 }));
+    try {
+      await expect(folder.list()).rejects.toThrow(
+        'The bucket did not list its objects within 0 seconds: use a prefix with fewer objects.',
+      );
+      expect(pages).toBeLessThan(50);
+    } finally {
+      await folder.close();
+      await slow.close();
+    }
   });
 });
 

@@ -43,6 +43,11 @@ function endpointUrl(endpoint: string, opts: S3Options): string | undefined {
   return url.origin;
 }
 
+const listingTooSlow = (ms: number) =>
+  new FetchFailure(
+    `The bucket did not list its objects within ${Math.round(ms / 1000)} seconds: use a prefix with fewer objects.`,
+  );
+
 /** The owner's words for what the bucket answered. */
 export function s3Reason(err: unknown, c: StoredS3): string {
   if (err instanceof FetchFailure) return err.message;
@@ -104,6 +109,8 @@ export function s3Folder(c: StoredS3, secretAccessKey: string, opts: S3Options):
     async list() {
       const items: RemoteItem[] = [];
       let token: string | undefined;
+      // One deadline for the whole listing, not one per page: 50 slow pages would hold a run for 50 minutes.
+      const deadline = AbortSignal.timeout(opts.timeoutMs);
       for (let page = 0; page < MAX_LIST_PAGES; page++) {
         const res = await client
           .send(
@@ -112,9 +119,9 @@ export function s3Folder(c: StoredS3, secretAccessKey: string, opts: S3Options):
               Prefix: c.prefix || undefined,
               ContinuationToken: token,
             }),
-            { abortSignal: AbortSignal.timeout(opts.timeoutMs) },
+            { abortSignal: deadline },
           )
-          .catch(fail);
+          .catch((err: unknown) => fail(deadline.aborted ? listingTooSlow(opts.timeoutMs) : err));
         for (const o of res.Contents ?? []) {
           // "Folder" markers some consoles create are not files.
           if (!o.Key || o.Key.endsWith('/')) continue;

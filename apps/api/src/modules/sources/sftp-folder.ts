@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { posix } from 'node:path';
 import SftpClient from 'ssh2-sftp-client';
-import { globToRegExp } from '@backsignal/core';
+import { globMatcher } from '@backsignal/core';
 import { guardedBody, type RemoteFolder, type RemoteItem } from './remote-folder.ts';
 import type { StoredSftp } from './sources.repo.ts';
 import { isBlockedAddress } from './ssrf.ts';
@@ -24,6 +24,8 @@ export interface SftpSecret {
 export const PRIVATE_HOST =
   'The server name points to a private, loopback or link-local address, which sources may not reach.';
 const CONNECT_TIMEOUT_MS = 20_000;
+/** How long a file's close may take before the connection is cut. */
+const CLOSE_GRACE_MS = 5_000;
 
 /** The server's host key changed since it was trusted: a run stops rather than talk to another server. */
 export class HostKeyChanged extends FetchFailure {
@@ -132,15 +134,33 @@ export async function sftpFolder(
     if (c.hostKey && seen && seen !== c.hostKey) throw new HostKeyChanged(c.hostKey, seen);
     throw new FetchFailure(sftpReason(err, c));
   }
-  const matches = globToRegExp(c.pattern);
+  const matches = globMatcher(c.pattern);
   const fail = (err: unknown): never => {
     throw new FetchFailure(sftpReason(err, c));
+  };
+  // ssh2 waits for an SFTP answer forever: a server that stops answering (connection open, no reply) would hold
+  // the run, which keeps beating, and so the source, for good. Each request gets the fetch timeout, then the
+  // connection is cut.
+  const answer = <T>(request: Promise<T>): Promise<T> => {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        sock.destroy();
+        reject(
+          new FetchFailure(
+            `The SFTP server did not answer within ${Math.round(opts.timeoutMs / 1000)} seconds.`,
+          ),
+        );
+      }, opts.timeoutMs);
+      timer.unref();
+    });
+    return Promise.race([request, late]).finally(() => clearTimeout(timer));
   };
   // A relative folder is under the user's home folder (the session's starting directory), as in any SFTP client.
   let folder = posix.normalize(c.folder);
   if (!c.folder.startsWith('/')) {
-    const home = await client.cwd().catch(async (err: unknown) => {
-      await client.end().catch(() => {});
+    const home = await answer(client.cwd()).catch(async (err: unknown) => {
+      if (!sock.destroyed) await answer(client.end()).catch(() => {});
       sock.destroy();
       return fail(err);
     });
@@ -148,8 +168,8 @@ export async function sftpFolder(
   }
 
   const listIn = async (dir: string) =>
-    (await client.list(dir).catch(fail))
-      .filter((e) => e.type === '-' && matches.test(e.name))
+    (await answer(client.list(dir)).catch(fail))
+      .filter((e) => e.type === '-' && matches(e.name))
       .map((e): RemoteItem => ({
         key: JSON.stringify(['sftp', posix.join(dir, e.name), e.size, e.modifyTime]),
         name: posix.join(dir, e.name),
@@ -162,37 +182,57 @@ export async function sftpFolder(
     list: () => listIn(folder),
     async listProcessed() {
       const dir = posix.join(folder, 'processed');
-      return (await client.exists(dir).catch(fail)) ? listIn(dir) : [];
+      return (await answer(client.exists(dir)).catch(fail)) ? listIn(dir) : [];
     },
     async read(item) {
-      const stream = client.createReadStream(item.name);
-      // The handle is closed before the connection ends: a close still in flight when the session ends
-      // would surface as an uncaught "No response from server".
-      const closed = new Promise<void>((resolve) => stream.once('close', () => resolve()));
-      return guardedBody(stream as AsyncIterable<Uint8Array>, {
+      // Opened when the reader starts pulling, not before: an open the server refuses (permission denied) while
+      // nobody listened to the stream went unheard, and the stream, errored but never closed, hung its reader
+      // and the run for good. The handle is closed before the connection ends: a close still in flight when the
+      // session ends would surface as an uncaught "No response from server".
+      let stream: ReturnType<typeof client.createReadStream> | undefined;
+      let closed = Promise.resolve();
+      async function* opened(): AsyncGenerator<Uint8Array> {
+        const s = client.createReadStream(item.name);
+        stream = s;
+        closed = new Promise<void>((resolve) => s.once('close', () => resolve()));
+        yield* s as AsyncIterable<Uint8Array>;
+      }
+      return guardedBody(opened(), {
         maxBytes: opts.maxBytes,
         timeoutMs: opts.timeoutMs,
-        abort: () => stream.destroy(new Error('timed out')),
+        // The stream waits for a read in flight before it ends: only cutting the connection ends that read.
+        abort: () => {
+          stream?.destroy(new Error('timed out'));
+          sock.destroy();
+        },
         cleanup: async () => {
+          if (!stream) return;
           stream.on('error', () => {});
           stream.destroy();
-          await closed;
+          // A server that stopped answering never confirms the close: the connection is cut instead.
+          let timer: NodeJS.Timeout | undefined;
+          const gaveUp = new Promise<boolean>((resolve) => {
+            timer = setTimeout(() => resolve(true), Math.min(opts.timeoutMs, CLOSE_GRACE_MS));
+          });
+          if (await Promise.race([closed.then(() => false), gaveUp])) sock.destroy();
+          clearTimeout(timer);
         },
       });
     },
     async moveProcessed(item) {
       const dir = posix.join(posix.dirname(item.name), 'processed');
-      if (!(await client.exists(dir).catch(fail))) await client.mkdir(dir, true).catch(fail);
+      if (!(await answer(client.exists(dir)).catch(fail))) await answer(client.mkdir(dir, true)).catch(fail);
       const base = posix.basename(item.name);
       const target = posix.join(dir, base);
       // SFTP rename does not overwrite: a name already in processed/ gets the time appended.
-      const free = (await client.exists(target).catch(fail))
+      const free = (await answer(client.exists(target)).catch(fail))
         ? posix.join(dir, `${base}.${new Date().toISOString().replace(/[:.]/g, '-')}`)
         : target;
-      await client.rename(item.name, free).catch(fail);
+      await answer(client.rename(item.name, free)).catch(fail);
     },
     async close() {
-      await client.end().catch(() => {});
+      // end() waits for the server's goodbye; one that stopped answering must not hold the run here either.
+      if (!sock.destroyed) await answer(client.end()).catch(() => {});
       sock.destroy();
     },
   };

@@ -63,8 +63,17 @@ export const SECRET_REQUIRED: Record<SourceConnection['kind'], string> = {
   sftp: 'Enter the password or private key.',
 };
 
-export const secretRequired = (c: SourceConnection) =>
-  new AppError('VALIDATION_FAILED', SECRET_REQUIRED[c.kind], { secret: SECRET_REQUIRED[c.kind] });
+const SECRET_AGAIN: Record<SourceConnection['kind'], string> = {
+  csv_url: 'Enter the token or password again: the stored one is kept only for the same site and sign-in.',
+  s3: 'Enter the secret access key again: the stored one is kept only for the same endpoint and access key ID.',
+  sftp: 'Enter the password or private key again: the stored one is kept only for the same server, port and user.',
+};
+
+/** A secret is needed; `again` when one is stored but may not serve this connection (another host or user). */
+export const secretRequired = (c: SourceConnection, again = false) => {
+  const message = (again ? SECRET_AGAIN : SECRET_REQUIRED)[c.kind];
+  return new AppError('VALIDATION_FAILED', message, { secret: message });
+};
 
 /** The secret to store: a new one sealed, undefined to keep the stored one, null when no auth is used. */
 export function sealedSecret(config: Config, c: SourceConnection, userId: string, sourceId: string) {

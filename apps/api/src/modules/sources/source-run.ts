@@ -22,6 +22,8 @@ import { FetchFailure } from './url-fetch.ts';
 export type RunnerDeps = Pick<ResolvedDeps, 'db' | 'config' | 'mailer' | 'now'> & { engine: EngineOptions };
 
 const SKIPPED_LISTED = 100;
+/** Runs in a row that may fail to read one file (network, timeout, cut transfer) before it is skipped for good. */
+export const ITEM_ATTEMPTS = 3;
 const HEARTBEAT_MS = 30_000;
 
 const fileName = (s: SourceRow, now: Date, item: RemoteItem | null) =>
@@ -33,6 +35,11 @@ const fileName = (s: SourceRow, now: Date, item: RemoteItem | null) =>
 interface RunItem {
   item: RemoteItem | null;
   waiting: number;
+  /**
+   * The item itself could not be read or stored: 'never' when retrying cannot help (not a CSV, over the limit),
+   * 'maybe' when it might (the transfer failed). Unset when the failure was not the item's (quota, Meta, us).
+   */
+  unreadable?: 'never' | 'maybe';
 }
 
 async function mailOwner(
@@ -100,16 +107,36 @@ export async function executeRun(deps: RunnerDeps, s: SourceRow, runId: string):
       await pauseAndMail(deps, s, runId, err.message);
       return 'paused';
     }
-    const message =
+    let message =
       err instanceof FetchFailure || err instanceof AppError
         ? err.message
         : 'Backsignal hit an internal error during this run; the next run will try again.';
     if (!(err instanceof FetchFailure || err instanceof AppError)) console.error('source run failed', err);
+    message += await skipUnreadable(deps, s, picked);
     await sourcesRepo.finishRun(deps.db, runId, { status: 'failed', message });
     return 'failed';
   } finally {
     clearInterval(beat);
   }
+}
+
+/**
+ * A file that cannot be read must not hold back the files after it forever (runs read the oldest unread one):
+ * it is remembered as seen at once when retrying cannot help, or after ITEM_ATTEMPTS failed runs. Answers what
+ * the run's message adds.
+ */
+async function skipUnreadable(deps: RunnerDeps, s: SourceRow, picked: RunItem): Promise<string> {
+  const { item, unreadable } = picked;
+  if (!item || !unreadable) return '';
+  if (unreadable === 'maybe') {
+    const failed = (await sourcesRepo.failedRunsOf(deps.db, s.id, item.key)) + 1;
+    if (failed < ITEM_ATTEMPTS) return ' The next run tries this file again.';
+  }
+  await sourcesRepo.markSeen(deps.db, s.id, item.key);
+  if (picked.waiting > 1) await sourcesRepo.requestNextRun(deps.db, s.id, deps.now());
+  return unreadable === 'never'
+    ? ' It was skipped and will not be read again.'
+    : ` It could not be read in ${ITEM_ATTEMPTS} runs and was skipped; it will not be read again.`;
 }
 
 /**
@@ -186,11 +213,18 @@ async function execute(deps: RunnerDeps, s: SourceRow, runId: string, picked: Ru
         return 'failed';
       }
     }
-    ({ file } = await createUpload(db, s.userId, fileName(s, now, next.item), await next.read(), {
-      maxBytes: config.maxUploadBytes,
-      quotas: config.quotas,
-      now,
-    }));
+    try {
+      ({ file } = await createUpload(db, s.userId, fileName(s, now, next.item), await next.read(), {
+        maxBytes: config.maxUploadBytes,
+        quotas: config.quotas,
+        now,
+      }));
+    } catch (err) {
+      // The daily upload quota is the account's, not the file's: the file waits for the next run.
+      if (next.item && err instanceof AppError && err.code !== 'RATE_LIMITED') picked.unreadable = 'never';
+      if (next.item && err instanceof FetchFailure) picked.unreadable = 'maybe';
+      throw err;
+    }
   } finally {
     await next.close();
   }

@@ -132,6 +132,28 @@ describe('S3 sources API guards', () => {
   });
 });
 
+describe('S3 stored secret', () => {
+  it('is not kept, nor used by a test fetch, for another endpoint or access key ID', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const accountId = await saveAccount(agent);
+    const id = await newSource(agent, accountId, 'ident/');
+    const again =
+      'Enter the secret access key again: the stored one is kept only for the same endpoint and access key ID.';
+    for (const other of [{ endpoint: 'http://127.0.0.1:1' }, { accessKeyId: 'OTHERKEY' }]) {
+      const c = conn({ prefix: 'ident/', secret: undefined, ...other });
+      const edit = await agent.patch(`/api/sources/${id}`, sourceInput(accountId, c));
+      expect(edit.statusCode).toBe(400);
+      expect(edit.json().message).toBe(again);
+      const test = await agent.post('/api/sources/test-fetch', { connection: c, sourceId: id });
+      expect(test.statusCode).toBe(400);
+      expect(test.json().fields).toEqual({ secret: again });
+    }
+    // The same endpoint and key ID (a trailing slash aside) keep it.
+    const same = conn({ prefix: 'other/', secret: undefined, endpoint: `${s3.endpoint}/` });
+    expect((await agent.patch(`/api/sources/${id}`, sourceInput(accountId, same))).statusCode).toBe(200);
+  });
+});
+
 describe('S3 test fetch', () => {
   it('names the object it read and shows its first rows, or the exact reason', async () => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);
@@ -227,6 +249,24 @@ describe('scheduled S3 runs', () => {
     expect(sentIds(graph)).toHaveLength(1);
     clock = new Date(clock.getTime() + 3600_000);
     expect((await tick(small)).map((r) => r.status)).toEqual(['nothing_new']);
+  });
+
+  it('skips an object that is not a CSV for good, so the objects after it are still sent', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const accountId = await saveAccount(agent);
+    await s3.put('drops', 'unreadable/1-empty.csv', '');
+    await s3.put('drops', 'unreadable/2-good.csv', leadsCsv(50, 51));
+    const id = await newSource(agent, accountId, 'unreadable/');
+    expect((await runScheduled(agent, runner, id, setClock)).map((r) => r.status)).toEqual([
+      'failed',
+      'sent',
+    ]);
+    const runs = await runsOf(agent, id);
+    expect(runs.find((r) => r.itemName === 'unreadable/1-empty.csv')!.message).toBe(
+      'The file is empty. Export your data again and make sure it has a header row and at least one row of data. It was skipped and will not be read again.',
+    );
+    expect(sentIds(graph)).toHaveLength(2);
+    expect((await runScheduled(agent, runner, id, setClock)).map((r) => r.status)).toEqual(['nothing_new']);
   });
 
   it('fails a run with the reason when the credentials are refused, and tries again next time', async () => {

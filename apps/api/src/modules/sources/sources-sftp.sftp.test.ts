@@ -87,6 +87,19 @@ describe('SFTP sources API guards', () => {
     const noSecret = await post(password({ secret: undefined }));
     expect(noSecret.statusCode).toBe(400);
     expect(noSecret.json().message).toBe('Enter the password or private key.');
+
+    // The stored password stays only with the same server, port, user and auth.
+    const id = (await post(password())).json().id as string;
+    const again =
+      'Enter the password or private key again: the stored one is kept only for the same server, port and user.';
+    for (const other of [{ host: 'localhost' }, { port: 2222 }, { username: 'root' }, { auth: 'key' }]) {
+      const c = password({ secret: undefined, ...other });
+      const edit = await agent.patch(`/api/sources/${id}`, sourceInput(accountId, c));
+      expect(edit.json().message).toBe(again);
+      expect((await testFetch(agent, c, id)).message).toBe(again);
+    }
+    const moved = password({ secret: undefined, folder: `${sftp.folder}/elsewhere` });
+    expect((await agent.patch(`/api/sources/${id}`, sourceInput(accountId, moved))).statusCode).toBe(200);
   });
 });
 
@@ -182,6 +195,30 @@ describe('SFTP test fetch and runs', () => {
       reason:
         'The private key could not be read: check that it is complete and that the passphrase is right.',
     });
+  });
+
+  it('skips a file it cannot read after a few runs, so the files after it are still sent', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const accountId = await saveAccount(agent);
+    sftp.put('locked/1-locked.csv', leadsCsv(70, 71), ago(30));
+    sftp.lock('locked/1-locked.csv');
+    sftp.put('locked/2-good.csv', leadsCsv(72, 73), ago(20));
+    const res = await agent.post(
+      '/api/sources',
+      sourceInput(accountId, password({ folder: '/drop/locked' })),
+    );
+    const id = res.json().id as string;
+    const statuses = [];
+    for (let i = 0; i < 3; i++)
+      statuses.push((await runScheduled(agent, runner, id, setClock)).map((r) => r.status));
+    expect(statuses).toEqual([['failed'], ['failed'], ['failed', 'sent']]);
+    const runs = await runsOf(agent, id);
+    const locked = runs.filter((r) => r.itemName === '/drop/locked/1-locked.csv').map((r) => r.message);
+    expect(locked.at(-1)).toMatch(/ The next run tries this file again\.$/);
+    expect(locked[0]).toMatch(
+      / It could not be read in 3 runs and was skipped; it will not be read again\.$/,
+    );
+    expect(sentIds(graph)).toHaveLength(2);
   });
 
   it('gives the reason for a wrong password, a missing folder and no matching file', async () => {

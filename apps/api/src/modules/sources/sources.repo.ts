@@ -359,6 +359,14 @@ export const sourcesRepo = {
     );
     return new Set(r.rows.map((x) => x.item_key));
   },
+  /** How many finished runs of this source failed on this item (the file that cannot be read). */
+  async failedRunsOf(db: Queryable, sourceId: string, key: string): Promise<number> {
+    const r = await db.query<{ n: number }>(
+      `select count(*)::int as n from source_runs where source_id = $1 and item_key = $2 and status = 'failed'`,
+      [sourceId, key],
+    );
+    return r.rows[0]!.n;
+  },
   async markSeen(db: Queryable, sourceId: string, key: string) {
     await db.query('insert into source_seen (source_id, item_key) values ($1, $2) on conflict do nothing', [
       sourceId,

@@ -123,6 +123,17 @@ describe('sources API guards', () => {
     expect((await other.get(`/api/sources/${id}`)).statusCode).toBe(404);
     expect((await other.post(`/api/sources/${id}/run`)).statusCode).toBe(404);
     expect((await other.delete(`/api/sources/${id}`)).statusCode).toBe(404);
+    expect((await other.get(`/api/sources/${id}/runs`)).statusCode).toBe(404);
+    expect((await other.post(`/api/sources/${id}/pause`)).statusCode).toBe(404);
+    expect((await other.post(`/api/sources/${id}/resume`)).statusCode).toBe(404);
+    const theirAccount = await account(other);
+    expect((await other.patch(`/api/sources/${id}`, input(theirAccount, '/a.csv'))).statusCode).toBe(404);
+    // Test fetch with someone else's source id: neither their stored secret nor a fetch.
+    const peek = await other.post('/api/sources/test-fetch', {
+      connection: input(theirAccount, '/a.csv').connection,
+      sourceId: id,
+    });
+    expect(peek.statusCode).toBe(404);
     expect((await other.get('/api/sources')).json().sources).toEqual([]);
     // A pixel account of someone else cannot be bound.
     const theirs = await other.post('/api/sources', input(accountId, '/a.csv'));
@@ -192,6 +203,57 @@ describe('sources API guards', () => {
       name: 'Renamed',
       connection: { hasSecret: true },
     });
+  });
+});
+
+describe('stored secrets follow only the same site', () => {
+  it('asks for the token again when an edit or a test fetch points the source at another origin', async () => {
+    const elsewhere = await fakeServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/csv' });
+      res.end(csv(2, 3));
+    });
+    try {
+      const { agent } = await loggedInAgent(ctx.app, ctx.db);
+      const accountId = await account(agent);
+      const header = (url: string) => ({ kind: 'csv_url', url, auth: 'header', headerName: 'X-Api-Key' });
+      const id = await newSource(agent, accountId, '/private.csv', {
+        connection: { ...header(`${sheet.url}/private.csv`), secret: 'sheet-secret-1' },
+      });
+      const again =
+        'Enter the token or password again: the stored one is kept only for the same site and sign-in.';
+
+      // "Test fetch" of the saved source against another server: the stored token is not sent there.
+      const test = await agent.post('/api/sources/test-fetch', {
+        connection: header(`${elsewhere.url}/steal.csv`),
+        sourceId: id,
+      });
+      expect(test.statusCode).toBe(400);
+      expect(test.json()).toMatchObject({ message: again, fields: { secret: again } });
+      expect(elsewhere.requests).toHaveLength(0);
+
+      // Saving another origin, or another header name, without typing the token again is refused.
+      for (const c of [
+        header(`${elsewhere.url}/steal.csv`),
+        { ...header(`${sheet.url}/private.csv`), headerName: 'X-Log-Me' },
+      ]) {
+        const edit = await agent.patch(`/api/sources/${id}`, input(accountId, '', { connection: c }));
+        expect(edit.statusCode).toBe(400);
+        expect(edit.json().message).toBe(again);
+      }
+      // Another path on the same site keeps it; with the token typed again, another site is fine.
+      const samePlace = await agent.patch(
+        `/api/sources/${id}`,
+        input(accountId, '', { connection: header(`${sheet.url}/other.csv`) }),
+      );
+      expect(samePlace.statusCode).toBe(200);
+      const typed = await agent.patch(
+        `/api/sources/${id}`,
+        input(accountId, '', { connection: { ...header(`${elsewhere.url}/a.csv`), secret: 'new-token' } }),
+      );
+      expect(typed.statusCode).toBe(200);
+    } finally {
+      await elsewhere.close();
+    }
   });
 });
 

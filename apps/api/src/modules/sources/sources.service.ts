@@ -6,6 +6,7 @@ import {
   type SourceSummary,
   type TestFetchRequest,
   type TestFetchResponse,
+  sameSecretTarget,
 } from '@backsignal/contracts';
 import { createCsvReader, describeSchedule, isTimeZone, mappingProblem, nextRunAt } from '@backsignal/core';
 import type { ResolvedDeps } from '../../app.ts';
@@ -83,9 +84,10 @@ export async function updateSource(deps: Deps, userId: string, id: string, input
   const s = await ownSource(deps, userId, id);
   await checkInput(deps, userId, input);
   const w = write(deps, userId, id, input);
-  // A stored secret is kept only for the same kind: an S3 key is no SFTP password.
-  if (w.sealed === undefined && (!s.sealed || s.kind !== input.connection.kind))
-    throw secretRequired(input.connection);
+  // A stored secret is kept only for the same kind and identity: an S3 key is no SFTP password, and a password
+  // must not follow the source to another server without the owner typing it again.
+  if (w.sealed === undefined && (!s.sealed || !sameSecretTarget(s.connection, input.connection)))
+    throw secretRequired(input.connection, !!s.sealed && s.kind === input.connection.kind);
   await sourcesRepo.update(deps.db, id, userId, w);
 }
 
@@ -192,10 +194,14 @@ export async function testFetch(
 ): Promise<TestFetchResponse> {
   const connection = storedConnection(req.connection);
   const saved = req.sourceId ? await ownSource(deps, userId, req.sourceId) : null;
-  // A saved source's stored secret serves when the form leaves it empty (same kind only).
+  // A saved source's stored secret serves when the form leaves it empty, for the same kind and identity only
+  // (another host, endpoint or user would receive the stored secret).
   let secret = requestSecret(req.connection);
-  if (!secret && saved && saved.kind === req.connection.kind && needsSecret(req.connection))
+  if (!secret && saved && saved.kind === req.connection.kind && needsSecret(req.connection)) {
+    if (saved.sealed && !sameSecretTarget(saved.connection, req.connection))
+      throw secretRequired(req.connection, true);
     secret = openSecret(deps.config, saved);
+  }
   const maxBytes = deps.config.maxUploadBytes;
   let hostKey: string | undefined;
   try {

@@ -24,6 +24,11 @@ describe('isBlockedAddress', () => {
     '::ffff:7f00:1',
     '::ffff:10.0.0.1',
     '64:ff9b::a9fe:a9fe',
+    '0:0:0:0:0:ffff:7f00:1',
+    '::127.0.0.1',
+    '::7f00:1',
+    '64:ff9b:1::a00:1',
+    'fe80::1%eth0',
     'not-an-ip',
   ])('refuses %s', (address) => expect(isBlockedAddress(address)).toBe(true));
 

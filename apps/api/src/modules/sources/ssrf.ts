@@ -32,6 +32,9 @@ for (const [net, bits] of [
   ['ff00::', 8],
   ['2001:db8::', 32],
   ['100::', 64],
+  // IPv4-compatible (deprecated ::a.b.c.d) and local-use NAT64: not routed to IPv4 on Linux today, refused anyway.
+  ['::', 96],
+  ['64:ff9b:1::', 48],
 ] as const)
   blocked.addSubnet(net, bits, 'ipv6');
 

@@ -10,6 +10,7 @@ import type {
   SourceSchedule,
   TestFetchResponse,
 } from '@backsignal/contracts';
+import { sameSecretTarget } from '@backsignal/contracts';
 import { FIELDS, mappingProblem } from '@backsignal/core/browser';
 import { Button } from '../../components/ui/Button.tsx';
 import { Card } from '../../components/ui/Card.tsx';
@@ -60,8 +61,8 @@ function Wizard({ existing }: { existing?: SourceDetail }) {
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [fetched, setFetched] = useState<Fetched | null>(null);
   const [failure, setFailure] = useState<Failed | null>(null);
-  // The stored secret serves only while the kind is the saved one.
-  const secretStored = !!existing?.connection.hasSecret && existing.connection.kind === conn.kind;
+  // The stored secret serves only while the kind and identity (host, user, endpoint, key ID) are the saved ones.
+  const secretStored = !!existing?.connection.hasSecret && sameSecretTarget(existing.connection, conn);
   const setConn = (c: SourceConnection) => {
     setConnState(c);
     setFieldErrors({});
