@@ -1,3 +1,4 @@
+import { ProgressBar } from '../../components/ui/ProgressBar.tsx';
 import type { DeliverySummary } from '@backsignal/contracts';
 import { progressPercent, timeLeftText } from './progress.ts';
 
@@ -15,19 +16,7 @@ export function Progress({ summary }: { summary: DeliverySummary }) {
   const left = running ? timeLeftText(p.secondsLeft) : null;
   return (
     <div className="mt-5">
-      <div
-        className="h-2 w-full overflow-hidden rounded-full bg-slate-100"
-        role="progressbar"
-        aria-label="Events processed"
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={pct}
-      >
-        <div
-          className={`h-full rounded-full ${p.eventsFailed ? 'bg-amber-500' : 'bg-brand-600'} transition-all`}
-          style={{ width: `${pct}%` }}
-        />
-      </div>
+      <ProgressBar label="Events processed" percent={pct} warn={p.eventsFailed > 0} />
       {left && <p className="mt-2 text-right text-xs text-slate-500">{left}</p>}
       <dl className="mt-4 grid grid-cols-2 gap-2 text-center text-sm sm:grid-cols-4 sm:gap-3">
         <Stat

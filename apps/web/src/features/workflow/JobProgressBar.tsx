@@ -1,3 +1,4 @@
+import { ProgressBar } from '../../components/ui/ProgressBar.tsx';
 import type { JobProgress } from './upload-job.ts';
 
 const VERB = { validate: 'Validating', prepare: 'Preparing' } as const;
@@ -34,17 +35,12 @@ export function JobProgressBar({
       <p className="text-sm font-medium text-slate-700" aria-hidden>
         {text}
       </p>
-      <div
-        className="mt-3 h-2 w-full overflow-hidden rounded-full bg-slate-100"
-        role="progressbar"
-        aria-label={kind === 'validate' ? 'Validation progress' : 'Preparation progress'}
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={pct}
-        aria-valuetext={text}
-      >
-        <div className="h-full rounded-full bg-brand-600 transition-all" style={{ width: `${pct}%` }} />
-      </div>
+      <ProgressBar
+        className="mt-3"
+        label={kind === 'validate' ? 'Validation progress' : 'Preparation progress'}
+        percent={pct}
+        valueText={text}
+      />
       <p className="mt-3 text-xs text-slate-500">
         Big files take a while. You can leave this page: the work goes on, and coming back shows where it is.
       </p>
