@@ -157,9 +157,18 @@ async function afterItem(deps: RunnerDeps, s: SourceRow, picked: RunItem, status
   if (picked.waiting > 1) await sourcesRepo.requestNextRun(deps.db, s.id, deps.now());
 }
 
+export const SEND_IN_PROGRESS =
+  "An earlier run's send is still going, so this run sent nothing (no event goes to Meta twice). The next run reads the file again.";
+
 async function execute(deps: RunnerDeps, s: SourceRow, runId: string, picked: RunItem): Promise<string> {
   const { db, config } = deps;
   const now = deps.now();
+  // A run whose worker died mid-send is closed, but its send resumes on another worker. The ledger keeps events
+  // already confirmed by Meta out, not those still in flight: reading the same file beside it could send twice.
+  if (await sourcesRepo.sendInProgress(db, s.id)) {
+    await sourcesRepo.finishRun(db, runId, { status: 'nothing_new', message: SEND_IN_PROGRESS });
+    return 'nothing_new';
+  }
   const account = s.pixelAccountId ? await pixelsRepo.find(db, s.userId, s.pixelAccountId) : undefined;
   if (!account) {
     await pauseAndMail(

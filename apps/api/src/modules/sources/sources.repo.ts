@@ -387,6 +387,15 @@ export const sourcesRepo = {
       [id, hostKey],
     );
   },
+  /** A send started by an earlier run of this source is still going (resumed after that run's worker died). */
+  async sendInProgress(db: Queryable, sourceId: string): Promise<boolean> {
+    const r = await db.query<{ busy: boolean }>(
+      `select exists (select 1 from source_runs sr join send_runs r on r.id = sr.send_run_id
+         where sr.source_id = $1 and r.status = 'running') as busy`,
+      [sourceId],
+    );
+    return r.rows[0]!.busy;
+  },
   async setRunSend(db: Queryable, runId: string, sendRunId: string) {
     await db.query('update source_runs set send_run_id = $2 where id = $1', [runId, sendRunId]);
   },

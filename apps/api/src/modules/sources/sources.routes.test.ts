@@ -4,7 +4,7 @@ import { Agent, loggedInAgent } from '../../../test/agent.ts';
 import { fakeServer } from '../../../test/fake-http.ts';
 import { startFakeGraph, type FakeGraph } from '../../../../../e2e/fake-graph/fake-graph.ts';
 import { claimDueRuns, INTERRUPTED, tick } from './scheduler.ts';
-import type { RunnerDeps } from './source-run.ts';
+import { SEND_IN_PROGRESS, type RunnerDeps } from './source-run.ts';
 import { sourceRunner } from './sources.test-helpers.ts';
 
 let ctx: TestContext;
@@ -441,6 +441,40 @@ describe('scheduled runs', () => {
     expect(runs.map((r: { status: string }) => r.status)).toEqual(['sent', 'failed']);
     expect(runs[1].message).toBe(INTERRUPTED);
     expect(sentIds()).toHaveLength(3);
+  });
+
+  it("sends nothing while an earlier run's send is still going, then reads the file again", async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const accountId = await account(agent);
+    files.set('/busy.csv', csv(2, 4));
+    const id = await newSource(agent, accountId, '/busy.csv');
+    expect((await agent.post(`/api/sources/${id}/run`)).statusCode).toBe(202);
+    expect(await tick(runner)).toEqual([expect.objectContaining({ sourceId: id, status: 'sent' })]);
+    const sent = sentIds().length;
+    // That run's worker died mid-send; the send sweeper resumed its send, which is running elsewhere.
+    await ctx.db.query(
+      `update send_runs set status = 'running', finished_at = null
+       where id = (select send_run_id from source_runs where source_id = $1)`,
+      [id],
+    );
+    files.set('/busy.csv', csv(2, 6));
+    expect((await agent.post(`/api/sources/${id}/run`)).statusCode).toBe(202);
+    expect(await tick(runner)).toEqual([expect.objectContaining({ sourceId: id, status: 'nothing_new' })]);
+    const runs = (await agent.get(`/api/sources/${id}/runs`)).json().runs as {
+      status: string;
+      message: string;
+    }[];
+    expect(runs.find((r) => r.status === 'nothing_new')?.message).toBe(SEND_IN_PROGRESS);
+    expect(sentIds()).toHaveLength(sent);
+    await ctx.db.query(
+      `update send_runs set status = 'completed', finished_at = now()
+       where id in (select send_run_id from source_runs where source_id = $1)`,
+      [id],
+    );
+    expect((await agent.post(`/api/sources/${id}/run`)).statusCode).toBe(202);
+    expect(await tick(runner)).toEqual([expect.objectContaining({ sourceId: id, status: 'sent' })]);
+    // Only the two new rows: the first three were already in the ledger.
+    expect(sentIds()).toHaveLength(sent + 2);
   });
 
   it('deletes a source with its runs', async () => {
