@@ -133,11 +133,11 @@ export function appEngineRun(
 }
 
 /** A pixel account saved through the API, with the token the fake Graph accepts. */
-export async function saveAccount(agent: Agent): Promise<string> {
+export async function saveAccount(agent: Agent, token = 'EAAB-good-token-123456'): Promise<string> {
   const res = await agent.post('/api/meta/accounts', {
     name: 'Main store',
     pixelId: '123456789',
-    accessToken: 'EAAB-good-token-123456',
+    accessToken: token,
   });
   if (res.statusCode >= 300) throw new Error(`account not saved: ${res.statusCode} ${res.body}`);
   return (res.json().account?.id ?? res.json().id) as string;

@@ -5,7 +5,15 @@ import { fakeServer } from '../../../test/fake-http.ts';
 import { startFakeGraph, type FakeGraph } from '../../../../../e2e/fake-graph/fake-graph.ts';
 import { claimDueRuns, INTERRUPTED, tick } from './scheduler.ts';
 import { SEND_IN_PROGRESS, type RunnerDeps } from './source-run.ts';
-import { sourceRunner } from './sources.test-helpers.ts';
+import {
+  leadsCsv,
+  runScheduled,
+  saveAccount,
+  sentIds,
+  sourceInput,
+  sourceRunner,
+  TOKEN,
+} from './sources.test-helpers.ts';
 
 let ctx: TestContext;
 let graph: FakeGraph;
@@ -18,12 +26,8 @@ let clock = new Date();
 const files = new Map<string, string>();
 let runner: RunnerDeps;
 
-const TOKEN = 'EAAB-good-token-123456';
-const when = new Date(Date.now() - 24 * 3600 * 1000).toISOString();
-const MAPPING = { Email: 'email', Event: 'event_name', When: 'event_time', Source: 'action_source' };
-const row = (n: number, email = `user${n}@example.com`) => `${email},Lead,${when},physical_store`;
-const csv = (from: number, to: number, header = 'Email,Event,When,Source') =>
-  [header, ...Array.from({ length: to - from + 1 }, (_, i) => row(from + i))].join('\r\n');
+const csv = leadsCsv;
+const setClock = (d: Date) => (clock = d);
 
 beforeAll(async () => {
   // The app keeps the real clock (sessions); the scheduler runs on the test clock.
@@ -61,42 +65,18 @@ afterEach(async () => {
   await ctx.db.query(`update sources set status = 'paused', run_requested_at = null`);
 });
 
-async function account(agent: Agent, token = TOKEN) {
-  const res = await agent.post('/api/meta/accounts', {
-    name: 'Main store',
-    pixelId: '123456789',
-    accessToken: token,
-  });
-  expect(res.statusCode).toBe(201);
-  return res.json().id as string;
-}
-
-const input = (accountId: string, path: string, extra: object = {}) => ({
-  name: 'Leads sheet',
-  connection: { kind: 'csv_url', url: `${sheet.url}${path}`, auth: 'none' },
-  mappings: MAPPING,
-  hardcodedValues: {},
-  settings: { timeZone: 'UTC', dateOrder: 'MDY', defaultCountry: 'US' },
-  pixelAccountId: accountId,
-  schedule: { every: 'hour', minute: 0 },
-  timeZone: 'Europe/Berlin',
-  ...extra,
-});
+const input = (accountId: string, path: string, extra: object = {}) =>
+  sourceInput(
+    accountId,
+    { kind: 'csv_url', url: `${sheet.url}${path}`, auth: 'none' },
+    { name: 'Leads sheet', ...extra },
+  );
 
 async function newSource(agent: Agent, accountId: string, path: string, extra: object = {}) {
   const res = await agent.post('/api/sources', input(accountId, path, extra));
   expect(res.statusCode).toBe(201);
   return res.json().id as string;
 }
-
-/** Moves the test clock to the source's next due time and runs the scheduler once. */
-async function runScheduled(agent: Agent, id: string) {
-  const next = (await agent.get(`/api/sources/${id}`)).json().nextRunAt as string;
-  clock = new Date(next);
-  return tick(runner);
-}
-
-const sentIds = () => graph.requests.flatMap((r) => r.events.map((e) => e.event_id));
 
 describe('sources API guards', () => {
   it('answers 401 without a session, 403 before verification, 400 for a bad body, 404 for another user', async () => {
@@ -106,7 +86,7 @@ describe('sources API guards', () => {
     expect((await unverified.get('/api/sources')).statusCode).toBe(403);
 
     const { agent } = await loggedInAgent(ctx.app, ctx.db);
-    const accountId = await account(agent);
+    const accountId = await saveAccount(agent);
     const bad = await agent.post('/api/sources', {
       ...input(accountId, '/a.csv'),
       schedule: { every: 'day', time: '25:00' },
@@ -126,7 +106,7 @@ describe('sources API guards', () => {
     expect((await other.get(`/api/sources/${id}/runs`)).statusCode).toBe(404);
     expect((await other.post(`/api/sources/${id}/pause`)).statusCode).toBe(404);
     expect((await other.post(`/api/sources/${id}/resume`)).statusCode).toBe(404);
-    const theirAccount = await account(other);
+    const theirAccount = await saveAccount(other);
     expect((await other.patch(`/api/sources/${id}`, input(theirAccount, '/a.csv'))).statusCode).toBe(404);
     // Test fetch with someone else's source id: neither their stored secret nor a fetch.
     const peek = await other.post('/api/sources/test-fetch', {
@@ -142,7 +122,7 @@ describe('sources API guards', () => {
 
   it('stores the token sealed and never returns it', async () => {
     const { agent, userId } = await loggedInAgent(ctx.app, ctx.db);
-    const accountId = await account(agent);
+    const accountId = await saveAccount(agent);
     const id = await newSource(agent, accountId, '/private.csv', {
       connection: {
         kind: 'csv_url',
@@ -214,7 +194,7 @@ describe('stored secrets follow only the same site', () => {
     });
     try {
       const { agent } = await loggedInAgent(ctx.app, ctx.db);
-      const accountId = await account(agent);
+      const accountId = await saveAccount(agent);
       const header = (url: string) => ({ kind: 'csv_url', url, auth: 'header', headerName: 'X-Api-Key' });
       const id = await newSource(agent, accountId, '/private.csv', {
         connection: { ...header(`${sheet.url}/private.csv`), secret: 'sheet-secret-1' },
@@ -289,28 +269,34 @@ describe('test fetch', () => {
 describe('scheduled runs', () => {
   it('sends each row of a growing sheet exactly once over three scheduled runs', async () => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);
-    const accountId = await account(agent);
+    const accountId = await saveAccount(agent);
     files.set('/grow.csv', csv(2, 11));
     const id = await newSource(agent, accountId, '/grow.csv');
 
-    expect(await runScheduled(agent, id)).toEqual([
+    expect(await runScheduled(agent, runner, id, setClock)).toEqual([
       expect.objectContaining({ sourceId: id, status: 'sent' }),
     ]);
-    expect(sentIds()).toHaveLength(10);
+    expect(sentIds(graph)).toHaveLength(10);
 
     files.set('/grow.csv', csv(2, 21));
-    expect(await runScheduled(agent, id)).toEqual([expect.objectContaining({ status: 'sent' })]);
-    expect(sentIds()).toHaveLength(20);
+    expect(await runScheduled(agent, runner, id, setClock)).toEqual([
+      expect.objectContaining({ status: 'sent' }),
+    ]);
+    expect(sentIds(graph)).toHaveLength(20);
 
     files.set('/grow.csv', csv(2, 26));
-    expect(await runScheduled(agent, id)).toEqual([expect.objectContaining({ status: 'sent' })]);
-    const ids = sentIds();
+    expect(await runScheduled(agent, runner, id, setClock)).toEqual([
+      expect.objectContaining({ status: 'sent' }),
+    ]);
+    const ids = sentIds(graph);
     expect(ids).toHaveLength(25);
     expect(new Set(ids).size).toBe(25);
 
     // Nothing new: nothing goes out, and no upload is left behind.
-    expect(await runScheduled(agent, id)).toEqual([expect.objectContaining({ status: 'nothing_new' })]);
-    expect(sentIds()).toHaveLength(25);
+    expect(await runScheduled(agent, runner, id, setClock)).toEqual([
+      expect.objectContaining({ status: 'nothing_new' }),
+    ]);
+    expect(sentIds(graph)).toHaveLength(25);
 
     const runs = (await agent.get(`/api/sources/${id}/runs`)).json().runs;
     expect(runs.map((r: { status: string; sent: number }) => [r.status, r.sent])).toEqual([
@@ -334,30 +320,30 @@ describe('scheduled runs', () => {
 
   it('skips rows with errors and lists them, below the threshold', async () => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);
-    const accountId = await account(agent);
+    const accountId = await saveAccount(agent);
     const lines = csv(2, 11).split('\r\n');
     lines[3] = `not-an-email,Lead,not-a-date,physical_store`;
     files.set('/some-bad.csv', lines.join('\r\n'));
     const id = await newSource(agent, accountId, '/some-bad.csv');
-    await runScheduled(agent, id);
+    await runScheduled(agent, runner, id, setClock);
     const [run] = (await agent.get(`/api/sources/${id}/runs`)).json().runs;
     expect(run).toMatchObject({ status: 'sent', sent: 9, rowsSkipped: 1 });
     expect(run.skippedRows[0].rowNumber).toBe(4);
-    expect(sentIds()).toHaveLength(9);
+    expect(sentIds(graph)).toHaveLength(9);
   });
 
   it('sends nothing, pauses and mails the owner when a mapped column vanished or too many rows are bad', async () => {
     const { agent, email } = await loggedInAgent(ctx.app, ctx.db);
-    const accountId = await account(agent);
+    const accountId = await saveAccount(agent);
     files.set('/broken.csv', csv(2, 5));
     const id = await newSource(agent, accountId, '/broken.csv');
-    await runScheduled(agent, id);
-    expect(sentIds()).toHaveLength(4);
+    await runScheduled(agent, runner, id, setClock);
+    expect(sentIds(graph)).toHaveLength(4);
     graph.reset();
 
     files.set('/broken.csv', csv(2, 9, 'E-mail,Event,When,Source'));
-    await runScheduled(agent, id);
-    expect(sentIds()).toHaveLength(0);
+    await runScheduled(agent, runner, id, setClock);
+    expect(sentIds(graph)).toHaveLength(0);
     const detail = (await agent.get(`/api/sources/${id}`)).json();
     expect(detail).toMatchObject({ status: 'paused', nextRunAt: null, lastRun: { status: 'paused' } });
     expect(detail.pauseReason).toContain('Email');
@@ -374,8 +360,8 @@ describe('scheduled runs', () => {
     for (const i of [1, 2, 3]) lines[i] = `nobody,Lead,yesterday,physical_store`;
     files.set('/broken.csv', lines.join('\r\n'));
     expect((await agent.post(`/api/sources/${id}/resume`)).statusCode).toBe(200);
-    await runScheduled(agent, id);
-    expect(sentIds()).toHaveLength(0);
+    await runScheduled(agent, runner, id, setClock);
+    expect(sentIds(graph)).toHaveLength(0);
     const paused = (await agent.get(`/api/sources/${id}`)).json();
     expect(paused.status).toBe('paused');
     expect(paused.pauseReason).toBe('3 of 8 rows (38%) have errors, more than the 20% this source allows.');
@@ -383,7 +369,7 @@ describe('scheduled runs', () => {
 
   it('pauses every source of an account whose token expired, with one mail', async () => {
     const { agent, email } = await loggedInAgent(ctx.app, ctx.db);
-    const accountId = await account(agent, 'EAAB-expired-token-999');
+    const accountId = await saveAccount(agent, 'EAAB-expired-token-999');
     files.set('/t1.csv', csv(2, 3));
     const a = await newSource(agent, accountId, '/t1.csv');
     const b = await newSource(agent, accountId, '/t1.csv', {
@@ -391,7 +377,7 @@ describe('scheduled runs', () => {
       schedule: { every: 'day', time: '08:00' },
     });
     const before = ctx.mailer.sent.filter((m) => m.to === email).length;
-    await runScheduled(agent, a);
+    await runScheduled(agent, runner, a, setClock);
     for (const id of [a, b]) expect((await agent.get(`/api/sources/${id}`)).json().status).toBe('paused');
     const mails = ctx.mailer.sent.filter((m) => m.to === email).slice(before);
     expect(mails).toHaveLength(1);
@@ -404,7 +390,7 @@ describe('scheduled runs', () => {
 
   it('runs a source once however many workers claim at the same time, and "Run now" once', async () => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);
-    const accountId = await account(agent);
+    const accountId = await saveAccount(agent);
     const id = await newSource(agent, accountId, '/none.csv');
     const next = new Date((await agent.get(`/api/sources/${id}`)).json().nextRunAt);
     const claims = await Promise.all([1, 2, 3].map(() => claimDueRuns(ctx.db, next, 10)));
@@ -424,7 +410,7 @@ describe('scheduled runs', () => {
 
   it('closes the run of a crashed worker and runs the source again', async () => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);
-    const accountId = await account(agent);
+    const accountId = await saveAccount(agent);
     files.set('/crash.csv', csv(2, 4));
     const id = await newSource(agent, accountId, '/crash.csv');
     const next = new Date((await agent.get(`/api/sources/${id}`)).json().nextRunAt);
@@ -440,17 +426,17 @@ describe('scheduled runs', () => {
     const runs = (await agent.get(`/api/sources/${id}/runs`)).json().runs;
     expect(runs.map((r: { status: string }) => r.status)).toEqual(['sent', 'failed']);
     expect(runs[1].message).toBe(INTERRUPTED);
-    expect(sentIds()).toHaveLength(3);
+    expect(sentIds(graph)).toHaveLength(3);
   });
 
   it("sends nothing while an earlier run's send is still going, then reads the file again", async () => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);
-    const accountId = await account(agent);
+    const accountId = await saveAccount(agent);
     files.set('/busy.csv', csv(2, 4));
     const id = await newSource(agent, accountId, '/busy.csv');
     expect((await agent.post(`/api/sources/${id}/run`)).statusCode).toBe(202);
     expect(await tick(runner)).toEqual([expect.objectContaining({ sourceId: id, status: 'sent' })]);
-    const sent = sentIds().length;
+    const sent = sentIds(graph).length;
     // That run's worker died mid-send; the send sweeper resumed its send, which is running elsewhere.
     await ctx.db.query(
       `update send_runs set status = 'running', finished_at = null
@@ -465,7 +451,7 @@ describe('scheduled runs', () => {
       message: string;
     }[];
     expect(runs.find((r) => r.status === 'nothing_new')?.message).toBe(SEND_IN_PROGRESS);
-    expect(sentIds()).toHaveLength(sent);
+    expect(sentIds(graph)).toHaveLength(sent);
     await ctx.db.query(
       `update send_runs set status = 'completed', finished_at = now()
        where id in (select send_run_id from source_runs where source_id = $1)`,
@@ -474,12 +460,12 @@ describe('scheduled runs', () => {
     expect((await agent.post(`/api/sources/${id}/run`)).statusCode).toBe(202);
     expect(await tick(runner)).toEqual([expect.objectContaining({ sourceId: id, status: 'sent' })]);
     // Only the two new rows: the first three were already in the ledger.
-    expect(sentIds()).toHaveLength(sent + 2);
+    expect(sentIds(graph)).toHaveLength(sent + 2);
   });
 
   it('deletes a source with its runs', async () => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);
-    const accountId = await account(agent);
+    const accountId = await saveAccount(agent);
     const id = await newSource(agent, accountId, '/a.csv');
     expect((await agent.delete(`/api/sources/${id}`)).statusCode).toBe(200);
     expect((await agent.get(`/api/sources/${id}`)).statusCode).toBe(404);

@@ -1,4 +1,3 @@
-import { expect } from 'vitest';
 import type { FakeGraph } from '../../../../../e2e/fake-graph/fake-graph.ts';
 import type { Agent } from '../../../test/agent.ts';
 import type { TestContext } from '../../../test/context.ts';
@@ -41,15 +40,7 @@ export function sourceRunner(ctx: TestContext, graph: FakeGraph, now: () => Date
   };
 }
 
-export async function saveAccount(agent: Agent, token = TOKEN) {
-  const res = await agent.post('/api/meta/accounts', {
-    name: 'Main store',
-    pixelId: '123456789',
-    accessToken: token,
-  });
-  expect(res.statusCode).toBe(201);
-  return res.json().id as string;
-}
+export { saveAccount } from '../delivery/delivery.test-helpers.ts';
 
 /** A source's input around a connection. */
 export const sourceInput = (accountId: string, connection: object, extra: object = {}) => ({
