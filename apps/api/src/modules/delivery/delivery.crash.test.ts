@@ -1,14 +1,8 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openCrashDatabase, type CrashDatabase } from '../../../test/crash-database.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGraph, type FakeGraph } from '../../../../../e2e/fake-graph/fake-graph.ts';
-import type { Db } from '../../db/db.ts';
-import { migrate } from '../../db/migrate.ts';
-import { openDatabase } from '../../db/open.ts';
-import { openTestDb } from '../../../test/context.ts';
 import { loadConfig } from '../../config/env.ts';
 import { deliveryRepo } from './delivery.repo.ts';
 import { seedUploadAndAccount } from './delivery.test-helpers.ts';
@@ -34,36 +28,19 @@ const APP_ENV = {
   APP_URL: 'http://localhost:3000',
 };
 let graph: FakeGraph;
-let target: { url?: string; dir?: string; drop: () => Promise<void> };
+let target: CrashDatabase;
 
 beforeAll(async () => {
   graph = await startFakeGraph({ tokens: ['good-token', APP_TOKEN] });
-  if (onPostgres) {
-    const t = await openTestDb();
-    await t.db.close().catch(() => {});
-    target = { url: t.url, drop: t.drop };
-  } else {
-    const dir = mkdtempSync(join(tmpdir(), 'bs-crash-'));
-    target = { dir, drop: async () => rmSync(dir, { recursive: true, force: true }) };
-  }
+  target = await openCrashDatabase('bs-crash-');
 });
 afterAll(async () => {
   await graph.close();
   await target.drop().catch(() => {});
 });
 
-async function withDb<T>(fn: (db: Db) => Promise<T>): Promise<T> {
-  const db = await openDatabase({ databaseUrl: target.url, dataDir: target.dir ?? '' });
-  try {
-    await migrate(db);
-    return await fn(db);
-  } finally {
-    await db.close();
-  }
-}
-
 async function newRun(events: number) {
-  return withDb(async (db) => {
+  return target.withDb(async (db) => {
     const userId = crypto.randomUUID();
     await db.query(
       `insert into users (id, email, first_name, last_name, password_hash, email_verified) values ($1, $2, 'C', 'T', 'x', true)`,
@@ -93,8 +70,7 @@ function worker(
       env: {
         ...process.env,
         ...extraEnv,
-        CRASH_DB_URL: target.url ?? '',
-        CRASH_DATA_DIR: target.dir ?? '',
+        ...target.env,
         CRASH_RUN_ID: run.runId,
         CRASH_PREFIX: run.prefix,
         CRASH_EVENTS: String(run.events),
@@ -114,8 +90,7 @@ function service(run: { runId: string; prefix: string; events: number }, extraEn
       ...process.env,
       ...extraEnv,
       CRASH_MODE: 'service',
-      CRASH_DB_URL: target.url ?? '',
-      CRASH_DATA_DIR: target.dir ?? '',
+      ...target.env,
       CRASH_RUN_ID: run.runId,
       CRASH_PREFIX: run.prefix,
       CRASH_EVENTS: String(run.events),
@@ -148,7 +123,7 @@ async function until(cond: () => boolean, ms: number, what: string): Promise<voi
 }
 
 const confirmedEvents = (runId: string, prefix: string) =>
-  withDb(
+  target.withDb(
     async (db) =>
       new Set(
         (await deliveryRepo.leaves(db, runId))
@@ -183,7 +158,7 @@ describe('crash and resume with kill -9', () => {
     ).toEqual([]);
 
     expect(graph.deliveredCount.size).toBe(1000);
-    await withDb(async (db) => {
+    await target.withDb(async (db) => {
       expect(await deliveryRepo.getRun(db, run.runId)).toMatchObject({ status: 'completed' });
       const totals = await deliveryRepo.totals(db, run.runId);
       // What the summary counts is exactly what the server received.
@@ -215,7 +190,7 @@ describe('crash and resume with kill -9', () => {
       expect(graph.requests).toHaveLength(30);
       expect(graph.deliveredCount.size).toBe(3000);
       expect([...graph.deliveredCount.values()].every((n) => n === 1)).toBe(true);
-      await withDb(async (db) =>
+      await target.withDb(async (db) =>
         expect(await deliveryRepo.totals(db, run.runId)).toMatchObject({
           events_sent: 3000,
           batches_sent: 30,
@@ -240,7 +215,7 @@ describe('takeover follows the heartbeat (issue 21)', () => {
       let peer: ReturnType<typeof service> | null = null;
       if (onPostgres) {
         // The run is A's from the start (as when the API hands it over): the idle peer must not take it early.
-        await withDb((db) =>
+        await target.withDb((db) =>
           db.query(`update send_runs set heartbeat_at = now() + interval '1 hour' where id = $1`, [
             run.runId,
           ]),
@@ -275,7 +250,7 @@ describe('takeover follows the heartbeat (issue 21)', () => {
           .filter((id) => confirmed.has(id)),
       ).toEqual([]);
       expect(graph.deliveredCount.size).toBe(1000);
-      await withDb(async (db) =>
+      await target.withDb(async (db) =>
         expect(await deliveryRepo.getRun(db, run.runId)).toMatchObject({ status: 'completed' }),
       );
     },
@@ -298,7 +273,7 @@ describe('crash and resume on the real path (stored file → core pipeline → a
         ),
       ].join('\r\n');
       // Upload, map, validate, prepare and send through the API, as the browser would; the queue is a stub.
-      const runId = await withDb(async (db) => {
+      const runId = await target.withDb(async (db) => {
         const app = await buildApp({
           config: loadConfig(APP_ENV),
           db,
@@ -354,14 +329,16 @@ describe('crash and resume on the real path (stored file → core pipeline → a
       const env = { ...APP_ENV, CRASH_SOURCE: 'app' };
       for (const at of ['after-answer:2', 'after-commit:3']) {
         expect(await worker(run, at, env)).toEqual({ code: null, signal: 'SIGKILL' });
-        expect(await withDb(async (db) => (await deliveryRepo.getRun(db, runId))!.status)).toBe('running');
+        expect(await target.withDb(async (db) => (await deliveryRepo.getRun(db, runId))!.status)).toBe(
+          'running',
+        );
       }
       expect(await worker(run, '', env)).toEqual({ code: 0, signal: null });
 
       // Every row reached Meta, as the pipeline built it; what the summary counts is exactly the file.
       expect(graph.deliveredCount.size).toBe(rows);
       expect([...graph.deliveredCount.keys()].every((k) => k.startsWith('Purchase\u0000bs-'))).toBe(true);
-      await withDb(async (db) => {
+      await target.withDb(async (db) => {
         expect(await deliveryRepo.getRun(db, runId)).toMatchObject({
           status: 'completed',
           total_events: rows,

@@ -1,13 +1,8 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openCrashDatabase, type CrashDatabase } from '../../../test/crash-database.ts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Db } from '../../db/db.ts';
-import { migrate } from '../../db/migrate.ts';
-import { openDatabase } from '../../db/open.ts';
-import { openTestDb } from '../../../test/context.ts';
 import { createUpload } from './files.service.ts';
 import { filesRepo } from './files.repo.ts';
 import { uploadJobsRepo } from './upload-jobs.repo.ts';
@@ -21,29 +16,12 @@ import { runningHere } from './upload-jobs.runner.ts';
  */
 const WORKER = fileURLToPath(new URL('./upload-jobs.crash-worker.ts', import.meta.url));
 const ROWS = 5_000;
-let target: { url?: string; dir?: string; drop: () => Promise<void> };
+let target: CrashDatabase;
 
 beforeAll(async () => {
-  if (process.env.TEST_DATABASE_URL) {
-    const t = await openTestDb();
-    await t.db.close().catch(() => {});
-    target = { url: t.url, drop: t.drop };
-  } else {
-    const dir = mkdtempSync(join(tmpdir(), 'bs-job-crash-'));
-    target = { dir, drop: async () => rmSync(dir, { recursive: true, force: true }) };
-  }
+  target = await openCrashDatabase('bs-job-crash-');
 });
 afterAll(() => target.drop().catch(() => {}));
-
-async function withDb<T>(fn: (db: Db) => Promise<T>): Promise<T> {
-  const db = await openDatabase({ databaseUrl: target.url, dataDir: target.dir ?? '' });
-  try {
-    await migrate(db);
-    return await fn(db);
-  } finally {
-    await db.close();
-  }
-}
 
 const usedRows = async (db: Db, userId: string) =>
   (
@@ -55,7 +33,7 @@ const usedRows = async (db: Db, userId: string) =>
 
 it('a validation whose process was killed mid-pass is taken over and finished once, the quota counted once', async () => {
   const when = new Date(Date.now() - 3600_000).toISOString().slice(0, 19) + 'Z';
-  const { userId, uploadId } = await withDb(async (db) => {
+  const { userId, uploadId } = await target.withDb(async (db) => {
     const userId = crypto.randomUUID();
     await db.query(
       `insert into users (id, email, first_name, last_name, password_hash, email_verified) values ($1, $2, 'C', 'T', 'x', true)`,
@@ -93,8 +71,7 @@ it('a validation whose process was killed mid-pass is taken over and finished on
     const child = spawn(process.execPath, ['--import', 'tsx', WORKER], {
       env: {
         ...process.env,
-        CRASH_DB_URL: target.url ?? '',
-        CRASH_DATA_DIR: target.dir ?? '',
+        ...target.env,
         CRASH_USER_ID: userId,
         CRASH_UPLOAD_ID: uploadId,
       },
@@ -112,7 +89,7 @@ it('a validation whose process was killed mid-pass is taken over and finished on
   expect(killedAt).toBeGreaterThan(0);
   expect(killedAt).toBeLessThan(ROWS);
 
-  await withDb(async (db) => {
+  await target.withDb(async (db) => {
     const left = (await uploadJobsRepo.get(db, jobId))!;
     // What the dead worker left: a running job, its quota counted, no result.
     expect(left).toMatchObject({ status: 'running', quotaTaken: true, attempts: 1, result: null });
