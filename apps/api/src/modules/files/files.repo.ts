@@ -1,5 +1,6 @@
 import type { FileSettings, FileStatus } from '@backsignal/contracts';
 import type { Queryable } from '../../db/db.ts';
+import { jsonColumn } from '../../db/json-column.ts';
 
 export interface UploadRow {
   id: string;
@@ -33,8 +34,6 @@ export interface UploadRow {
 const COLS = `id, user_id, file_name, status, size_bytes, row_count, encoding, delimiter, headers, samples, date_orders,
   decimal_separators, mappings, hardcoded_values, auto_mapped, settings, mapping_saved, clean_fingerprint, clean_rows, clean_repeats, clean_valid_until, skippable_fingerprint, skip_errors_fingerprint, error_rows, file_version, created_at`;
 
-const json = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
-
 function toRow(r: Record<string, unknown>): UploadRow {
   return {
     id: r.id as string,
@@ -45,14 +44,14 @@ function toRow(r: Record<string, unknown>): UploadRow {
     rowCount: Number(r.row_count),
     encoding: r.encoding as string,
     delimiter: r.delimiter as string,
-    headers: json(r.headers),
-    samples: json(r.samples),
-    dateOrders: json(r.date_orders),
-    decimalSeparators: json(r.decimal_separators),
-    mappings: json(r.mappings),
-    hardcodedValues: json(r.hardcoded_values),
-    autoMapped: json(r.auto_mapped),
-    settings: r.settings ? json(r.settings) : null,
+    headers: jsonColumn(r.headers),
+    samples: jsonColumn(r.samples),
+    dateOrders: jsonColumn(r.date_orders),
+    decimalSeparators: jsonColumn(r.decimal_separators),
+    mappings: jsonColumn(r.mappings),
+    hardcodedValues: jsonColumn(r.hardcoded_values),
+    autoMapped: jsonColumn(r.auto_mapped),
+    settings: r.settings ? jsonColumn(r.settings) : null,
     mappingSaved: r.mapping_saved as boolean,
     cleanFingerprint: (r.clean_fingerprint as string | null) ?? null,
     clean:

@@ -1,5 +1,6 @@
 import type { UploadJobError, UploadJobKind, UploadJobStage } from '@backsignal/contracts';
 import type { Queryable } from '../../db/db.ts';
+import { jsonColumn } from '../../db/json-column.ts';
 
 export interface UploadJobRow {
   id: string;
@@ -21,8 +22,6 @@ export interface UploadJobRow {
   finishedAt: Date | null;
 }
 
-const json = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
-
 function toRow(r: Record<string, unknown>): UploadJobRow {
   return {
     id: r.id as string,
@@ -37,8 +36,8 @@ function toRow(r: Record<string, unknown>): UploadJobRow {
     quotaTaken: r.quota_taken as boolean,
     rowsDone: Number(r.rows_done),
     rowsTotal: Number(r.rows_total),
-    result: r.result === null || r.result === undefined ? null : json(r.result),
-    error: r.error ? json<UploadJobError>(r.error) : null,
+    result: r.result === null || r.result === undefined ? null : jsonColumn(r.result),
+    error: r.error ? jsonColumn<UploadJobError>(r.error) : null,
     heartbeatAt: r.heartbeat_at as Date,
     startedAt: r.started_at as Date,
     finishedAt: (r.finished_at as Date | null) ?? null,

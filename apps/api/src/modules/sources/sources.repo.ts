@@ -1,6 +1,7 @@
 import type { FileSettings, SourceKind, SourceRunStatus, SourceSchedule } from '@backsignal/contracts';
 import type { Queryable } from '../../db/db.ts';
 import type { SealedToken } from '../pixels/token-crypto.ts';
+import { jsonColumn } from '../../db/json-column.ts';
 
 export interface StoredCsvUrl {
   kind: 'csv_url';
@@ -75,7 +76,6 @@ export interface SourceRunRow {
   alreadyDelivered: number;
 }
 
-const json = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
 const buf = (v: unknown) => Buffer.from(v as Uint8Array);
 const isUuid = (id: string) => /^[0-9a-f-]{36}$/i.test(id);
 
@@ -90,7 +90,7 @@ function toSource(r: Record<string, unknown>): SourceRow {
     name: r.name as string,
     kind: r.kind as SourceKind,
     // Rows written before SFTP and S3 existed have no kind inside the connection.
-    connection: { ...json<object>(r.connection), kind: r.kind } as StoredConnection,
+    connection: { ...jsonColumn<object>(r.connection), kind: r.kind } as StoredConnection,
     sealed: r.secret_ciphertext
       ? {
           ciphertext: buf(r.secret_ciphertext),
@@ -99,12 +99,12 @@ function toSource(r: Record<string, unknown>): SourceRow {
           keyVersion: Number(r.secret_key_version),
         }
       : null,
-    mappings: json(r.mappings),
-    hardcodedValues: json(r.hardcoded_values),
-    settings: json(r.settings),
+    mappings: jsonColumn(r.mappings),
+    hardcodedValues: jsonColumn(r.hardcoded_values),
+    settings: jsonColumn(r.settings),
     pixelAccountId: (r.pixel_account_id as string | null) ?? null,
     testEventCode: (r.test_event_code as string | null) ?? null,
-    schedule: json(r.schedule),
+    schedule: jsonColumn(r.schedule),
     timeZone: r.time_zone as string,
     errorThreshold: Number(r.error_threshold),
     status: r.status as SourceRow['status'],
@@ -136,7 +136,7 @@ function toRun(r: Record<string, unknown>): SourceRunRow {
     sendRunId: (r.send_run_id as string | null) ?? null,
     rowsRead: Number(r.rows_read),
     rowsSkipped: Number(r.rows_skipped),
-    skippedRows: json(r.skipped_rows),
+    skippedRows: jsonColumn(r.skipped_rows),
     message: (r.message as string | null) ?? null,
     itemName: (r.item_name as string | null) ?? null,
     sent: Number(r.sent),

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/db.ts';
+import { jsonColumn } from '../../db/json-column.ts';
 
 export interface TemplateRow {
   id: string;
@@ -6,12 +7,11 @@ export interface TemplateRow {
   mappings: Record<string, string>;
   hardcoded: Record<string, string>;
 }
-const json = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
 const toRow = (r: Record<string, unknown>): TemplateRow => ({
   id: r.id as string,
   name: r.name as string,
-  mappings: json(r.mappings),
-  hardcoded: json(r.hardcoded),
+  mappings: jsonColumn(r.mappings),
+  hardcoded: jsonColumn(r.hardcoded),
 });
 const isUuid = (id: string) => /^[0-9a-f-]{36}$/i.test(id);
 
