@@ -36,8 +36,9 @@ describe('phone fast path answers what libphonenumber answers', () => {
       }),
       { numRuns: 1500 },
     );
-    // The property is only worth something if the fast path answers most of these.
-    expect(hits).toBeGreaterThan(300);
+    // The property is only worth something if the fast path answers a good share of these. Over 20 seeds it
+    // answered 306-367 of 1500 (mean 340, sd 15); 200 is 9 sd below, so only a real loss of coverage fails.
+    expect(hits).toBeGreaterThan(200);
   });
 
   it('national numbers in the default country: the same answer, or left to the library', () => {
@@ -54,7 +55,8 @@ describe('phone fast path answers what libphonenumber answers', () => {
       }),
       { numRuns: 1500 },
     );
-    expect(hits).toBeGreaterThan(300);
+    // 298-350 of 1500 over 20 seeds; see above.
+    expect(hits).toBeGreaterThan(200);
   });
 
   it('covers the usual European and UK forms', () => {
