@@ -63,6 +63,8 @@ describe('send-run sweeper', () => {
       idx: 0,
       rowNumbers: [2],
       payloadHash: 'h',
+      token: crypto.randomUUID(),
+      leaseMs: 60_000,
     });
     const fresh = await newRun();
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodeEvent, type ServerEvent } from '@backsignal/core';
+import { encodeEvent, eventsJson, type ServerEvent } from '@backsignal/core';
 import { PARTNER_AGENT, postEvents } from './events-client.ts';
 
 const event = (id: string): ServerEvent => ({
@@ -17,7 +17,7 @@ async function sentBody(testEventCode: string | null) {
   let url = '';
   const fetch = (async (u: string, init: RequestInit) => {
     url = u;
-    body = init.body as string;
+    body = Buffer.from(init.body as Uint8Array).toString();
     auth = (init.headers as Record<string, string>).authorization!;
     return new Response('{"events_received":2,"fbtrace_id":"t"}', { status: 200 });
   }) as typeof globalThis.fetch;
@@ -27,7 +27,7 @@ async function sentBody(testEventCode: string | null) {
     apiVersion: 'v24.0',
     pixelId: '123',
     accessToken: 'secret-token',
-    events: [encodeEvent(event('a')), encodeEvent(event('b'))],
+    data: Buffer.from(eventsJson([encodeEvent(event('a')), encodeEvent(event('b'))])),
     testEventCode,
     timeoutMs: 1000,
     nowMs: () => 0,
@@ -67,7 +67,7 @@ describe('postEvents', () => {
       apiVersion: 'v24.0',
       pixelId: '123',
       accessToken: token,
-      events: [encodeEvent(event('a'))],
+      data: Buffer.from(eventsJson([encodeEvent(event('a'))])),
       testEventCode: null,
       timeoutMs: 1000,
       nowMs: () => 0,

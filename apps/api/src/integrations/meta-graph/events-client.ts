@@ -1,14 +1,9 @@
-import {
-  classifyNetworkFailure,
-  classifyResponse,
-  eventsJson,
-  type EncodedEvent,
-  type Outcome,
-} from '@backsignal/core';
+import { classifyNetworkFailure, classifyResponse, type Outcome } from '@backsignal/core';
 import { withoutToken } from './without-token.ts';
 
 /** Identifies Backsignal's traffic in Meta's Dataset Quality API (`agent_name`). */
 export const PARTNER_AGENT = 'backsignal';
+const DATA_OPEN = Buffer.from('{"data":');
 
 export interface PostEventsInput {
   fetch: typeof fetch;
@@ -16,7 +11,8 @@ export interface PostEventsInput {
   apiVersion: string;
   pixelId: string;
   accessToken: string;
-  events: readonly EncodedEvent[];
+  /** The events' JSON array as UTF-8 (eventsJson): the body is written around these bytes, never re-encoded. */
+  data: Uint8Array;
   testEventCode: string | null;
   timeoutMs: number;
   nowMs: () => number;
@@ -34,10 +30,11 @@ export interface PostEventsResult {
  */
 export async function postEvents(input: PostEventsInput): Promise<PostEventsResult> {
   const url = `${input.graphUrl}/${input.apiVersion}/${encodeURIComponent(input.pixelId)}/events`;
-  // The events are already JSON text: the body is written around them, as JSON.stringify would write it.
-  const body =
-    `{"data":${eventsJson(input.events)},"partner_agent":${JSON.stringify(PARTNER_AGENT)}` +
+  // The events are already JSON: the body is written around them, as JSON.stringify would write it.
+  const tail =
+    `,"partner_agent":${JSON.stringify(PARTNER_AGENT)}` +
     (input.testEventCode ? `,"test_event_code":${JSON.stringify(input.testEventCode)}}` : '}');
+  const body = Buffer.concat([DATA_OPEN, input.data, Buffer.from(tail)]);
   let res: Response;
   try {
     res = await input.fetch(url, {

@@ -507,6 +507,8 @@ describe('delivery engine', () => {
       idx: 1,
       rowNumbers: [102],
       payloadHash: 'something-else',
+      token: crypto.randomUUID(),
+      leaseMs: 60_000,
     });
     expect(await runSend(engine(fakeSource(events), { concurrency: 1 }).opts, run.id)).toBe('stopped');
     const done = await deliveryRepo.getRun(ctx.db, run.id);

@@ -5,7 +5,7 @@ import { readBatches } from './delivery.read-batches.ts';
 import { deliveryRepo, type BatchRow, type RunStatus } from './delivery.repo.ts';
 import { RunContext, withDefaults } from './delivery.run-context.ts';
 import { sendBatch } from './delivery.send-batch.ts';
-import { halves, hashEvents, Splitter } from './delivery.split.ts';
+import { halves, hashData, payloadOf, Splitter } from './delivery.split.ts';
 
 export * from './delivery.engine-types.ts';
 
@@ -127,15 +127,18 @@ async function processBatch(
   heldFirstHalves: BatchRow[],
 ): Promise<void> {
   const { db, run, token, o } = ctx;
-  const payloadHash = await hashEvents(events);
+  const whole = payloadOf(events);
+  const payloadHash = await hashData(whole.data);
   const stored = await deliveryRepo.ensureBatch(db, {
     runId: run.id,
     userId: run.user_id,
     idx,
     rowNumbers,
     payloadHash,
+    token,
+    leaseMs: o.leaseMs,
   });
-  if (stored !== payloadHash) {
+  if (stored.payloadHash !== payloadHash) {
     throw new RunFailure(
       `The file no longer matches what this send started with (batch ${idx + 1} changed), so Backsignal stopped rather than send different data.`,
     );
@@ -144,13 +147,20 @@ async function processBatch(
   const eventsOf = (leaf: BatchRow) => leaf.row_numbers.map((r) => byRow.get(r)!);
   for (const first of heldFirstHalves)
     await deliveryRepo.split(db, first, null, await halves(first, eventsOf(first)));
+  // A batch this worker just recorded is already claimed (sendBatch waits out a throttled run for it).
+  let leaf = stored.claimed;
   for (;;) {
-    // A throttled run claims nothing: a claimed batch would only hold its lease through the wait.
-    await ctx.waitForRun(null);
-    if (ctx.stopped) return;
-    const leaf = await deliveryRepo.claim(db, run.id, idx, token, o.leaseMs);
-    if (!leaf) return splitter.settled(idx);
-    await sendBatch(ctx, splitter, leaf, eventsOf(leaf));
+    if (!leaf) {
+      // A throttled run claims nothing: a claimed batch would only hold its lease through the wait.
+      await ctx.waitForRun(null);
+      if (ctx.stopped) return;
+      leaf = await deliveryRepo.claim(db, run.id, idx, token, o.leaseMs);
+      if (!leaf) return splitter.settled(idx);
+    }
+    const sent = await sendBatch(ctx, splitter, leaf, leaf.part === '' ? whole : payloadOf(eventsOf(leaf)));
+    // A whole batch Meta took leaves no other leaf to look for.
+    if (sent && leaf.part === '') return;
     if (!ctx.stopped) await splitter.resolveFirstHalf(leaf, byRow);
+    leaf = null;
   }
 }

@@ -288,15 +288,30 @@ export const deliveryRepo = {
     return rows[0]?.status ?? null;
   },
 
-  /** Records batch `idx` unless a worker already did; answers the stored payload hash either way. */
+  /**
+   * Records batch `idx` unless a worker already did; answers the stored payload hash either way. A batch recorded
+   * here is already claimed by `token` (`claimed`): the first claim costs no query of its own.
+   */
   async ensureBatch(
     db: Queryable,
-    b: { runId: string; userId: string; idx: number; rowNumbers: number[]; payloadHash: string },
-  ): Promise<string> {
-    const inserted = await db.query<{ payload_hash: string }>(
-      `insert into send_batches (id, run_id, user_id, idx, part, row_numbers, first_row, last_row, event_count, payload_hash)
-       values ($1, $2, $3, $4, '', $5::int[], $6, $7, $8, $9)
-       on conflict (run_id, idx, part) do nothing returning payload_hash`,
+    b: {
+      runId: string;
+      userId: string;
+      idx: number;
+      rowNumbers: number[];
+      payloadHash: string;
+      token: string;
+      leaseMs: number;
+    },
+  ): Promise<{ payloadHash: string; claimed: BatchRow | null }> {
+    const inserted = await db.query<BatchRow>(
+      lease(
+        `insert into send_batches (id, run_id, user_id, idx, part, row_numbers, first_row, last_row, event_count,
+           payload_hash, status, lease_token, lease_until)
+         values ($1, $2, $3, $4, '', $5::int[], $6, $7, $8, $9, 'sending', $10, ${LEASE})
+         on conflict (run_id, idx, part) do nothing returning *`,
+        11,
+      ),
       [
         randomUUID(),
         b.runId,
@@ -307,14 +322,17 @@ export const deliveryRepo = {
         b.rowNumbers.at(-1),
         b.rowNumbers.length,
         b.payloadHash,
+        b.token,
+        b.leaseMs,
       ],
     );
-    if (inserted.rows[0]) return inserted.rows[0].payload_hash;
+    const claimed = inserted.rows[0];
+    if (claimed) return { payloadHash: claimed.payload_hash, claimed };
     const { rows } = await db.query<{ payload_hash: string }>(
       `select payload_hash from send_batches where run_id = $1 and idx = $2 and part = ''`,
       [b.runId, b.idx],
     );
-    return rows[0]!.payload_hash;
+    return { payloadHash: rows[0]!.payload_hash, claimed: null };
   },
 
   /**
@@ -388,12 +406,13 @@ export const deliveryRepo = {
   },
 
   /**
-   * Meta confirmed the batch: the outcome and the ledger commit together, before anything counts it. A file's
-   * duplicate rows share an event_id (Meta deduplicates them), so the ledger rows are made distinct first:
+   * Meta confirmed the batch: the outcome and the ledger commit together, in one statement (one round trip, not a
+   * transaction's four), before anything counts it. The ledger rows are written only if the batch was still ours.
+   * A file's duplicate rows share an event_id (Meta deduplicates them), so the ledger rows are made distinct first:
    * ON CONFLICT cannot touch one row twice in a statement.
    */
   async commitSent(
-    db: Db,
+    db: Queryable,
     b: { batchId: string; token: string; eventsReceived: number; fbtraceId: string | null },
     ledger: {
       userId: string;
@@ -403,33 +422,33 @@ export const deliveryRepo = {
       events: { name: string; id: string }[];
     },
   ): Promise<boolean> {
-    return db.transaction(async (tx) => {
-      const r = await tx.query(
-        `update send_batches set status = 'sent', events_received = $3, fbtrace_id = $4, lease_token = null,
+    const { rows } = await db.query<{ sent: number }>(
+      `with sent as (
+         update send_batches set status = 'sent', events_received = $9, fbtrace_id = $10, lease_token = null,
            lease_until = null, updated_at = now()
-         where id = $1 and lease_token = $2 and status = 'sending'`,
-        [b.batchId, b.token, b.eventsReceived, b.fbtraceId],
-      );
-      if (r.rowCount === 0) return false;
-      if (ledger.events.length) {
-        await tx.query(
-          `insert into delivery_ledger (user_id, pixel_id, event_name, event_id, test, run_id)
-           select $1, $2, n, i, $3, $4 from (select distinct n, i from unnest($5::text[], $6::text[]) as t(n, i)) as d
-           on conflict (user_id, pixel_id, event_id, event_name) do update
-             set test = false, run_id = excluded.run_id, delivered_at = now()
-             where delivery_ledger.test and not excluded.test`,
-          [
-            ledger.userId,
-            ledger.pixelId,
-            ledger.test,
-            ledger.runId,
-            ledger.events.map((e) => e.name),
-            ledger.events.map((e) => e.id),
-          ],
-        );
-      }
-      return true;
-    });
+         where id = $7 and lease_token = $8 and status = 'sending' returning id),
+       ledger as (
+         insert into delivery_ledger (user_id, pixel_id, event_name, event_id, test, run_id)
+         select $1, $2, n, i, $3, $4 from (select distinct n, i from unnest($5::text[], $6::text[]) as t(n, i)) as d
+         where exists (select 1 from sent)
+         on conflict (user_id, pixel_id, event_id, event_name) do update
+           set test = false, run_id = excluded.run_id, delivered_at = now()
+           where delivery_ledger.test and not excluded.test)
+       select count(*)::int as sent from sent`,
+      [
+        ledger.userId,
+        ledger.pixelId,
+        ledger.test,
+        ledger.runId,
+        ledger.events.map((e) => e.name),
+        ledger.events.map((e) => e.id),
+        b.batchId,
+        b.token,
+        b.eventsReceived,
+        b.fbtraceId,
+      ],
+    );
+    return rows[0]!.sent > 0;
   },
 
   async commitFailed(db: Queryable, batchId: string, token: string, e: BatchError): Promise<boolean> {

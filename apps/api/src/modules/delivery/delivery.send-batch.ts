@@ -1,38 +1,38 @@
-import { backoffDelayMs, type EncodedEvent } from '@backsignal/core';
+import { backoffDelayMs } from '@backsignal/core';
 import { postEvents } from '../../integrations/meta-graph/events-client.ts';
 import { classifyAnswer, EXHAUSTED, type AnswerStep } from './delivery.answer.ts';
 import { deliveryRepo, type BatchError, type BatchRow } from './delivery.repo.ts';
 import type { RunContext } from './delivery.run-context.ts';
-import type { Splitter } from './delivery.split.ts';
+import type { Payload, Splitter } from './delivery.split.ts';
 
 /**
  * Sends one claimed batch (a leaf: a whole batch or a part split off it) until it is settled: sent, failed, split,
  * or given back because the run stopped or the lease was lost. An outcome counts only once committed under the
- * lease.
+ * lease. True when Meta took the leaf and that was committed.
  */
 export async function sendBatch(
   ctx: RunContext,
   splitter: Splitter,
   leaf: BatchRow,
-  events: EncodedEvent[],
-): Promise<void> {
+  { events, data }: Payload,
+): Promise<boolean> {
   const { db, token, o, run } = ctx;
   let attempts = leaf.attempts;
   let last: Extract<AnswerStep, { error: BatchError }> | null = null;
   for (;;) {
-    if (!(await ctx.stillRunning())) return void (await deliveryRepo.release(db, leaf.id, token));
+    if (!(await ctx.stillRunning())) return release(ctx, leaf);
     if (attempts >= o.backoff.maxAttempts) {
       await deliveryRepo.commitFailed(db, leaf.id, token, last?.error ?? EXHAUSTED);
-      return;
+      return false;
     }
-    if (!(await ctx.waitForRun(leaf))) return;
-    if (ctx.stopped) return void (await deliveryRepo.release(db, leaf.id, token));
+    if (!(await ctx.waitForRun(leaf))) return false;
+    if (ctx.stopped) return release(ctx, leaf);
     // After a rate limit the run-level wait replaces the batch's own backoff.
     const delay =
       last?.step === 'retry' ? backoffDelayMs(attempts, last.retryAfterSeconds, o.random(), o.backoff) : 0;
     // The heartbeat renews the lease through the backoff and the request, so it need not cover them: a worker
     // killed mid-wait must not keep its batch for minutes (issue 21).
-    if (!(await deliveryRepo.beginAttempt(db, leaf.id, token, o.leaseMs))) return;
+    if (!(await deliveryRepo.beginAttempt(db, leaf.id, token, o.leaseMs))) return false;
     if (delay > 0) await o.sleep(delay);
     attempts++;
     await o.onPoint?.('before-send', leaf);
@@ -44,7 +44,7 @@ export async function sendBatch(
         apiVersion: o.apiVersion,
         pixelId: ctx.creds.pixelId,
         accessToken: ctx.creds.accessToken,
-        events,
+        data,
         testEventCode: run.test_event_code,
         timeoutMs: o.timeoutMs,
         nowMs: o.now,
@@ -52,8 +52,8 @@ export async function sendBatch(
     );
     await o.onPoint?.('after-answer', leaf);
     switch (answer.step) {
-      case 'sent':
-        await deliveryRepo.commitSent(
+      case 'sent': {
+        const committed = await deliveryRepo.commitSent(
           db,
           { batchId: leaf.id, token, eventsReceived: answer.eventsReceived, fbtraceId: answer.fbtraceId },
           {
@@ -66,7 +66,8 @@ export async function sendBatch(
         );
         await o.onPoint?.('after-commit', leaf);
         if (ctx.throttle.accepted()) await deliveryRepo.clearThrottle(db, run.id);
-        return;
+        return committed;
+      }
       case 'throttled': {
         const at = o.now();
         ctx.throttle.update(
@@ -81,7 +82,7 @@ export async function sendBatch(
         if (ctx.throttle.givenUp(at)) {
           // Refused for the whole give-up time: the batch fails with Meta's reason, as any batch out of attempts.
           await deliveryRepo.commitFailed(db, leaf.id, token, answer.error);
-          return;
+          return false;
         }
         await deliveryRepo.refundAttempt(db, leaf.id, token);
         attempts--;
@@ -94,10 +95,15 @@ export async function sendBatch(
       case 'stop':
         await deliveryRepo.commitFailed(db, leaf.id, token, answer.error);
         await ctx.stop(answer.reason, answer.raw);
-        return;
+        return false;
       case 'split':
         await splitter.refused(leaf, events, answer.badIndex, answer.error);
-        return;
+        return false;
     }
   }
+}
+
+async function release(ctx: RunContext, leaf: BatchRow): Promise<false> {
+  await deliveryRepo.release(ctx.db, leaf.id, ctx.token);
+  return false;
 }

@@ -284,8 +284,8 @@ export async function batchRows(db: Db, userId: string, uploadId: string, batchI
   const reason = [e.title, e.metaTitle, e.metaMessage].filter(Boolean).join(': ');
   const wanted = new Set(batch.row_numbers);
   async function* rows(): AsyncGenerator<string[]> {
-    for await (const item of preparedEvents(db, upload, run.created_at)) {
-      if (wanted.has(item.rowNumber)) yield [...item.values, reason];
+    for await (const item of preparedEvents(db, upload, run.created_at, true)) {
+      if (wanted.has(item.rowNumber)) yield [...item.values!, reason];
     }
   }
   // Named by the number the summary shows ('Batch 3'), not the zero-based index.
@@ -312,9 +312,9 @@ export async function allFailedRows(db: Db, userId: string, uploadId: string) {
   }
   async function* rows(): AsyncGenerator<string[]> {
     if (!reasons.size) return;
-    for await (const item of preparedEvents(db, upload, run!.created_at)) {
+    for await (const item of preparedEvents(db, upload, run!.created_at, true)) {
       const reason = reasons.get(item.rowNumber);
-      if (reason !== undefined) yield [...item.values, reason];
+      if (reason !== undefined) yield [...item.values!, reason];
     }
   }
   // A header value: only characters no browser or proxy reads differently.

@@ -13,22 +13,33 @@ const CANCELLED = new Error('cancelled');
 
 /**
  * The workflow pipeline pushes chunks of prepared events; the engine pulls. The next chunk is produced only
- * once the engine has taken the last one, so memory stays flat; stopping early ends the pipeline.
+ * once the engine has taken the last one, so memory stays flat; stopping early ends the pipeline. `withValues`
+ * adds each row's cells (the failed-rows downloads).
  */
-export async function* preparedEvents(db: Db, upload: UploadRow, now: Date): AsyncGenerator<PreparedEvent> {
+export async function* preparedEvents(
+  db: Db,
+  upload: UploadRow,
+  now: Date,
+  withValues = false,
+): AsyncGenerator<PreparedEvent> {
   let chunk: PreparedEvent[] | null = null;
   let wake: (() => void) | null = null;
   let taken: (() => void) | null = null;
   let done = false;
   let cancelled = false;
   let failure: unknown = null;
-  const finished = runPipeline(db, upload, { mode: 'events', now, previewLimit: 0 }, async (items) => {
-    if (cancelled) throw CANCELLED;
-    chunk = items;
-    wake?.();
-    await new Promise<void>((r) => (taken = r));
-    if (cancelled) throw CANCELLED;
-  })
+  const finished = runPipeline(
+    db,
+    upload,
+    { mode: 'events', now, previewLimit: 0, withValues },
+    async (items) => {
+      if (cancelled) throw CANCELLED;
+      chunk = items;
+      wake?.();
+      await new Promise<void>((r) => (taken = r));
+      if (cancelled) throw CANCELLED;
+    },
+  )
     .then(
       (summary) => {
         // The pipeline refused the file (e.g. its headers no longer match the mapping): no retry can fix that.

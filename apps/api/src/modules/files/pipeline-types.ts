@@ -17,6 +17,11 @@ export interface PipelineInput {
   stopAfterEvents?: number;
   /** 'events' only: each event carries its row's values normalised before hashing (the /submit preview). */
   withNormalized?: boolean;
+  /**
+   * 'events' only: each event carries its row's cells as in the file (the failed-rows downloads). The send leaves
+   * them out: copying every row's cells to the main thread was a tenth of its CPU there.
+   */
+  withValues?: boolean;
 }
 
 export interface PipelineSummary {
@@ -34,6 +39,7 @@ export interface PipelineSummary {
   fileIssues: CsvIssue[];
   /** Repairs of the file itself, each once with its count (issue 20). */
   fileNotices: FileNotice[];
+  /** Validation only (null in the other modes): how well the accepted rows can be matched. */
   quality: MatchQuality | null;
   /**
    * Epoch seconds: the first moment an event of a row without errors becomes too old for Meta (its event_time plus
@@ -49,7 +55,8 @@ export interface PipelineSummary {
 /** A prepared event with the CSV row it came from (delivery keeps the row for failed-batch downloads). */
 export interface PreparedEvent {
   rowNumber: number;
-  values: string[];
+  /** With PipelineInput.withValues: the row's cells as in the file. */
+  values?: string[];
   event: EncodedEvent;
   /** With PipelineInput.withNormalized: field → value as normalised, before hashing. */
   normalized?: Record<string, string>;

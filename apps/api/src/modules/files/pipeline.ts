@@ -54,6 +54,7 @@ export async function runPipeline<M extends PipelineMode>(
     previewLimit?: number;
     stopAfterEvents?: number;
     withNormalized?: boolean;
+    withValues?: boolean;
     lane?: PipelineLane;
     onProgress?: (rowsDone: number) => void;
   },
@@ -64,6 +65,7 @@ export async function runPipeline<M extends PipelineMode>(
     previewLimit: opts.previewLimit ?? 10,
     ...(opts.stopAfterEvents ? { stopAfterEvents: opts.stopAfterEvents } : {}),
     ...(opts.withNormalized ? { withNormalized: true } : {}),
+    ...(opts.withValues ? { withValues: true } : {}),
     ctx: {
       mappings: upload.mappings,
       hardcoded: upload.hardcodedValues,

@@ -27,6 +27,7 @@ import type {
   PipelineMessage,
   PipelineRequest,
   PipelineSummary,
+  PreparedEvent,
   ReportRow,
 } from './pipeline-types.ts';
 import { previewMix } from './preview-mix.ts';
@@ -167,7 +168,8 @@ function handle(items: ReturnType<typeof reader.push>, out: unknown[]) {
             summary.drops[key] = (summary.drops[key] ?? 0) + 1;
           }
         }
-        if (!bad && !repeat) quality.add(r);
+        // Only a validation reports the match quality: a send or a preview would score every row for nothing.
+        if (!bad && !repeat && input.mode === 'validate') quality.add(r);
         const problem = bad || r.corrections.length > 0 || r.drops.length > 0 || r.warnings.length > 0;
         // Spec: the preview shows rows with errors or corrections; by severity: errors, then rows with a dropped
         // value, then corrections (previewMix). Warning-only rows stay in the report.
@@ -183,11 +185,10 @@ function handle(items: ReturnType<typeof reader.push>, out: unknown[]) {
           const event = writeEvent!(r);
           // Measured here, natively, so the sending thread's batcher does not count it in JavaScript.
           event.bytes = Buffer.byteLength(event.json);
-          out.push(
-            input.withNormalized
-              ? { rowNumber: item.rowNumber, values: item.values, event, normalized: r.effectiveRow }
-              : { rowNumber: item.rowNumber, values: item.values, event },
-          );
+          const prepared: PreparedEvent = { rowNumber: item.rowNumber, event };
+          if (input.withValues) prepared.values = item.values;
+          if (input.withNormalized) prepared.normalized = r.effectiveRow;
+          out.push(prepared);
           if (input.stopAfterEvents && summary.validEvents >= input.stopAfterEvents) {
             // A preview needs only its first events: stop reading instead of building the whole file.
             summary.stoppedEarly = true;
@@ -215,7 +216,7 @@ port.on('message', (msg: PipelineRequest) => {
     return;
   }
   if (!stopped) handle(reader.end(), out);
-  summary.quality = summary.rowsChecked ? quality.result() : null;
+  summary.quality = summary.rowsChecked && input.mode === 'validate' ? quality.result() : null;
   if (!summary.error)
     summary.fileNotices = validationNotices(
       readerNotices,
