@@ -170,8 +170,10 @@ function SftpFields({ conn, onChange, secretStored, errors }: Props<SftpConnecti
           inputMode="numeric"
           min={1}
           max={65535}
-          value={String(conn.port)}
-          onChange={(e) => onChange({ ...conn, port: Number(e.target.value) || 22, hostKey: null })}
+          value={conn.port ? String(conn.port) : ''}
+          error={errors.port}
+          // Cleared, the field stays empty (port 0, which missingFields names) instead of snapping back to 22.
+          onChange={(e) => onChange({ ...conn, port: Number(e.target.value) || 0, hostKey: null })}
         />
       </div>
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
@@ -55,6 +55,20 @@ function Wizard({ existing }: { existing?: SourceDetail }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [step, setStep] = useState(existing ? 1 : 0);
+  // The button that changed the step is gone with its step: focus goes to the new step's heading, so keyboard
+  // and screen-reader users go on from there instead of from the top of the page.
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const shownStep = useRef(step);
+  useEffect(() => {
+    if (shownStep.current === step) return;
+    shownStep.current = step;
+    headingRef.current?.focus();
+  }, [step]);
+  const stepHeading = {
+    ref: headingRef,
+    tabIndex: -1,
+    className: 'text-base font-semibold text-slate-900 focus:outline-none',
+  };
   const [conn, setConnState] = useState<SourceConnection>(
     existing ? fromView(existing.connection) : emptyConnection('csv_url'),
   );
@@ -183,7 +197,7 @@ function Wizard({ existing }: { existing?: SourceDetail }) {
 
       {step === 0 && (
         <Card className="space-y-4">
-          <h2 className="text-base font-semibold text-slate-900">What do you want to connect?</h2>
+          <h2 {...stepHeading}>What do you want to connect?</h2>
           <div className="grid grid-cols-1 gap-3 md:grid-cols-3">
             {KINDS.map((k) => (
               <button
@@ -203,7 +217,7 @@ function Wizard({ existing }: { existing?: SourceDetail }) {
       {step === 1 && (
         <Card className="space-y-4">
           <div className="flex flex-wrap items-baseline justify-between gap-2">
-            <h2 className="text-base font-semibold text-slate-900">Connect: {KIND_TEXT[conn.kind]}</h2>
+            <h2 {...stepHeading}>Connect: {KIND_TEXT[conn.kind]}</h2>
             <button
               type="button"
               className="text-sm text-brand-700 hover:underline"
@@ -243,7 +257,7 @@ function Wizard({ existing }: { existing?: SourceDetail }) {
         <Card className="space-y-4">
           <div className="flex flex-wrap items-start justify-between gap-3">
             <div>
-              <h2 className="text-base font-semibold text-slate-900">Map columns</h2>
+              <h2 {...stepHeading}>Map columns</h2>
               <p className="text-sm text-slate-600">
                 Every run reads the file with this mapping. A saved template applies from Mapping Actions.
               </p>
@@ -319,7 +333,7 @@ function Wizard({ existing }: { existing?: SourceDetail }) {
 
       {step === 3 && (
         <Card className="space-y-4">
-          <h2 className="text-base font-semibold text-slate-900">Schedule and pixel</h2>
+          <h2 {...stepHeading}>Schedule and pixel</h2>
           <TextField
             label="Name"
             value={name}

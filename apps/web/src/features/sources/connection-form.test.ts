@@ -18,6 +18,17 @@ describe('connection form', () => {
     });
   });
 
+  it('asks for a port from 1 to 65535 when the SFTP port is cleared or out of range', () => {
+    const sftp = { ...emptyConnection('sftp'), host: 'h', username: 'u', secret: 's' } as never as {
+      port: number;
+    };
+    expect(missingFields({ ...sftp, port: 22 } as never, false)).toEqual({});
+    for (const port of [0, 70000, 2.5])
+      expect(missingFields({ ...sftp, port } as never, false)).toEqual({
+        port: 'Enter a port from 1 to 65535.',
+      });
+  });
+
   it('keeps a stored secret: an empty secret field is not missing', () => {
     const s3 = { ...emptyConnection('s3'), bucket: 'b', accessKeyId: 'AKIA' } as never;
     expect(missingFields(s3, true)).toEqual({});

@@ -78,6 +78,7 @@ export function missingFields(c: SourceConnection, secretStored: boolean): Recor
     if (needSecret) out.secret = 'Enter the secret access key.';
   } else {
     if (!c.host.trim()) out.host = 'Enter the server name.';
+    if (!Number.isInteger(c.port) || c.port < 1 || c.port > 65535) out.port = 'Enter a port from 1 to 65535.';
     if (!c.username.trim()) out.username = 'Enter the user name.';
     if (!c.pattern.trim()) out.pattern = 'Enter a file name pattern, such as *.csv.';
     if (needSecret) out.secret = c.auth === 'key' ? 'Paste the private key.' : 'Enter the password.';
