@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import {
   chmodSync,
   chownSync,
@@ -165,6 +165,11 @@ export async function startSftpServer() {
       utimesSync(file, modifiedAt, modifiedAt);
     },
     exists: (path: string) => existsSync(join(drop, path)),
+    /** The host key's fingerprint as OpenSSH prints it (SHA256:…), for checking what a client was shown. */
+    hostKeyFingerprint() {
+      const blob = Buffer.from(readFileSync(join(dir, 'host_key.pub'), 'utf8').split(' ')[1]!, 'base64');
+      return `SHA256:${createHash('sha256').update(blob).digest('base64').replace(/=+$/, '')}`;
+    },
     /** A file the SFTP user sees listed but may not read (mode 000). */
     lock: (path: string) => chmodSync(join(drop, path), 0),
     /** A reinstalled server: a new host key, same port. */
