@@ -208,7 +208,10 @@ test('an S3 bucket source made in the wizard sends each object once, a new one a
 
   // One "Run now" drains the bucket: a run per object, oldest first.
   await page.getByRole('button', { name: 'Run now' }).click();
-  const sentRuns = page.locator('li', { hasText: /Run now/ }).filter({ hasText: 'Sent' });
+  // The status alone: hasText 'Sent' ignores case, so a run still going ("Running", "0 sent") matched too.
+  const sentRuns = page
+    .locator('li', { hasText: /Run now/ })
+    .filter({ has: page.getByText('Sent', { exact: true }) });
   await expect(sentRuns).toHaveCount(2, { timeout: 30_000 });
   expect(sentIds()).toHaveLength(10);
   await s3.put('crm-exports', 'leads/2026-01-03.csv', rows(2).replaceAll('lead', 'walkin'));
