@@ -1,5 +1,5 @@
 import { explainMetaError } from '@backsignal/core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestContext, type TestContext } from '../../../test/context.ts';
 import { loggedInAgent } from '../../../test/agent.ts';
 import { startFakeGraph, type FakeGraph } from '../../../../../e2e/fake-graph/fake-graph.ts';
@@ -483,11 +483,16 @@ describe('delivery engine', () => {
   it('skips events already delivered to the pixel unless asked to send anyway', async () => {
     const pixelId = '555000111';
     const events = makeEvents(120, { prefix: 'dup' });
+    const lookups = vi.spyOn(deliveryRepo, 'deliveredBefore');
     const first = await newRun({ pixelId });
     expect(await runSend(engine(fakeSource(events)).opts, first.id)).toBe('completed');
+    // The pixel had no live delivery before this run: nothing to look up.
+    expect(lookups).not.toHaveBeenCalled();
     graph.reset();
     const second = await newRun({ pixelId });
     expect(await runSend(engine(fakeSource(events)).opts, second.id)).toBe('completed');
+    expect(lookups).toHaveBeenCalled();
+    lookups.mockRestore();
     expect(graph.requests).toHaveLength(0);
     expect(await deliveryRepo.getRun(ctx.db, second.id)).toMatchObject({
       skipped_events: 120,

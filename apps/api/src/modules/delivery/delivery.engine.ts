@@ -95,10 +95,13 @@ async function pass(ctx: RunContext, splitter: Splitter): Promise<void> {
       .finally(() => inflight.delete(p));
     inflight.add(p);
   };
+  // Only live deliveries before the run are skipped (an event sent as a test event still has to reach the live
+  // dataset). A pixel with none has nothing to skip: its send, the first to a pixel, makes no lookup at all.
+  const skips =
+    run.skip_delivered && (await deliveryRepo.anyLiveDelivery(db, run.user_id, run.pixel_id, run.created_at));
   const reading = readBatches({
     events: ctx.source.events(run),
-    // Only live deliveries are skipped: an event sent as a test event still has to reach the live dataset.
-    delivered: run.skip_delivered
+    delivered: skips
       ? async (ids) =>
           (await deliveryRepo.deliveredBefore(db, run.user_id, run.pixel_id, ids, run.created_at)).live
       : null,
