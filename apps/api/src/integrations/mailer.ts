@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer from 'nodemailer';
@@ -23,10 +23,19 @@ export function outboxMailer(dir: string, from: string, log: Pick<FastifyBaseLog
   let seq = 0;
   return {
     async send(mail) {
+      // Written beside the outbox, then renamed in: whoever reads the outbox (a person, the browser journeys)
+      // sees each mail whole or not at all, never a file still being written.
+      const partial = `${dir}.partial`;
       await mkdir(dir, { recursive: true });
+      await mkdir(partial, { recursive: true });
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-      const file = join(dir, `${stamp}-${String(++seq).padStart(4, '0')}.json`);
-      await writeFile(file, JSON.stringify({ from, ...mail, date: new Date().toISOString() }, null, 2));
+      const name = `${stamp}-${String(++seq).padStart(4, '0')}.json`;
+      const file = join(dir, name);
+      await writeFile(
+        join(partial, name),
+        JSON.stringify({ from, ...mail, date: new Date().toISOString() }, null, 2),
+      );
+      await rename(join(partial, name), file);
       log.info({ to: mail.to, file }, 'mail written to outbox');
     },
   };

@@ -11,7 +11,8 @@ import { outboxMailer } from './mailer.ts';
 // The server's wiring without SMTP_URL: the outbox mailer and the app log through pino at info level.
 const lines: string[] = [];
 const stream = { write: (line: string) => void lines.push(line) };
-const outbox = mkdtempSync(join(tmpdir(), 'bs-outbox-'));
+// A folder of its own inside the temp folder: mails are written beside it (outbox.partial) and renamed in.
+const outbox = join(mkdtempSync(join(tmpdir(), 'bs-outbox-')), 'outbox');
 let ctx: TestContext;
 beforeAll(async () => {
   ctx = await createTestContext({
