@@ -40,6 +40,50 @@ describe(`database (${process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite'})`, 
     expect(r.rows.map((x) => x.id)).toEqual([10]);
   });
 
+  it("keeps PostgreSQL's error fields, and a failed statement rolls its transaction back", async () => {
+    const err = await db.query('insert into t (id, note) values (1, $1)', ['again']).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(err).toMatchObject({ code: '23505', constraint: 't_pkey' });
+    expect((err as Error).message).toMatch(/duplicate key/);
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query('insert into t (id, note) values (20, $1)', ['lost']);
+        await tx.query('insert into t (id, note) values (20, $1)', ['twice']);
+      }),
+    ).rejects.toMatchObject({ code: '23505' });
+    expect((await db.query('select 1 from t where id = 20')).rows).toEqual([]);
+  });
+
+  it('never shows a statement posted while a transaction is open its half-done state', async () => {
+    let inside!: () => void;
+    const opened = new Promise<void>((r) => (inside = r));
+    const tx = db.transaction(async (t) => {
+      await t.query('insert into t (id, note) values (30, $1)', ['first']);
+      inside();
+      await new Promise((r) => setTimeout(r, 50));
+      await t.query("update t set note = 'second' where id = 30");
+    });
+    await opened;
+    const seen = await db.query<{ note: string }>('select note from t where id = 30');
+    await tx;
+    // The embedded database runs one statement at a time: the read waits for the commit. A server answers it
+    // from before the transaction.
+    expect(seen.rows).toEqual(db.kind === 'pglite' ? [{ note: 'second' }] : []);
+  });
+
+  it('passes bytes, dates, arrays and json both ways', async () => {
+    const bytes = Uint8Array.from({ length: 256 }, (_, i) => i);
+    const at = new Date('2026-11-26T10:00:00.123Z');
+    const r = await db.query<{ b: Uint8Array; d: Date; a: number[]; j: { x: number } }>(
+      `select $1::bytea as b, $2::timestamptz as d, $3::int[] as a, $4::jsonb as j`,
+      [Buffer.from(bytes), at, [1, 2, 3], JSON.stringify({ x: 1 })],
+    );
+    expect(new Uint8Array(r.rows[0]!.b)).toEqual(bytes);
+    expect(r.rows[0]!.d).toEqual(at);
+    expect(r.rows[0]!.a).toEqual([1, 2, 3]);
+    expect(r.rows[0]!.j).toEqual({ x: 1 });
+  });
+
   // Only a server can end a connection from outside (the embedded database has none): this runs in the
   // PostgreSQL leg (.ci/run sets TEST_DATABASE_URL).
   if (process.env.TEST_DATABASE_URL)

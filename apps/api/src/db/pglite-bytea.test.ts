@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDb } from '../../test/context.ts';
 import type { Db } from './db.ts';
-import { parseBytea, serializeBytea } from './pglite-bytea.ts';
+import { parseBytea, serializeBytea } from './pglite-bytea.mjs';
 
 const every = Uint8Array.from({ length: 256 }, (_, i) => i);
 

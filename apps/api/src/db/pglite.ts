@@ -1,21 +1,5 @@
-import { PGlite } from '@electric-sql/pglite';
+import { Worker } from 'node:worker_threads';
 import type { Db, Queryable, QueryResult } from './db.ts';
-import { BYTEA, parseBytea, serializeBytea } from './pglite-bytea.ts';
-
-type PgliteLike = Pick<PGlite, 'query' | 'exec'>;
-
-function wrap(pg: PgliteLike): Queryable {
-  return {
-    async query<T>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<T>> {
-      const r = await pg.query<T>(sql, params as unknown[]);
-      return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
-    },
-    async exec(sql: string) {
-      const results = await pg.exec(sql);
-      return { rows: (results.at(-1)?.rows ?? []) as Record<string, unknown>[] };
-    },
-  };
-}
 
 /**
  * PostgreSQL's default 128 MB of shared buffers is held by PGlite's WASM memory from the start and never given
@@ -25,24 +9,107 @@ function wrap(pg: PgliteLike): Queryable {
  */
 const SHARED_BUFFERS = '64MB';
 
+type Request =
+  | { op: 'query'; sql: string; params: readonly unknown[]; tx?: number }
+  | { op: 'exec'; sql: string; tx?: number }
+  | { op: 'begin' }
+  | { op: 'end'; tx: number; commit: boolean }
+  | { op: 'dump' }
+  | { op: 'close' };
+type Answer =
+  { id: number; ok: true; result: unknown } | { id: number; ok: false; error: Record<string, unknown> };
+
+/** A database error as PGlite threw it on its thread: the message, PostgreSQL's fields (code, detail…) kept. */
+function rebuilt(e: Record<string, unknown>): Error {
+  const err = new Error(String(e.message));
+  return Object.assign(err, e, { stack: err.stack });
+}
+
 /**
- * Embedded PostgreSQL (WASM). `dataDir` undefined keeps it in memory (tests); `template` starts from a
- * dump made by `dump()` (test runs migrate once and load the result per file).
+ * Embedded PostgreSQL (WASM) on a thread of its own (pglite.worker.mjs; decision 0092): the API's event loop
+ * only posts statements and reads answers, so a slow statement no longer stalls every request. `dataDir`
+ * undefined keeps it in memory (tests); `template` starts from a dump made by `dump()` (test runs migrate once
+ * and load the result per file). Statements run one at a time in the order they were posted, as PGlite runs
+ * them; a transaction holds the database until it ends.
  */
 export async function openPglite(dataDir?: string, template?: Blob): Promise<Db & { dump(): Promise<Blob> }> {
-  const pg = await PGlite.create({
-    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`],
-    serializers: { [BYTEA]: serializeBytea },
-    parsers: { [BYTEA]: parseBytea },
-    ...(dataDir ? { dataDir } : {}),
-    ...(template ? { loadDataDir: template } : {}),
+  const worker = new Worker(new URL('./pglite.worker.mjs', import.meta.url), {
+    workerData: {
+      dataDir,
+      template: template ? await template.arrayBuffer() : undefined,
+      sharedBuffers: SHARED_BUFFERS,
+    },
+    // Neither tsx nor the server's profiling flags: the thread runs plain JavaScript.
+    execArgv: [],
   });
-  const base = wrap(pg);
+  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: unknown) => void }>();
+  let nextId = 1;
+  let dead: Error | null = null;
+  const ready = new Promise<void>((resolve, reject) => {
+    const onReady = (m: { ready?: boolean }) => {
+      if (!m.ready) return;
+      worker.off('message', onReady);
+      worker.off('error', reject);
+      resolve();
+    };
+    worker.on('message', onReady);
+    worker.once('error', reject);
+  });
+  await ready;
+  worker.unref();
+  worker.on('message', (m: Answer) => {
+    const p = pending.get(m.id);
+    if (!p) return;
+    pending.delete(m.id);
+    if (!pending.size) worker.unref();
+    if (m.ok) p.resolve(m.result);
+    else p.reject(rebuilt(m.error));
+  });
+  // The thread died (a WASM abort): every statement waiting, and every later one, fails instead of hanging.
+  const die = (err: Error) => {
+    dead = err;
+    for (const p of pending.values()) p.reject(err);
+    pending.clear();
+  };
+  worker.on('error', die);
+  worker.on('exit', (code) => die(new Error(`The embedded database stopped (exit code ${code}).`)));
+
+  const call = <T>(req: Request): Promise<T> => {
+    if (dead) return Promise.reject(dead);
+    const id = nextId++;
+    return new Promise<T>((resolve, reject) => {
+      // The thread keeps the process alive only while a statement is waiting, as a socket would.
+      if (!pending.size) worker.ref();
+      pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      worker.postMessage({ id, ...req });
+    });
+  };
+  const on = (tx?: number): Queryable => ({
+    query: <T>(sql: string, params: readonly unknown[] = []) =>
+      call<QueryResult<T>>({ op: 'query', sql, params, tx }),
+    exec: (sql: string) => call<{ rows: Record<string, unknown>[] }>({ op: 'exec', sql, tx }),
+  });
+
   return {
     kind: 'pglite',
-    ...base,
-    dump: async () => (await pg.dumpDataDir('none')) as Blob,
-    transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
-    close: () => pg.close(),
+    ...on(),
+    async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+      const tx = await call<number>({ op: 'begin' });
+      let result: T;
+      try {
+        result = await fn(on(tx));
+      } catch (err) {
+        await call({ op: 'end', tx, commit: false });
+        throw err;
+      }
+      await call({ op: 'end', tx, commit: true });
+      return result;
+    },
+    dump: async () => new Blob([await call<ArrayBuffer>({ op: 'dump' })]),
+    async close() {
+      if (dead) return;
+      await call({ op: 'close' });
+      await worker.terminate();
+    },
   };
 }

@@ -1,0 +1,92 @@
+// The embedded database's own thread (docs/decisions/0092-pglite-in-a-worker-thread.md): PGlite's WASM runs here,
+// so a 1,000-row ledger insert (~30 ms of WASM) no longer holds the API's event loop. Plain JavaScript, started
+// without the TypeScript loader: tsx in a worker costs ~40 MB and nothing here needs it.
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite } from '@electric-sql/pglite';
+import { BYTEA, parseBytea, serializeBytea } from './pglite-bytea.mjs';
+
+const { dataDir, template, sharedBuffers } = workerData;
+const pg = await PGlite.create({
+  startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffers}`],
+  serializers: { [BYTEA]: serializeBytea },
+  parsers: { [BYTEA]: parseBytea },
+  ...(dataDir ? { dataDir } : {}),
+  ...(template ? { loadDataDir: new Blob([template]) } : {}),
+});
+
+/** Open transactions by id: each holds PGlite's lock until the main thread says commit or roll back. */
+const transactions = new Map();
+let nextTx = 1;
+const ROLLBACK = Symbol('rollback');
+
+const reply = (id, result, transfer) => parentPort.postMessage({ id, ok: true, result }, transfer ?? []);
+/** PGlite's errors carry PostgreSQL's fields (code, detail, constraint…): sent as plain data, rebuilt there. */
+const fail = (id, err) =>
+  parentPort.postMessage({
+    id,
+    ok: false,
+    error: { ...err, name: err?.name ?? 'Error', message: err?.message ?? String(err) },
+  });
+
+async function query(on, sql, params) {
+  const r = await on.query(sql, params);
+  return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+}
+async function exec(on, sql) {
+  const results = await on.exec(sql);
+  return { rows: results.at(-1)?.rows ?? [] };
+}
+
+function begin(id) {
+  const tx = nextTx++;
+  let settle;
+  const decided = new Promise((resolve) => (settle = resolve));
+  const entry = { handle: null, decide: null };
+  entry.decide = (endId, commit) => settle({ endId, commit });
+  transactions.set(tx, entry);
+  let endId = null;
+  pg.transaction(async (handle) => {
+    entry.handle = handle;
+    reply(id, tx);
+    const d = await decided;
+    endId = d.endId;
+    if (!d.commit) throw ROLLBACK;
+  }).then(
+    () => {
+      transactions.delete(tx);
+      reply(endId, null);
+    },
+    (err) => {
+      transactions.delete(tx);
+      if (endId === null) fail(id, err);
+      else if (err === ROLLBACK) reply(endId, null);
+      else fail(endId, err);
+    },
+  );
+}
+
+parentPort.on('message', async (m) => {
+  try {
+    switch (m.op) {
+      case 'query':
+        return reply(m.id, await query(m.tx ? transactions.get(m.tx).handle : pg, m.sql, m.params));
+      case 'exec':
+        return reply(m.id, await exec(m.tx ? transactions.get(m.tx).handle : pg, m.sql));
+      case 'begin':
+        return begin(m.id);
+      case 'end':
+        return transactions.get(m.tx).decide(m.id, m.commit);
+      case 'dump': {
+        const bytes = await (await pg.dumpDataDir('none')).arrayBuffer();
+        return reply(m.id, bytes, [bytes]);
+      }
+      case 'close':
+        await pg.close();
+        reply(m.id, null);
+        return parentPort.close();
+    }
+  } catch (err) {
+    fail(m.id, err);
+  }
+});
+parentPort.postMessage({ ready: true });
