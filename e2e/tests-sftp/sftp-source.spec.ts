@@ -107,6 +107,16 @@ test('an SFTP source made in the wizard sends each dropped file once, a new one 
   await expect(page.getByRole('alert')).toHaveCount(0);
   await shots(page, 'test-fetch-ok');
 
+  // What was fetched belongs to the connection as it was: a changed pattern is fetched again before mapping.
+  const pattern = page.getByLabel('File name pattern');
+  const typed = await pattern.inputValue();
+  await pattern.fill('*.txt');
+  await expect(page.getByText('first1@example.com')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Continue to mapping' })).toBeDisabled();
+  await pattern.fill(typed);
+  await page.getByRole('button', { name: 'Test fetch' }).click();
+  await expect(page.getByText('first1@example.com')).toBeVisible();
+
   await page.getByRole('button', { name: 'Continue to mapping' }).click();
   await expect(page.getByRole('heading', { name: 'Map columns' })).toBeFocused();
   await shots(page, 'mapping');

@@ -77,16 +77,17 @@ function Wizard({ existing }: { existing?: SourceDetail }) {
   const [failure, setFailure] = useState<Failed | null>(null);
   // The stored secret serves only while the kind and identity (host, user, endpoint, key ID) are the saved ones.
   const secretStored = !!existing?.connection.hasSecret && sameSecretTarget(existing.connection, conn);
+  // What was fetched came from the connection as it was: once it changes (another server, folder, key), the
+  // rows, the host key and the way on to mapping wait for a new Test fetch.
   const setConn = (c: SourceConnection) => {
     setConnState(c);
     setFieldErrors({});
+    setFetched(null);
+    setFailure(null);
   };
   const pickKind = (kind: SourceKind) => {
-    if (kind !== conn.kind) {
+    if (kind !== conn.kind)
       setConn(existing?.connection.kind === kind ? fromView(existing.connection) : emptyConnection(kind));
-      setFetched(null);
-      setFailure(null);
-    }
     setStep(1);
   };
   const [testing, setTesting] = useState(false);
