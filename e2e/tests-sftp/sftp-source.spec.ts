@@ -1,12 +1,13 @@
 import { expect, test, type Page } from '@playwright/test';
+import { savePixelAccount } from '../helpers/accounts.ts';
 import { signUpAndVerify } from '../helpers/auth.ts';
+import { DESKTOP, bothSizes } from '../helpers/shots.ts';
 import { startFakeGraph, type FakeGraph } from '../fake-graph/fake-graph.ts';
 import { startSftpServer, type SftpServer } from '../../apps/api/test/sftp-server.ts';
 
 // Issue 23: an SFTP folder connected in the wizard as a new owner would, each dropped file sent once.
 // Debian's sshd on a loopback port with a throwaway chrooted user (needs root: see playwright.sftp.config.ts).
 const GRAPH_URL = new URL(process.env.E2E_META_GRAPH_URL ?? 'http://127.0.0.1:3199');
-const SHOTS = process.env.E2E_SHOTS_DIR ?? 'screenshots';
 let graph: FakeGraph;
 let sftp: SftpServer;
 
@@ -31,18 +32,7 @@ const exportCsv = (tag: string, n: number) =>
   ].join('\r\n') + '\r\n';
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
 
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
-async function shots(page: Page, name: string) {
-  for (const [size, vp] of [
-    ['desktop', DESKTOP],
-    ['phone', PHONE],
-  ] as const) {
-    await page.setViewportSize(vp);
-    await page.screenshot({ path: `${SHOTS}/sources-sftp-${name}-${size}.png`, fullPage: true });
-  }
-  await page.setViewportSize(DESKTOP);
-}
+const shots = (page: Page, name: string) => bothSizes(page, `sources-sftp-${name}`);
 
 const sentIds = () => graph.requests.flatMap((r) => r.events.map((e) => e.event_id));
 
@@ -50,12 +40,7 @@ test('an SFTP source made in the wizard sends each dropped file once, a new one 
   test.setTimeout(120_000);
   await page.setViewportSize(DESKTOP);
   await signUpAndVerify(page);
-  const xsrf = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
-  const acc = await page.request.post('/api/meta/accounts', {
-    headers: { 'x-xsrf-token': xsrf },
-    data: { name: 'Main store', pixelId: '123456789', accessToken: 'EAAB-e2e-token-123456' },
-  });
-  expect(acc.ok()).toBe(true);
+  await savePixelAccount(page);
   graph.reset();
   sftp.put('shop/orders-1.csv', exportCsv('first', 4), minutesAgo(10));
   sftp.put('shop/readme.txt', 'not an export', minutesAgo(5));

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { signUpAndVerify } from '../helpers/auth.ts';
+import { DESKTOP, PHONE, SHOTS, bothSizes } from '../helpers/shots.ts';
 import { startFakeGraph, type FakeGraph } from '../fake-graph/fake-graph.ts';
 
 // Issue 19, sending and summary: a send where Meta refuses rows for two reasons, watched live.
 const GRAPH_URL = new URL(process.env.E2E_META_GRAPH_URL ?? 'http://127.0.0.1:3199');
-const SHOTS = process.env.E2E_SHOTS_DIR ?? 'screenshots';
 let graph: FakeGraph;
 test.beforeAll(async () => {
   graph = await startFakeGraph({ port: Number(GRAPH_URL.port) });
@@ -16,18 +16,7 @@ test.beforeEach(() => {
   graph.setDelay(0);
 });
 
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
-async function shots(page: Page, name: string, fullPage = true) {
-  for (const [size, vp] of [
-    ['desktop', DESKTOP],
-    ['phone', PHONE],
-  ] as const) {
-    await page.setViewportSize(vp);
-    await page.screenshot({ path: `${SHOTS}/send-${name}-${size}.png`, fullPage });
-  }
-  await page.setViewportSize(DESKTOP);
-}
+const shots = (page: Page, name: string, fullPage = true) => bothSizes(page, `send-${name}`, fullPage);
 
 /**
  * 300 rows. Rows 2–181 are refused as invalid (all but every tenth), so the first two batches are cut down to one

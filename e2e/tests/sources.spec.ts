@@ -3,13 +3,14 @@ import type { AddressInfo } from 'node:net';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { savePixelAccount } from '../helpers/accounts.ts';
 import { signUpAndVerify } from '../helpers/auth.ts';
+import { DESKTOP, bothSizes } from '../helpers/shots.ts';
 import { startFakeGraph, type FakeGraph } from '../fake-graph/fake-graph.ts';
 import { startS3Server, type S3Server } from '../../apps/api/test/s3-server.ts';
 
 // Issue 23: a sheet-like CSV URL connected once, run three times as it grows, then broken.
 const GRAPH_URL = new URL(process.env.E2E_META_GRAPH_URL ?? 'http://127.0.0.1:3199');
-const SHOTS = process.env.E2E_SHOTS_DIR ?? 'screenshots';
 const DATA_DIR = process.env.E2E_DATA_DIR ?? '/tmp/backsignal-e2e';
 let graph: FakeGraph;
 let sheetServer: Server;
@@ -45,18 +46,7 @@ test.afterAll(async () => {
   await new Promise((r) => sheetServer.close(r));
 });
 
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
-async function shots(page: Page, name: string) {
-  for (const [size, vp] of [
-    ['desktop', DESKTOP],
-    ['phone', PHONE],
-  ] as const) {
-    await page.setViewportSize(vp);
-    await page.screenshot({ path: `${SHOTS}/sources-${name}-${size}.png`, fullPage: true });
-  }
-  await page.setViewportSize(DESKTOP);
-}
+const shots = (page: Page, name: string) => bothSizes(page, `sources-${name}`);
 
 const sentIds = () => graph.requests.flatMap((r) => r.events.map((e) => e.event_id));
 
@@ -66,12 +56,7 @@ test('a CSV URL source sends each new row once over three runs and pauses on a b
   test.setTimeout(120_000);
   await page.setViewportSize(DESKTOP);
   const { email } = await signUpAndVerify(page);
-  const xsrf = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
-  const acc = await page.request.post('/api/meta/accounts', {
-    headers: { 'x-xsrf-token': xsrf },
-    data: { name: 'Main store', pixelId: '123456789', accessToken: 'EAAB-e2e-token-123456' },
-  });
-  expect(acc.ok()).toBe(true);
+  await savePixelAccount(page);
 
   // The dashboard's one-time welcome dialog is another journey's subject.
   await page.evaluate(() => localStorage.setItem('backsignal:beta-welcome-seen', '1'));
@@ -150,12 +135,7 @@ test('an S3 bucket source made in the wizard sends each object once, a new one a
   test.setTimeout(120_000);
   await page.setViewportSize(DESKTOP);
   await signUpAndVerify(page);
-  const xsrf = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
-  const acc = await page.request.post('/api/meta/accounts', {
-    headers: { 'x-xsrf-token': xsrf },
-    data: { name: 'Main store', pixelId: '123456789', accessToken: 'EAAB-e2e-token-123456' },
-  });
-  expect(acc.ok()).toBe(true);
+  await savePixelAccount(page);
   graph.reset();
   await s3.put('crm-exports', 'leads/2026-01-01.csv', rows(4));
   await s3.put('crm-exports', 'leads/2026-01-02.csv', rows(6).replaceAll('lead', 'buyer'));
