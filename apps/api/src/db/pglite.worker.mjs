@@ -20,13 +20,20 @@ let nextTx = 1;
 const ROLLBACK = Symbol('rollback');
 
 const reply = (id, result, transfer) => parentPort.postMessage({ id, ok: true, result }, transfer ?? []);
-/** PGlite's errors carry PostgreSQL's fields (code, detail, constraint…): sent as plain data, rebuilt there. */
-const fail = (id, err) =>
+/**
+ * PGlite's errors carry PostgreSQL's fields (code, detail, constraint…): sent as plain data, rebuilt there. Only
+ * plain values cross: anything else in an error (a cause, a function) could not be cloned and would end the thread.
+ */
+const fail = (id, err) => {
+  const fields = {};
+  for (const [k, v] of Object.entries(err ?? {}))
+    if (v === null || ['string', 'number', 'boolean'].includes(typeof v)) fields[k] = v;
   parentPort.postMessage({
     id,
     ok: false,
-    error: { ...err, name: err?.name ?? 'Error', message: err?.message ?? String(err) },
+    error: { ...fields, name: err?.name ?? 'Error', message: err?.message ?? String(err) },
   });
+};
 
 async function query(on, sql, params) {
   const r = await on.query(sql, params);
