@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import type { Db, Queryable, QueryResult } from './db.ts';
 
@@ -45,17 +46,8 @@ export async function openPglite(dataDir?: string, template?: Blob): Promise<Db 
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: unknown) => void }>();
   let nextId = 1;
   let dead: Error | null = null;
-  const ready = new Promise<void>((resolve, reject) => {
-    const onReady = (m: { ready?: boolean }) => {
-      if (!m.ready) return;
-      worker.off('message', onReady);
-      worker.off('error', reject);
-      resolve();
-    };
-    worker.on('message', onReady);
-    worker.once('error', reject);
-  });
-  await ready;
+  // Its first message says the database is open; an error before it (a bad data directory) is thrown here.
+  await once(worker, 'message');
   worker.unref();
   worker.on('message', (m: Answer) => {
     const p = pending.get(m.id);

@@ -44,20 +44,22 @@ async function exec(on, sql) {
   return { rows: results.at(-1)?.rows ?? [] };
 }
 
+/** PGlite's handle for transaction `tx`, or the database itself outside one. */
+const target = (tx) => (tx ? transactions.get(tx).handle : pg);
+
 function begin(id) {
   const tx = nextTx++;
-  let settle;
-  const decided = new Promise((resolve) => (settle = resolve));
-  const entry = { handle: null, decide: null };
-  entry.decide = (endId, commit) => settle({ endId, commit });
+  // `end` is resolved by the 'end' message with its id and whether to commit.
+  const entry = { handle: null, end: null };
+  const ended = new Promise((resolve) => (entry.end = resolve));
   transactions.set(tx, entry);
   let endId = null;
   pg.transaction(async (handle) => {
     entry.handle = handle;
     reply(id, tx);
-    const d = await decided;
-    endId = d.endId;
-    if (!d.commit) throw ROLLBACK;
+    const end = await ended;
+    endId = end.id;
+    if (!end.commit) throw ROLLBACK;
   }).then(
     () => {
       transactions.delete(tx);
@@ -76,13 +78,13 @@ parentPort.on('message', async (m) => {
   try {
     switch (m.op) {
       case 'query':
-        return reply(m.id, await query(m.tx ? transactions.get(m.tx).handle : pg, m.sql, m.params));
+        return reply(m.id, await query(target(m.tx), m.sql, m.params));
       case 'exec':
-        return reply(m.id, await exec(m.tx ? transactions.get(m.tx).handle : pg, m.sql));
+        return reply(m.id, await exec(target(m.tx), m.sql));
       case 'begin':
         return begin(m.id);
       case 'end':
-        return transactions.get(m.tx).decide(m.id, m.commit);
+        return transactions.get(m.tx).end({ id: m.id, commit: m.commit });
       case 'dump': {
         const bytes = await (await pg.dumpDataDir('none')).arrayBuffer();
         return reply(m.id, bytes, [bytes]);
