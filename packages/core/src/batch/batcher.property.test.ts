@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { EncodedEvent } from '../events/event-writer.ts';
-import { createBatcher, eventsJson, MAX_BATCH_EVENTS, type Batch } from './batcher.ts';
+import { createBatcher, eventsJson, eventsJsonBytes, MAX_BATCH_EVENTS, type Batch } from './batcher.ts';
 
 const bytesOf = (e: EncodedEvent) => new TextEncoder().encode(e.json).length + 1;
 const event = (i: number, note: string): EncodedEvent => {
@@ -55,5 +55,50 @@ describe('createBatcher invariants', () => {
     let first: Batch | null = null;
     for (let i = 0; i < 1_500 && !first; i++) first = b.add(event(i, ''), i + 2);
     expect(first?.events).toHaveLength(MAX_BATCH_EVENTS);
+  });
+});
+
+// Any UTF-16 unit, lone surrogates included: they are written as U+FFFD either way.
+const anyText = fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)) });
+
+describe('eventsJsonBytes', () => {
+  it('is the UTF-8 of eventsJson, whatever the text and whether or not `bytes` is given', () => {
+    fc.assert(
+      fc.property(fc.array(anyText, { maxLength: 20 }), fc.boolean(), (texts, measured) => {
+        const events = texts.map((t, i) => {
+          const e = { event_name: 'Lead', event_id: `e${i}`, json: JSON.stringify({ t }) };
+          return measured ? { ...e, bytes: Buffer.byteLength(e.json) } : e;
+        });
+        expect(Buffer.from(eventsJsonBytes(events)).equals(Buffer.from(eventsJson(events)))).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('writes the whole text when `bytes` is wrong either way', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(anyText, fc.integer({ min: -40, max: 40 })), { minLength: 1, maxLength: 10 }),
+        (items) => {
+          const events = items.map(([t, off], i) => {
+            const json = JSON.stringify({ t });
+            return {
+              event_name: 'Lead',
+              event_id: `e${i}`,
+              json,
+              bytes: Math.max(0, Buffer.byteLength(json) + off),
+            };
+          });
+          expect(Buffer.from(eventsJsonBytes(events)).toString()).toBe(
+            Buffer.from(eventsJson(events)).toString(),
+          );
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('writes [] for no events', () => {
+    expect(new TextDecoder().decode(eventsJsonBytes([]))).toBe('[]');
   });
 });

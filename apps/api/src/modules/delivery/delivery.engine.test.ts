@@ -235,6 +235,42 @@ describe('delivery engine', () => {
     expect(await deliveryRepo.totals(ctx.db, run.id)).toMatchObject({ events_sent: 0, events_failed: 800 });
   });
 
+  it('counts the first attempt of a batch it records with the record: no statement of its own', async () => {
+    const run = await newRun();
+    const begun = vi.spyOn(deliveryRepo, 'beginAttempt');
+    graph.inject({ kind: 'status', status: 500 });
+    const { opts } = engine(fakeSource(makeEvents(250)), { concurrency: 1 });
+    expect(await runSend(opts, run.id)).toBe('completed');
+    // 3 batches: one retried once (its second attempt is begun), none begun for the first.
+    expect(begun).toHaveBeenCalledTimes(1);
+    begun.mockRestore();
+    const leaves = await deliveryRepo.leaves(ctx.db, run.id);
+    expect(leaves.map((l) => [l.status, l.attempts])).toEqual([
+      ['sent', 2],
+      ['sent', 1],
+      ['sent', 1],
+    ]);
+  });
+
+  it('uncounts the first attempt of a batch given back before it was sent', async () => {
+    const run = await newRun();
+    // The run's status is looked at once a second: the clock moves past that as the first batch is recorded, and
+    // its owner stops the run right then, before the batch's request.
+    let t = Date.now();
+    const record = deliveryRepo.ensureBatch.bind(deliveryRepo);
+    const recorded = vi.spyOn(deliveryRepo, 'ensureBatch').mockImplementation(async (db, b) => {
+      const out = await record(db, b);
+      await ctx.db.query(`update send_runs set status = 'stopped' where id = $1`, [run.id]);
+      t += 5_000;
+      return out;
+    });
+    await runSend(engine(fakeSource(makeEvents(50)), { concurrency: 1, now: () => t }).opts, run.id);
+    recorded.mockRestore();
+    expect(graph.requests).toHaveLength(0);
+    const leaves = await deliveryRepo.leaves(ctx.db, run.id);
+    expect(leaves.map((l) => [l.status, l.attempts])).toEqual([['pending', 0]]);
+  });
+
   it('fails a batch after 8 attempts with the last reason and goes on with the rest', async () => {
     const run = await newRun();
     graph.inject(

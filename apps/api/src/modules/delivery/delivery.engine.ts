@@ -152,6 +152,7 @@ async function processBatch(
     await deliveryRepo.split(db, first, null, await halves(first, eventsOf(first)));
   // A batch this worker just recorded is already claimed (sendBatch waits out a throttled run for it).
   let leaf = stored.claimed;
+  let recorded = !!leaf;
   for (;;) {
     if (!leaf) {
       // A throttled run claims nothing: a claimed batch would only hold its lease through the wait.
@@ -160,7 +161,9 @@ async function processBatch(
       leaf = await deliveryRepo.claim(db, run.id, idx, token, o.leaseMs);
       if (!leaf) return splitter.settled(idx);
     }
-    const sent = await sendBatch(ctx, splitter, leaf, leaf.part === '' ? whole : payloadOf(eventsOf(leaf)));
+    const payload = leaf.part === '' ? whole : payloadOf(eventsOf(leaf));
+    const sent = await sendBatch(ctx, splitter, leaf, payload, recorded);
+    recorded = false;
     // A whole batch Meta took leaves no other leaf to look for.
     if (sent && leaf.part === '') return;
     if (!ctx.stopped) await splitter.resolveFirstHalf(leaf, byRow);

@@ -290,7 +290,8 @@ export const deliveryRepo = {
 
   /**
    * Records batch `idx` unless a worker already did; answers the stored payload hash either way. A batch recorded
-   * here is already claimed by `token` (`claimed`): the first claim costs no query of its own.
+   * here is already claimed by `token` (`claimed`) with its first attempt counted: neither the first claim nor the
+   * first attempt costs a query of its own (the sender knows not to count it again).
    */
   async ensureBatch(
     db: Queryable,
@@ -307,8 +308,8 @@ export const deliveryRepo = {
     const inserted = await db.query<BatchRow>(
       lease(
         `insert into send_batches (id, run_id, user_id, idx, part, row_numbers, first_row, last_row, event_count,
-           payload_hash, status, lease_token, lease_until)
-         values ($1, $2, $3, $4, '', $5::int[], $6, $7, $8, $9, 'sending', $10, ${LEASE})
+           payload_hash, status, lease_token, lease_until, attempts)
+         values ($1, $2, $3, $4, '', $5::int[], $6, $7, $8, $9, 'sending', $10, ${LEASE}, 1)
          on conflict (run_id, idx, part) do nothing returning *`,
         11,
       ),
@@ -397,11 +398,12 @@ export const deliveryRepo = {
     );
   },
 
-  async release(db: Queryable, batchId: string, token: string): Promise<void> {
+  async release(db: Queryable, batchId: string, token: string, uncountAttempt = false): Promise<void> {
     await db.query(
-      `update send_batches set status = 'pending', lease_token = null, lease_until = null, updated_at = now()
+      `update send_batches set status = 'pending', lease_token = null, lease_until = null, updated_at = now(),
+         attempts = attempts - $3::int
        where id = $1 and lease_token = $2 and status = 'sending'`,
-      [batchId, token],
+      [batchId, token, uncountAttempt ? 1 : 0],
     );
   },
 

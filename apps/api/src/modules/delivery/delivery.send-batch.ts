@@ -8,31 +8,35 @@ import type { Payload, Splitter } from './delivery.split.ts';
 /**
  * Sends one claimed batch (a leaf: a whole batch or a part split off it) until it is settled: sent, failed, split,
  * or given back because the run stopped or the lease was lost. An outcome counts only once committed under the
- * lease. True when Meta took the leaf and that was committed.
+ * lease. True when Meta took the leaf and that was committed. `recorded`: the leaf was recorded by this worker
+ * just now, its first attempt counted under a fresh lease (ensureBatch), so that attempt is not begun again.
  */
 export async function sendBatch(
   ctx: RunContext,
   splitter: Splitter,
   leaf: BatchRow,
   { events, data }: Payload,
+  recorded = false,
 ): Promise<boolean> {
   const { db, token, o, run } = ctx;
-  let attempts = leaf.attempts;
+  let begun = recorded;
+  let attempts = leaf.attempts - (recorded ? 1 : 0);
   let last: Extract<AnswerStep, { error: BatchError }> | null = null;
   for (;;) {
-    if (!(await ctx.stillRunning())) return release(ctx, leaf);
+    if (!(await ctx.stillRunning())) return release(ctx, leaf, begun);
     if (attempts >= o.backoff.maxAttempts) {
       await deliveryRepo.commitFailed(db, leaf.id, token, last?.error ?? EXHAUSTED);
       return false;
     }
     if (!(await ctx.waitForRun(leaf))) return false;
-    if (ctx.stopped) return release(ctx, leaf);
+    if (ctx.stopped) return release(ctx, leaf, begun);
     // After a rate limit the run-level wait replaces the batch's own backoff.
     const delay =
       last?.step === 'retry' ? backoffDelayMs(attempts, last.retryAfterSeconds, o.random(), o.backoff) : 0;
     // The heartbeat renews the lease through the backoff and the request, so it need not cover them: a worker
     // killed mid-wait must not keep its batch for minutes (issue 21).
-    if (!(await deliveryRepo.beginAttempt(db, leaf.id, token, o.leaseMs))) return false;
+    if (!begun && !(await deliveryRepo.beginAttempt(db, leaf.id, token, o.leaseMs))) return false;
+    begun = false;
     if (delay > 0) await o.sleep(delay);
     attempts++;
     await o.onPoint?.('before-send', leaf);
@@ -103,7 +107,8 @@ export async function sendBatch(
   }
 }
 
-async function release(ctx: RunContext, leaf: BatchRow): Promise<false> {
-  await deliveryRepo.release(ctx.db, leaf.id, ctx.token);
+/** Gives a leaf back; `unsent`: its counted attempt (see `recorded`) was never made, so it is uncounted. */
+async function release(ctx: RunContext, leaf: BatchRow, unsent: boolean): Promise<false> {
+  await deliveryRepo.release(ctx.db, leaf.id, ctx.token, unsent);
   return false;
 }

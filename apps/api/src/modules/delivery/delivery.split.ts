@@ -1,5 +1,5 @@
 import { webcrypto } from 'node:crypto';
-import { eventsJson, type EncodedEvent } from '@backsignal/core';
+import { eventsJsonBytes, type EncodedEvent } from '@backsignal/core';
 import { deliveryRepo, type BatchError, type BatchRow } from './delivery.repo.ts';
 import type { RunContext } from './delivery.run-context.ts';
 
@@ -9,11 +9,11 @@ import type { RunContext } from './delivery.run-context.ts';
  */
 export interface Payload {
   events: EncodedEvent[];
-  data: Buffer;
+  data: Uint8Array;
 }
 export const payloadOf = (events: EncodedEvent[]): Payload => ({
   events,
-  data: Buffer.from(eventsJson(events)),
+  data: eventsJsonBytes(events),
 });
 
 // The hash of the batch's JSON array: the same bytes as before events were written as text, so runs
@@ -22,7 +22,7 @@ export const payloadOf = (events: EncodedEvent[]): Payload => ({
 export const hashData = async (data: Uint8Array): Promise<string> =>
   Buffer.from(await webcrypto.subtle.digest('SHA-256', data)).toString('hex');
 export const hashEvents = (events: readonly EncodedEvent[]): Promise<string> =>
-  hashData(Buffer.from(eventsJson(events)));
+  hashData(eventsJsonBytes(events));
 
 const sameError = (a: { error_code: number | null; error_subcode: number | null }, e: BatchError) =>
   a.error_code === e.code && a.error_subcode === e.subcode;
