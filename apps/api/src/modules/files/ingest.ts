@@ -23,6 +23,41 @@ export interface IngestResult {
   decimalSeparators: Record<string, '.' | ','>;
 }
 
+/**
+ * Chunk writes in flight while the next chunks are read and parsed. One at a time, the upload waited on each
+ * insert: ~80% of a 300,000-row upload's time on PostgreSQL (617 inserts of ~3.8 ms). Each has its own seq, so
+ * their order does not matter.
+ */
+const WRITES_IN_FLIGHT = 3;
+
+function chunkWriter(db: Db, uploadId: string) {
+  const pending = new Set<Promise<void>>();
+  let failure: { err: unknown } | null = null;
+  const check = () => {
+    if (failure) throw failure.err;
+  };
+  return {
+    /** Starts writing a chunk; waits while WRITES_IN_FLIGHT are pending, and throws a failed write's error. */
+    async add(seq: number, data: Uint8Array) {
+      check();
+      const p: Promise<void> = filesRepo
+        .addChunk(db, uploadId, seq, data)
+        .catch((err: unknown) => void (failure ??= { err }))
+        .finally(() => pending.delete(p));
+      pending.add(p);
+      while (pending.size >= WRITES_IN_FLIGHT) await Promise.race(pending);
+      check();
+    },
+    /** Every chunk is written, or the first failure is thrown. */
+    async finish() {
+      await Promise.all(pending);
+      check();
+    },
+    /** Waits for the writes in flight, whatever their outcome. */
+    settle: () => Promise.all(pending),
+  };
+}
+
 export const tooLarge = (maxBytes: number) =>
   new AppError('PAYLOAD_TOO_LARGE', fileTooLargeMessage(maxBytes));
 
@@ -75,20 +110,24 @@ export async function ingest(
     }
   };
 
+  const writes = chunkWriter(db, id);
   try {
     for await (const chunk of rechunk(stream)) {
       size += chunk.length;
       if (size > maxBytes) throw tooLarge(maxBytes);
       if (!fatal) take(reader.push(chunk));
       if (fatal) throw new AppError('VALIDATION_FAILED', fatal);
-      await filesRepo.addChunk(db, id, seq++, chunk);
+      await writes.add(seq++, chunk);
       // Let waiting requests run between chunks.
       await new Promise((r) => setImmediate(r));
     }
     take(reader.end());
     if (fatal) throw new AppError('VALIDATION_FAILED', fatal);
     if (!headers) throw new AppError('VALIDATION_FAILED', 'Uploaded file did not contain valid headers.');
+    await writes.finish();
   } catch (err) {
+    // No write may land after the delete: wait for those still in flight first.
+    await writes.settle();
     await filesRepo.delete(db, id);
     throw err;
   }
