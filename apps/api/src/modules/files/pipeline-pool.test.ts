@@ -18,13 +18,17 @@ class FakeWorker extends EventEmitter {
   }
 }
 
-const pool = (size: number) => {
+const pool = (size: number, keepIdleMaxBytes?: number) => {
   const made: FakeWorker[] = [];
-  const p = new WorkerPool(size, () => {
-    const w = new FakeWorker();
-    made.push(w);
-    return w as unknown as Worker;
-  });
+  const p = new WorkerPool(
+    size,
+    () => {
+      const w = new FakeWorker();
+      made.push(w);
+      return w as unknown as Worker;
+    },
+    keepIdleMaxBytes,
+  );
   return { p, made };
 };
 
@@ -45,6 +49,22 @@ describe('WorkerPool', () => {
     expect(order).toEqual(['c', 'd']);
     expect(made).toHaveLength(2);
     expect(p.stats().peakBusy).toBe(2);
+  });
+
+  it('ends a worker that read a large file instead of keeping it idle, unless a job waits for it', async () => {
+    const { p, made } = pool(1, 1000);
+    const a = await p.acquire();
+    p.release(a, true, 1000);
+    expect(p.stats()).toMatchObject({ busy: 0, idle: 1 });
+    const b = await p.acquire();
+    expect(b).toBe(a);
+    const waiting = p.acquire();
+    p.release(b, true, 1001);
+    expect(await waiting).toBe(a);
+    expect(made[0]!.terminated).toBe(false);
+    p.release(a, true, 1001);
+    expect(made[0]!.terminated).toBe(true);
+    expect(p.stats()).toMatchObject({ busy: 0, idle: 0 });
   });
 
   it('ends a worker left mid-job and starts a fresh one for the next', async () => {

@@ -82,6 +82,7 @@ export async function runPipeline<M extends PipelineMode>(
   let pending: { resolve: (m: PipelineMessage) => void; reject: (e: unknown) => void } | null = null;
   const queue: PipelineMessage[] = [];
   let failure: unknown = null;
+  let bytesRead = 0;
   const onMessage = (m: PipelineMessage) =>
     pending ? (pending.resolve(m), (pending = null)) : queue.push(m);
   const onError = (err: unknown) => {
@@ -115,6 +116,7 @@ export async function runPipeline<M extends PipelineMode>(
     while (!stopped) {
       const r = await ahead;
       if (r.done) break;
+      bytesRead += r.value.length;
       send({ type: 'chunk', data: r.value });
       unanswered++;
       ahead = read();
@@ -143,6 +145,6 @@ export async function runPipeline<M extends PipelineMode>(
   } finally {
     worker.off('message', onMessage);
     worker.off('error', onError);
-    pool.release(worker, finished && !failure);
+    pool.release(worker, finished && !failure, bytesRead);
   }
 }
