@@ -89,4 +89,11 @@ describe(`batch commit (${process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite'}
     expect(await commit(claimed!.id, token, ['c'])).toBe(false);
     expect(await ledgerIds()).toEqual(['a', 'b']);
   });
+
+  it('keeps every event id as it was, whatever its characters', async () => {
+    const { claimed } = await record(2, 'h2');
+    const odd = ['q"uote', 'back\\slash', '{brace,comma}', 'NULL', 'é😀', ' spaced ', "it's"];
+    expect(await commit(claimed!.id, token, odd)).toBe(true);
+    expect((await ledgerIds()).filter((id) => !['a', 'b'].includes(id)).sort()).toEqual([...odd].sort());
+  });
 });
