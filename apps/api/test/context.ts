@@ -54,6 +54,14 @@ export async function openTestDb(): Promise<{ db: Db; url?: string; drop: () => 
   };
 }
 
+/** A bare user row, for tests of repositories and services that need an owner but no sign-in. */
+export async function insertUser(db: Db, id: string, email: string): Promise<void> {
+  await db.query(`insert into users (id, email, first_name, password_hash) values ($1, $2, 'Test', 'x')`, [
+    id,
+    email,
+  ]);
+}
+
 export function testConfig(overrides: Record<string, string> = {}): Config {
   return loadConfig({
     NODE_ENV: 'test',

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestDb } from '../../../test/context.ts';
+import { insertUser, openTestDb } from '../../../test/context.ts';
 import type { Db } from '../../db/db.ts';
 import { deliveryRepo, type RunRow } from './delivery.repo.ts';
 import { seedUploadAndAccount } from './delivery.test-helpers.ts';
@@ -17,10 +17,7 @@ const token = randomUUID();
 
 beforeAll(async () => {
   ({ db, drop } = await openTestDb());
-  await db.query(
-    `insert into users (id, email, first_name, password_hash) values ($1, 'commit@example.com', 'C', 'x')`,
-    [userId],
-  );
+  await insertUser(db, userId, 'commit@example.com');
   const { uploadId, accountId } = await seedUploadAndAccount(db, userId, { pixelId: 'px' });
   run = await deliveryRepo.createRun(db, {
     userId,

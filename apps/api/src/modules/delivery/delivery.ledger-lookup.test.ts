@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestDb } from '../../../test/context.ts';
+import { insertUser, openTestDb } from '../../../test/context.ts';
 import type { Db } from '../../db/db.ts';
 import { DELIVERED_BEFORE_SQL, deliveryRepo, ledgerKey } from './delivery.repo.ts';
 
@@ -17,10 +17,7 @@ const ROWS = 20_000;
 
 beforeAll(async () => {
   ({ db, drop } = await openTestDb());
-  await db.query(
-    `insert into users (id, email, first_name, password_hash) values ($1, 'ledger@example.com', 'L', 'x')`,
-    [user],
-  );
+  await insertUser(db, user, 'ledger@example.com');
   // Keep the table without statistics whatever the server's autovacuum does while the test runs.
   if (db.kind === 'postgres') await db.exec('alter table delivery_ledger set (autovacuum_enabled = false)');
   await db.query(

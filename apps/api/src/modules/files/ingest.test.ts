@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { openTestDb } from '../../../test/context.ts';
+import { insertUser, openTestDb } from '../../../test/context.ts';
 import type { Db } from '../../db/db.ts';
 import { CHUNK_BYTES, readUploadBytes } from './file-store.ts';
 import { filesRepo } from './files.repo.ts';
@@ -13,10 +13,7 @@ const userId = randomUUID();
 
 beforeAll(async () => {
   ({ db, drop } = await openTestDb());
-  await db.query(
-    `insert into users (id, email, first_name, password_hash) values ($1, 'ingest@example.com', 'I', 'x')`,
-    [userId],
-  );
+  await insertUser(db, userId, 'ingest@example.com');
 });
 afterAll(() => drop());
 afterEach(() => vi.restoreAllMocks());

@@ -65,17 +65,19 @@ export class WorkerPool {
       return;
     }
     this.busy--;
-    if (reusable && bytesRead > this.keepIdleMaxBytes) void worker.terminate();
-    else if (reusable) {
-      worker.unref();
-      const timer = setTimeout(() => {
-        const i = this.idle.findIndex((e) => e.worker === worker);
-        if (i >= 0) this.idle.splice(i, 1);
-        void worker.terminate();
-      }, IDLE_MS);
-      timer.unref();
-      this.idle.push({ worker, timer });
+    if (!reusable) return;
+    if (bytesRead > this.keepIdleMaxBytes) {
+      void worker.terminate();
+      return;
     }
+    worker.unref();
+    const timer = setTimeout(() => {
+      const i = this.idle.findIndex((e) => e.worker === worker);
+      if (i >= 0) this.idle.splice(i, 1);
+      void worker.terminate();
+    }, IDLE_MS);
+    timer.unref();
+    this.idle.push({ worker, timer });
   }
 
   stats(): PoolStats {
