@@ -8,8 +8,8 @@ import { createReadStream, mkdtempSync, readdirSync, readFileSync, rmSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { bundleServer } from '../scripts/server-bundle.mjs';
 import { GENERATED_MAPPINGS } from './generate.ts';
 
 export const json = { 'content-type': 'application/json' };
@@ -47,14 +47,15 @@ export async function startBenchServer(opts: { name: string; port: number; env?:
   };
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   else delete env.DATABASE_URL;
+  // The server as `npm start` runs it (scripts/start.mjs): bundled, without a TypeScript loader.
+  const bundles = await bundleServer();
   const server = spawn(
     process.execPath,
     [
       // e.g. BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the server
       ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
-      '--import',
-      'tsx',
-      fileURLToPath(new URL('../apps/api/src/server.ts', import.meta.url)),
+      '--enable-source-maps',
+      bundles.server,
     ],
     { env, stdio: ['ignore', 'inherit', 'inherit'] },
   );

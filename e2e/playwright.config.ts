@@ -34,7 +34,8 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `rm -rf ${DATA_DIR} && node --import tsx ../apps/api/src/server.ts`,
+    // The product as `npm start` runs it: the web build (rebuilt only if stale) and the bundled server.
+    command: `rm -rf ${DATA_DIR} && node ../scripts/start.mjs`,
     url: `http://localhost:${PORT}/api/health`,
     reuseExistingServer: false,
     timeout: 60_000,

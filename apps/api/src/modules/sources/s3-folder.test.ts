@@ -31,7 +31,7 @@ const opts = (o: Partial<S3Options> = {}): S3Options => ({
 
 describe('s3Folder', () => {
   it('lists and reads a loopback endpoint outside production', async () => {
-    const folder = s3Folder(conn(s3.endpoint), s3.secretAccessKey, opts());
+    const folder = await s3Folder(conn(s3.endpoint), s3.secretAccessKey, opts());
     const [item] = await folder.list();
     expect(item).toMatchObject({ name: 'in/a.csv', size: 8 });
     let text = '';
@@ -42,11 +42,11 @@ describe('s3Folder', () => {
 
   it('refuses a private endpoint in production, by literal address and by DNS name', async () => {
     const prod = opts({ blockPrivate: true, allowHttp: true });
-    expect(() => s3Folder(conn(s3.endpoint), 'x', prod)).toThrow(PRIVATE_ENDPOINT);
-    const byName = s3Folder(conn(s3.endpoint.replace('127.0.0.1', 'localhost')), 'x', prod);
+    await expect(s3Folder(conn(s3.endpoint), 'x', prod)).rejects.toThrow(PRIVATE_ENDPOINT);
+    const byName = await s3Folder(conn(s3.endpoint.replace('127.0.0.1', 'localhost')), 'x', prod);
     await expect(byName.list()).rejects.toThrow(PRIVATE_ENDPOINT);
     await byName.close();
-    expect(() => s3Folder(conn(s3.endpoint), 'x', opts({ allowHttp: false }))).toThrow(
+    await expect(s3Folder(conn(s3.endpoint), 'x', opts({ allowHttp: false }))).rejects.toThrow(
       'The endpoint must start with https://.',
     );
   });
@@ -68,7 +68,7 @@ describe('s3Folder listing', () => {
           `</ListBucketResult>`,
       );
     });
-    const folder = s3Folder(conn(slow.url), 'secret', opts({ timeoutMs: 300 }));
+    const folder = await s3Folder(conn(slow.url), 'secret', opts({ timeoutMs: 300 }));
     try {
       await expect(folder.list()).rejects.toThrow(
         'The bucket did not list its objects within 0 seconds: use a prefix with fewer objects.',

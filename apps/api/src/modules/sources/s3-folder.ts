@@ -1,8 +1,6 @@
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { isIP } from 'node:net';
-import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { StoredS3 } from './sources.repo.ts';
 import { guardedBody, type RemoteFolder, type RemoteItem } from './remote-folder.ts';
 import { isBlockedAddress } from './ssrf.ts';
@@ -81,8 +79,13 @@ export function s3Reason(err: unknown, c: StoredS3): string {
  * every address the endpoint resolves to (production), as URL fetches do. Checksums only when required: S3
  * stores that are not AWS (MinIO, R2, test servers) do not all answer the newer checksum headers.
  */
-export function s3Folder(c: StoredS3, secretAccessKey: string, opts: S3Options): RemoteFolder {
+export async function s3Folder(c: StoredS3, secretAccessKey: string, opts: S3Options): Promise<RemoteFolder> {
   const endpoint = endpointUrl(c.endpoint, opts);
+  // Loaded on first use: the AWS SDK costs ~6 MB of resident memory that a server without S3 sources never needs.
+  const [{ GetObjectCommand, ListObjectsV2Command, S3Client }, { NodeHttpHandler }] = await Promise.all([
+    import('@aws-sdk/client-s3'),
+    import('@smithy/node-http-handler'),
+  ]);
   const lookup = guardedLookup(opts.blockPrivate, opts.isBlocked ?? isBlockedAddress, PRIVATE_ENDPOINT);
   const httpAgent = new HttpAgent({ lookup, keepAlive: false });
   const httpsAgent = new HttpsAgent({ lookup, keepAlive: false });

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { posix } from 'node:path';
-import SftpClient from 'ssh2-sftp-client';
 import { globMatcher } from '@backsignal/core';
 import { guardedBody, type RemoteFolder, type RemoteItem } from './remote-folder.ts';
 import type { StoredSftp } from './sources.repo.ts';
@@ -113,6 +112,8 @@ export async function sftpFolder(
   opts: SftpOptions,
 ): Promise<RemoteFolder & { hostKey: string }> {
   const sock = await openSocket(c, opts);
+  // Loaded on first use: ssh2 costs ~4 MB of resident memory that a server without SFTP sources never needs.
+  const { default: SftpClient } = await import('ssh2-sftp-client');
   const client = new SftpClient('backsignal');
   let seen = '';
   try {
