@@ -62,12 +62,14 @@ describe('createBatcher invariants', () => {
 const anyText = fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)) });
 
 describe('eventsJsonBytes', () => {
-  it('is the UTF-8 of eventsJson, whatever the text and whether or not `bytes` is given', () => {
+  it('is the UTF-8 of eventsJson, whatever the text and whether each event gives `bytes`, `utf8` or neither', () => {
+    const given = fc.constantFrom('text', 'bytes', 'utf8');
     fc.assert(
-      fc.property(fc.array(anyText, { maxLength: 20 }), fc.boolean(), (texts, measured) => {
-        const events = texts.map((t, i) => {
+      fc.property(fc.array(fc.tuple(anyText, given), { maxLength: 20 }), (items) => {
+        const events = items.map(([t, how], i) => {
           const e = { event_name: 'Lead', event_id: `e${i}`, json: JSON.stringify({ t }) };
-          return measured ? { ...e, bytes: Buffer.byteLength(e.json) } : e;
+          if (how === 'bytes') return { ...e, bytes: Buffer.byteLength(e.json) };
+          return how === 'utf8' ? { ...e, utf8: new TextEncoder().encode(e.json) } : e;
         });
         expect(Buffer.from(eventsJsonBytes(events)).equals(Buffer.from(eventsJson(events)))).toBe(true);
       }),

@@ -47,7 +47,7 @@ export function createBatcher(options: { maxEvents?: number; maxBytes?: number }
 
   return {
     add(event: EncodedEvent, rowNumber: number): Batch | null {
-      const size = (event.bytes ?? utf8Length(event.json)) + 1;
+      const size = (event.utf8?.length ?? event.bytes ?? utf8Length(event.json)) + 1;
       const full = events.length > 0 && bytes + size > maxBytes ? cut() : null;
       events.push(event);
       rows.push(rowNumber);
@@ -67,14 +67,15 @@ const encoder = new TextEncoder();
 const [OPEN, COMMA, CLOSE] = [0x5b, 0x2c, 0x5d];
 
 /**
- * The UTF-8 bytes of `eventsJson(events)`, each event encoded straight into one buffer sized from its `bytes`.
+ * The UTF-8 bytes of `eventsJson(events)`, each event encoded (or copied from its `utf8`) straight into one buffer
+ * sized from its `bytes`.
  * Joining a 1,000-event batch (~800 KB) into one string and encoding that cost ~8 ms of the sending thread; this
  * costs ~0.4 ms and leaves no large string for the collector. A `bytes` that undercounts (the buffer would be too
  * short) falls back to the slow path, so the answer is always the whole text.
  */
 export function eventsJsonBytes(events: readonly EncodedEvent[]): Uint8Array {
   let size = 1 + Math.max(events.length, 1);
-  for (const e of events) size += e.bytes ?? utf8Length(e.json);
+  for (const e of events) size += e.utf8?.length ?? e.bytes ?? utf8Length(e.json);
   const out = new Uint8Array(size);
   out[0] = OPEN;
   let at = 1;
@@ -83,6 +84,13 @@ export function eventsJsonBytes(events: readonly EncodedEvent[]): Uint8Array {
     if (i > 0) {
       if (at === size) return slow();
       out[at++] = COMMA;
+    }
+    const { utf8 } = events[i]!;
+    if (utf8) {
+      if (at + utf8.length > size) return slow();
+      out.set(utf8, at);
+      at += utf8.length;
+      continue;
     }
     const json = events[i]!.json;
     const r = encoder.encodeInto(json, out.subarray(at));

@@ -17,6 +17,11 @@ export interface EncodedEvent {
    * Buffer.byteLength): the batcher then skips its JavaScript count on the sending thread.
    */
   bytes?: number;
+  /**
+   * `json` already encoded as UTF-8, when its producer has the bytes (the send's events come from the pipeline
+   * worker as bytes): a batch's body is then copied from them, and `json` is decoded only if something reads it.
+   */
+  utf8?: Uint8Array;
 }
 
 /** Writes validated rows as Meta server events (see createEventWriter). */

@@ -31,7 +31,8 @@ export async function* preparedEvents(
   const finished = runPipeline(
     db,
     upload,
-    { mode: 'events', now, previewLimit: 0, withValues },
+    // Without the cells, the events come as bytes (packed-events.ts): the send never builds their JSON as text.
+    { mode: 'events', now, previewLimit: 0, withValues, packed: !withValues },
     async (items) => {
       if (cancelled) throw CANCELLED;
       chunk = items;

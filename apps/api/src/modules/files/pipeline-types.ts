@@ -6,6 +6,7 @@ import type {
   RowResult,
   ValidationContext,
 } from '@backsignal/core';
+import type { PackedEvents } from './packed-events.ts';
 
 export type PipelineMode = 'validate' | 'report' | 'events';
 
@@ -22,6 +23,8 @@ export interface PipelineInput {
    * them out: copying every row's cells to the main thread was a tenth of its CPU there.
    */
   withValues?: boolean;
+  /** 'events' only: the events come as one buffer per answer (PackedEvents), handed over rather than copied. */
+  packed?: boolean;
 }
 
 export interface PipelineSummary {
@@ -76,5 +79,5 @@ export type PipelineRequest =
 
 export type PipelineMessage =
   /** `rows`: rows read so far in this job (progress of a background validation or prepare). */
-  | { type: 'items'; items: unknown[]; stopped: boolean; rows: number }
+  | { type: 'items'; items: unknown[]; packed?: PackedEvents; stopped: boolean; rows: number }
   | { type: 'done'; summary: PipelineSummary };

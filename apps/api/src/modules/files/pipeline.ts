@@ -2,6 +2,7 @@ import { hash } from 'node:crypto';
 import { DEFAULT_FILE_SETTINGS, type FileSettings } from '@backsignal/core';
 import type { Queryable } from '../../db/db.ts';
 import { readUploadBytes } from './file-store.ts';
+import { unpackEvents } from './packed-events.ts';
 import { pipelinePools, type PipelineLane } from './pipeline-pool.ts';
 import type { UploadRow } from './files.repo.ts';
 import type {
@@ -55,6 +56,7 @@ export async function runPipeline<M extends PipelineMode>(
     stopAfterEvents?: number;
     withNormalized?: boolean;
     withValues?: boolean;
+    packed?: boolean;
     lane?: PipelineLane;
     onProgress?: (rowsDone: number) => void;
   },
@@ -66,6 +68,7 @@ export async function runPipeline<M extends PipelineMode>(
     ...(opts.stopAfterEvents ? { stopAfterEvents: opts.stopAfterEvents } : {}),
     ...(opts.withNormalized ? { withNormalized: true } : {}),
     ...(opts.withValues ? { withValues: true } : {}),
+    ...(opts.packed ? { packed: true } : {}),
     ctx: {
       mappings: upload.mappings,
       hardcoded: upload.hardcodedValues,
@@ -98,6 +101,10 @@ export async function runPipeline<M extends PipelineMode>(
         ? Promise.reject(failure)
         : new Promise<PipelineMessage>((resolve, reject) => (pending = { resolve, reject }));
   const send = (msg: PipelineRequest) => worker.postMessage(msg);
+  const deliver = async (m: Extract<PipelineMessage, { type: 'items' }>) => {
+    const items = m.packed ? unpackEvents(m.packed) : m.items;
+    if (items.length && onItems) await onItems(items as ItemOf<M>[]);
+  };
 
   try {
     opts.onProgress?.(0);
@@ -125,7 +132,7 @@ export async function runPipeline<M extends PipelineMode>(
         unanswered--;
         if (m.type === 'items') {
           opts.onProgress?.(m.rows);
-          if (m.items.length && onItems) await onItems(m.items as ItemOf<M>[]);
+          await deliver(m);
           stopped = m.stopped;
         }
       }
@@ -140,7 +147,7 @@ export async function runPipeline<M extends PipelineMode>(
         return m.summary;
       }
       opts.onProgress?.(m.rows);
-      if (m.items.length && onItems) await onItems(m.items as ItemOf<M>[]);
+      await deliver(m);
     }
   } finally {
     worker.off('message', onMessage);

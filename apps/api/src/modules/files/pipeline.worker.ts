@@ -30,6 +30,7 @@ import type {
   PreparedEvent,
   ReportRow,
 } from './pipeline-types.ts';
+import { createEventPacker } from './packed-events.ts';
 import { previewMix } from './preview-mix.ts';
 
 const port = parentPort!;
@@ -41,6 +42,7 @@ let summary!: PipelineSummary;
 let validate: ((values: readonly string[], rowNumber: number) => RowResult) | null = null;
 let writeEvent: EventWriter | null = null;
 let stopped = false;
+const packer = createEventPacker();
 /** Target field → index of the column mapped to it, for the report's original values. */
 let columnOf = new Map<string, number>();
 /** Candidates for the preview, one list per severity (see previewMix). */
@@ -183,12 +185,15 @@ function handle(items: ReturnType<typeof reader.push>, out: unknown[]) {
         if (input.mode === 'events' && !bad && !repeat) {
           summary.validEvents++;
           const event = writeEvent!(r);
-          // Measured here, natively, so the sending thread's batcher does not count it in JavaScript.
-          event.bytes = Buffer.byteLength(event.json);
-          const prepared: PreparedEvent = { rowNumber: item.rowNumber, event };
-          if (input.withValues) prepared.values = item.values;
-          if (input.withNormalized) prepared.normalized = r.effectiveRow;
-          out.push(prepared);
+          if (input.packed) packer.add(item.rowNumber, event);
+          else {
+            // Measured here, natively, so the sending thread's batcher does not count it in JavaScript.
+            event.bytes = Buffer.byteLength(event.json);
+            const prepared: PreparedEvent = { rowNumber: item.rowNumber, event };
+            if (input.withValues) prepared.values = item.values;
+            if (input.withNormalized) prepared.normalized = r.effectiveRow;
+            out.push(prepared);
+          }
           if (input.stopAfterEvents && summary.validEvents >= input.stopAfterEvents) {
             // A preview needs only its first events: stop reading instead of building the whole file.
             summary.stoppedEarly = true;
@@ -202,17 +207,19 @@ function handle(items: ReturnType<typeof reader.push>, out: unknown[]) {
   }
 }
 
+function postItems(items: unknown[], done: boolean) {
+  const p = packer.take();
+  const msg: PipelineMessage = { type: 'items', items, stopped: done, rows: summary.rowsChecked };
+  if (p) msg.packed = p.packed;
+  port.postMessage(msg, p?.transfer ?? []);
+}
+
 port.on('message', (msg: PipelineRequest) => {
   if (msg.type === 'start') return start(msg.input);
   const out: unknown[] = [];
   if (msg.type === 'chunk') {
     if (!stopped) handle(reader.push(msg.data), out);
-    port.postMessage({
-      type: 'items',
-      items: out,
-      stopped,
-      rows: summary.rowsChecked,
-    } satisfies PipelineMessage);
+    postItems(out, stopped);
     return;
   }
   if (!stopped) handle(reader.end(), out);
@@ -225,11 +232,6 @@ port.on('message', (msg: PipelineRequest) => {
       stats.trimmedCells,
     );
   summary.preview = previewMix([previewErrors, previewDropped, previewCorrected], input.previewLimit);
-  port.postMessage({
-    type: 'items',
-    items: out,
-    stopped: true,
-    rows: summary.rowsChecked,
-  } satisfies PipelineMessage);
+  postItems(out, true);
   port.postMessage({ type: 'done', summary } satisfies PipelineMessage);
 });
