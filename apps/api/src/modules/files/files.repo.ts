@@ -101,11 +101,13 @@ export const filesRepo = {
       f.fileName,
     ]);
   },
-  async addChunk(db: Queryable, uploadId: string, seq: number, data: Uint8Array) {
-    await db.query('insert into upload_chunks (upload_id, seq, data) values ($1, $2, $3)', [
+  /** `deflated`: `data` is the chunk's bytes deflated (raw deflate, file-store.ts). */
+  async addChunk(db: Queryable, uploadId: string, seq: number, data: Uint8Array, deflated: boolean) {
+    await db.query('insert into upload_chunks (upload_id, seq, data, deflated) values ($1, $2, $3, $4)', [
       uploadId,
       seq,
       data,
+      deflated,
     ]);
   },
   async deleteChunks(db: Queryable, uploadId: string) {
@@ -116,9 +118,9 @@ export const filesRepo = {
     uploadId: string,
     fromSeq: number,
     limit: number,
-  ): Promise<{ seq: number; data: Uint8Array }[]> {
-    const r = await db.query<{ seq: number; data: Uint8Array }>(
-      'select seq, data from upload_chunks where upload_id = $1 and seq >= $2 order by seq limit $3',
+  ): Promise<{ seq: number; data: Uint8Array; deflated: boolean }[]> {
+    const r = await db.query<{ seq: number; data: Uint8Array; deflated: boolean }>(
+      'select seq, data, deflated from upload_chunks where upload_id = $1 and seq >= $2 order by seq limit $3',
       [uploadId, fromSeq, limit],
     );
     return r.rows;

@@ -39,6 +39,27 @@ describe('ingest', () => {
     for await (const c of readUploadBytes(db, r.id)) stored.push(c);
     expect(stored.length).toBe(Math.ceil(csv.length / CHUNK_BYTES));
     expect(Buffer.concat(stored).equals(csv)).toBe(true);
+    // Stored deflated, and smaller for it (the database is told not to compress them again).
+    const rows = await db.query<{ deflated: boolean; n: number }>(
+      'select deflated, octet_length(data) as n from upload_chunks where upload_id = $1',
+      [r.id],
+    );
+    expect(rows.rows.every((c) => c.deflated)).toBe(true);
+    expect(rows.rows.reduce((sum, c) => sum + c.n, 0)).toBeLessThan(csv.length / 2);
+    await filesRepo.delete(db, r.id);
+  });
+
+  it('reads chunks stored before they were deflated (migration 0750) beside deflated ones', async () => {
+    const r = await ingest(db, userId, 'leads.csv', pieces(csv), csv.length);
+    // An older upload's first chunk, as it was written then: the bytes themselves.
+    await db.query('update upload_chunks set data = $3, deflated = false where upload_id = $1 and seq = $2', [
+      r.id,
+      0,
+      csv.subarray(0, CHUNK_BYTES),
+    ]);
+    const stored: Uint8Array[] = [];
+    for await (const c of readUploadBytes(db, r.id)) stored.push(c);
+    expect(Buffer.concat(stored).equals(csv)).toBe(true);
     await filesRepo.delete(db, r.id);
   });
 
@@ -46,13 +67,13 @@ describe('ingest', () => {
     const write = filesRepo.addChunk.bind(filesRepo);
     let written = 0;
     let inFlight = 0;
-    vi.spyOn(filesRepo, 'addChunk').mockImplementation(async (d, id, seq, data) => {
+    vi.spyOn(filesRepo, 'addChunk').mockImplementation(async (d, id, seq, data, deflated) => {
       inFlight++;
       try {
         // Fails only once the writes started after it are under way, some of them done.
         if (seq === 2) await new Promise((r) => setTimeout(r, 50));
         if (seq === 2) throw new Error('disk full');
-        await write(d, id, seq, data);
+        await write(d, id, seq, data, deflated);
         written++;
       } finally {
         inFlight--;

@@ -3,7 +3,7 @@ import { createCsvReader, detectDateOrder, detectDecimalSeparator, type CsvIssue
 import type { Db } from '../../db/db.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { fileTooLargeMessage } from '../../lib/upload-limit.ts';
-import { rechunk } from './file-store.ts';
+import { rechunk, storeChunk } from './file-store.ts';
 import { filesRepo } from './files.repo.ts';
 
 const SAMPLE_VALUES = 3;
@@ -40,8 +40,7 @@ function chunkWriter(db: Db, uploadId: string) {
     /** Starts writing a chunk; waits while WRITES_IN_FLIGHT are pending, and throws a failed write's error. */
     async add(seq: number, data: Uint8Array) {
       check();
-      const p: Promise<void> = filesRepo
-        .addChunk(db, uploadId, seq, data)
+      const p: Promise<void> = storeChunk(db, uploadId, seq, data)
         .catch((err: unknown) => void (failure ??= { err }))
         .finally(() => pending.delete(p));
       pending.add(p);
