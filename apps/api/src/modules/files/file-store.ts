@@ -11,9 +11,10 @@ const inflate = promisify(inflateRaw);
  * queued on PGlite's one thread keep moving during an upload; 256 KB chunks took ~40 ms each.
  */
 export const CHUNK_BYTES = 64 * 1024;
-// Reads run on the main thread too with the embedded database: 8 chunks (512 KB) a query put /api/health's
-// p99 at 110–123 ms while a 100,000-row file was validated or prepared; 2 chunks, 31–35 ms, and no slower.
-const CHUNKS_PER_READ = 2;
+// Chunks read per query. When PGlite ran on the API's thread, 8 (512 KB) put /api/health's p99 at 110–123 ms
+// and 2 were chosen; on its own thread, with deflated chunks (~14 KB stored each), 8 a query took a 1M-row
+// validation on PGlite from 8.6 to 6.4 s (one run each).
+const CHUNKS_PER_READ = 8;
 
 /**
  * Stores chunk `seq` of an upload, deflated at zlib's fastest level on libuv's thread pool (~0.6 ms a chunk, off
