@@ -3,7 +3,7 @@
 // serving process ~50 MB of resident memory, idle and at peak (docs/decisions/0093-server-runs-from-a-bundle.md).
 // The workspace packages are bundled; every other package stays an import, resolved from node_modules as before.
 import { build } from 'esbuild';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -31,10 +31,15 @@ const sourceUrls = {
 
 const ENTRIES = ['server', 'worker'];
 
-/** Builds the bundles (~0.5 s) and answers the path of each entry's: `{ server, worker }`. */
+/**
+ * Builds the bundles (~0.5 s) and answers the path of each entry's: `{ server, worker }`. Each file is written
+ * beside its place and renamed into it, so instances started together from one checkout (`npm start` beside
+ * `npm run worker`) never load a half-written bundle.
+ */
 export async function bundleServer() {
   const out = Object.fromEntries(ENTRIES.map((name) => [name, `${OUT_DIR}/${name}.mjs`]));
-  await Promise.all(
+  await mkdir(OUT_DIR, { recursive: true });
+  const built = await Promise.all(
     ENTRIES.map((name) =>
       build({
         entryPoints: [`${root}apps/api/src/${name}.ts`],
@@ -46,9 +51,15 @@ export async function bundleServer() {
         sourcemap: 'linked',
         plugins: [sourceUrls],
         logLevel: 'warning',
+        write: false,
       }),
     ),
   );
+  for (const file of built.flatMap((b) => b.outputFiles)) {
+    const temp = `${file.path}.${process.pid}.tmp`;
+    await writeFile(temp, file.contents);
+    await rename(temp, file.path);
+  }
   return out;
 }
 
