@@ -17,6 +17,9 @@ export const DEFAULT_BATCH_EVENTS = 100;
 /** Meta documents no body limit; practitioners report ~1 MB. Stay well under it. */
 export const DEFAULT_BATCH_BYTES = 800_000;
 
+/** UTF-8 bytes of an event's JSON, from what its producer measured when it did. */
+const jsonBytes = (e: EncodedEvent) => e.utf8?.length ?? e.bytes ?? utf8Length(e.json);
+
 /**
  * Groups events into requests of at most `maxEvents` (≤ 1000, Meta's limit) and `maxBytes` of JSON, each
  * knowing the CSV rows it carries. `add` answers a batch when one is full; `flush` answers the rest.
@@ -47,7 +50,7 @@ export function createBatcher(options: { maxEvents?: number; maxBytes?: number }
 
   return {
     add(event: EncodedEvent, rowNumber: number): Batch | null {
-      const size = (event.utf8?.length ?? event.bytes ?? utf8Length(event.json)) + 1;
+      const size = jsonBytes(event) + 1;
       const full = events.length > 0 && bytes + size > maxBytes ? cut() : null;
       events.push(event);
       rows.push(rowNumber);
@@ -75,7 +78,7 @@ const [OPEN, COMMA, CLOSE] = [0x5b, 0x2c, 0x5d];
  */
 export function eventsJsonBytes(events: readonly EncodedEvent[]): Uint8Array {
   let size = 1 + Math.max(events.length, 1);
-  for (const e of events) size += e.utf8?.length ?? e.bytes ?? utf8Length(e.json);
+  for (const e of events) size += jsonBytes(e);
   const out = new Uint8Array(size);
   out[0] = OPEN;
   let at = 1;
@@ -85,14 +88,15 @@ export function eventsJsonBytes(events: readonly EncodedEvent[]): Uint8Array {
       if (at === size) return slow();
       out[at++] = COMMA;
     }
-    const { utf8 } = events[i]!;
-    if (utf8) {
-      if (at + utf8.length > size) return slow();
-      out.set(utf8, at);
-      at += utf8.length;
+    const e = events[i]!;
+    if (e.utf8) {
+      if (at + e.utf8.length > size) return slow();
+      out.set(e.utf8, at);
+      at += e.utf8.length;
       continue;
     }
-    const json = events[i]!.json;
+    // Read only here: an event given as bytes may build `json` on demand.
+    const json = e.json;
     const r = encoder.encodeInto(json, out.subarray(at));
     if (r.read !== json.length) return slow();
     at += r.written;

@@ -7,8 +7,9 @@ import type { RowResult } from './row-validator.ts';
  *
  * Memory stays small for any file: each event is kept as a 53-bit hash and a row number in typed arrays
  * (12 bytes a slot, grown at three quarters full: 16–32 bytes per row), not as strings. Growing at half full
- * held 100 MB for a 3,000,000-row file (150 MB while growing), in the validation and again in the send. Two different events share a hash with odds of about
- * n²/2^54 (1 in 18,000 for a million rows); the cost of such a collision is one row reported as a repeat.
+ * held 100 MB for a 3,000,000-row file (150 MB while growing), in the validation and again in the send. Two
+ * different events share a hash with odds of about n²/2^54 (1 in 18,000 for a million rows); the cost of such a
+ * collision is one row reported as a repeat.
  */
 export function createDuplicateTracker() {
   let capacity = 1 << 12;

@@ -20,8 +20,7 @@ const MIN_CAPACITY = 256 * 1024;
 
 /** The worker's side: `add` each event, then `take` the packed answer and the buffers to transfer with it. */
 export function createEventPacker() {
-  let capacity = MIN_CAPACITY;
-  let buf = Buffer.allocUnsafeSlow(capacity);
+  let buf = Buffer.allocUnsafeSlow(MIN_CAPACITY);
   let at = 0;
   let ends: number[] = [];
   let rows: number[] = [];
@@ -54,8 +53,7 @@ export function createEventPacker() {
       };
       const transfer = [buf.buffer, packed.ends.buffer, packed.rowNumbers.buffer] as ArrayBuffer[];
       // The next answer is about as big as this one: start there, and grow rarely.
-      capacity = Math.max(MIN_CAPACITY, Math.ceil(at * 1.25));
-      buf = Buffer.allocUnsafeSlow(capacity);
+      buf = Buffer.allocUnsafeSlow(Math.max(MIN_CAPACITY, Math.ceil(at * 1.25)));
       at = 0;
       ends = [];
       rows = [];
@@ -70,13 +68,13 @@ const decoder = new TextDecoder();
 
 /** An event whose JSON stays bytes: the batch body copies them; `json` decodes them only if something asks. */
 class PackedEvent implements EncodedEvent {
-  readonly bytes: number;
   constructor(
     readonly event_name: string,
     readonly event_id: string,
     readonly utf8: Uint8Array,
-  ) {
-    this.bytes = utf8.length;
+  ) {}
+  get bytes(): number {
+    return this.utf8.length;
   }
   get json(): string {
     return decoder.decode(this.utf8);
