@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import pg from 'pg';
 import { bundleServer } from '../scripts/server-bundle.mjs';
+import { serverEnv } from '../scripts/server-env.mjs';
 import { GENERATED_MAPPINGS } from './generate.ts';
 
 export const json = { 'content-type': 'application/json' };
@@ -34,7 +35,7 @@ export async function startBenchServer(opts: { name: string; port: number; env?:
     databaseUrl = u.toString();
   }
 
-  const env: NodeJS.ProcessEnv = {
+  const env: NodeJS.ProcessEnv = serverEnv({
     ...process.env,
     PORT: String(opts.port),
     HOST: '127.0.0.1',
@@ -44,7 +45,14 @@ export async function startBenchServer(opts: { name: string; port: number; env?:
     // The 1,000,000-row files are far past the product's 10 MB default.
     MAX_UPLOAD_MB: '400',
     ...opts.env,
-  };
+    // e.g. BENCH_SERVER_ENV="MALLOC_ARENA_MAX=2" to try an allocator setting on the server alone
+    ...Object.fromEntries(
+      (process.env.BENCH_SERVER_ENV ?? '')
+        .split(' ')
+        .filter(Boolean)
+        .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+    ),
+  });
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   else delete env.DATABASE_URL;
   // The server as `npm start` runs it (scripts/start.mjs): bundled, without a TypeScript loader.

@@ -4,6 +4,7 @@
 // runs the job worker alone instead.
 import { spawnSync, spawn } from 'node:child_process';
 import { bundleServer } from './server-bundle.mjs';
+import { serverEnv } from './server-env.mjs';
 import { webBuildStale } from './web-build-stamp.mjs';
 
 const entry = process.argv[2] === 'worker' ? 'worker' : 'server';
@@ -21,7 +22,7 @@ if (entry === 'server' && webBuildStale()) {
 const bundles = await bundleServer();
 const child = spawn(process.execPath, ['--enable-source-maps', bundles[entry]], {
   stdio: 'inherit',
-  env: process.env,
+  env: serverEnv(),
 });
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
 child.on('exit', (code) => process.exit(code ?? 0));
