@@ -4,7 +4,10 @@ import { serverEnv } from '../../../scripts/server-env.mjs';
 
 /** What a server process started with `env` reads as its malloc mmap threshold. */
 const thresholdSeen = (env: NodeJS.ProcessEnv) =>
-  execFileSync(process.execPath, ['-p', 'process.env.MALLOC_MMAP_THRESHOLD_'], { env, encoding: 'utf8' }).trim();
+  execFileSync(process.execPath, ['-p', 'process.env.MALLOC_MMAP_THRESHOLD_'], {
+    env,
+    encoding: 'utf8',
+  }).trim();
 
 describe('the server process environment (scripts/server-env.mjs)', () => {
   it('fixes the allocator mmap threshold at 128 KB, so large freed blocks go back to the system', () => {

@@ -17,5 +17,11 @@ export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   /** Runs fn in one transaction; inside it use only the given handle. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * The same database for work nobody waits on (sends, validation jobs). On the embedded database, whose one
+   * thread runs a statement at a time, a request's statements go before such work's (decision 0095); a server
+   * runs them side by side, so there it is the same handle.
+   */
+  background(): Db;
   close(): Promise<void>;
 }

@@ -11,13 +11,14 @@ import type { Db, Queryable, QueryResult } from './db.ts';
  */
 const SHARED_BUFFERS = '48MB';
 
-type Request =
+type Request = (
   | { op: 'query'; sql: string; params: readonly unknown[]; tx?: number }
   | { op: 'exec'; sql: string; tx?: number }
   | { op: 'begin' }
   | { op: 'end'; tx: number; commit: boolean }
   | { op: 'dump' }
-  | { op: 'close' };
+  | { op: 'close' }
+) & { background?: boolean };
 type Answer =
   { id: number; ok: true; result: unknown } | { id: number; ok: false; error: Record<string, unknown> };
 
@@ -31,8 +32,8 @@ function rebuilt(e: Record<string, unknown>): Error {
  * Embedded PostgreSQL (WASM) on a thread of its own (pglite.worker.mjs; decision 0092): the API's event loop
  * only posts statements and reads answers, so a slow statement no longer stalls every request. `dataDir`
  * undefined keeps it in memory (tests); `template` starts from a dump made by `dump()` (test runs migrate once
- * and load the result per file). Statements run one at a time in the order they were posted, as PGlite runs
- * them; a transaction holds the database until it ends.
+ * and load the result per file). Statements run one at a time, a request's before the background work's
+ * (`background()`, decision 0095), each lane in the order posted; a transaction holds the database until it ends.
  */
 export async function openPglite(dataDir?: string, template?: Blob): Promise<Db & { dump(): Promise<Blob> }> {
   const worker = new Worker(new URL('./pglite.worker.mjs', import.meta.url), {
@@ -77,17 +78,18 @@ export async function openPglite(dataDir?: string, template?: Blob): Promise<Db 
       worker.postMessage({ id, ...req });
     });
   };
-  const on = (tx?: number): Queryable => ({
+  const on = (tx?: number, background?: boolean): Queryable => ({
     query: <T>(sql: string, params: readonly unknown[] = []) =>
-      call<QueryResult<T>>({ op: 'query', sql, params, tx }),
-    exec: (sql: string) => call<{ rows: Record<string, unknown>[] }>({ op: 'exec', sql, tx }),
+      call<QueryResult<T>>({ op: 'query', sql, params, tx, background }),
+    exec: (sql: string) => call<{ rows: Record<string, unknown>[] }>({ op: 'exec', sql, tx, background }),
   });
 
-  return {
+  const lane = (background: boolean): Db & { dump(): Promise<Blob> } => ({
     kind: 'pglite',
-    ...on(),
+    ...on(undefined, background),
+    background: () => lane(true),
     async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-      const tx = await call<number>({ op: 'begin' });
+      const tx = await call<number>({ op: 'begin', background });
       let result: T;
       try {
         result = await fn(on(tx));
@@ -104,5 +106,6 @@ export async function openPglite(dataDir?: string, template?: Blob): Promise<Db 
       await call({ op: 'close' });
       await worker.terminate();
     },
-  };
+  });
+  return lane(false);
 }

@@ -47,6 +47,7 @@ async function exec(on, sql) {
 /** PGlite's handle for transaction `tx`, or the database itself outside one. */
 const target = (tx) => (tx ? transactions.get(tx).handle : pg);
 
+/** Opens a transaction and answers its id; settles once the transaction has ended. */
 function begin(id) {
   const tx = nextTx++;
   // `end` is resolved by the 'end' message with its id and whether to commit.
@@ -54,27 +55,29 @@ function begin(id) {
   const ended = new Promise((resolve) => (entry.end = resolve));
   transactions.set(tx, entry);
   let endId = null;
-  pg.transaction(async (handle) => {
-    entry.handle = handle;
-    reply(id, tx);
-    const end = await ended;
-    endId = end.id;
-    if (!end.commit) throw ROLLBACK;
-  }).then(
-    () => {
-      transactions.delete(tx);
-      reply(endId, null);
-    },
-    (err) => {
-      transactions.delete(tx);
-      if (endId === null) fail(id, err);
-      else if (err === ROLLBACK) reply(endId, null);
-      else fail(endId, err);
-    },
-  );
+  return pg
+    .transaction(async (handle) => {
+      entry.handle = handle;
+      reply(id, tx);
+      const end = await ended;
+      endId = end.id;
+      if (!end.commit) throw ROLLBACK;
+    })
+    .then(
+      () => {
+        transactions.delete(tx);
+        reply(endId, null);
+      },
+      (err) => {
+        transactions.delete(tx);
+        if (endId === null) fail(id, err);
+        else if (err === ROLLBACK) reply(endId, null);
+        else fail(endId, err);
+      },
+    );
 }
 
-parentPort.on('message', async (m) => {
+async function handle(m) {
   try {
     switch (m.op) {
       case 'query':
@@ -97,5 +100,31 @@ parentPort.on('message', async (m) => {
   } catch (err) {
     fail(m.id, err);
   }
+}
+
+/**
+ * Statements wait here, one lane for requests and one for background work (`background` on the message: sends,
+ * validation jobs), so a request's statement runs next instead of after every background statement posted before
+ * it (decision 0095). A statement runs to its end in microtasks, so each is started a macrotask after the last:
+ * every message posted meanwhile is in its lane by then. A transaction's own statements and its end skip the
+ * lanes: it holds the database until it ends, and so does its `begin` in the lane.
+ */
+const lanes = [[], []];
+let running = false;
+
+function runNext() {
+  if (running || !(lanes[0].length || lanes[1].length)) return;
+  running = true;
+  setImmediate(async () => {
+    await handle(lanes[0].shift() ?? lanes[1].shift());
+    running = false;
+    runNext();
+  });
+}
+
+parentPort.on('message', (m) => {
+  if (m.tx) return void handle(m);
+  lanes[m.background ? 1 : 0].push(m);
+  runNext();
 });
 parentPort.postMessage({ ready: true });

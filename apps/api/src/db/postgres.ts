@@ -28,8 +28,9 @@ export async function openPostgres(url: string, max = 10): Promise<Db> {
   });
   // Fail at boot, not on the first request, when the server is unreachable.
   await pool.query('select 1');
-  return {
+  const db: Db = {
     kind: 'postgres',
+    background: () => db,
     ...wrap(pool),
     async transaction(fn) {
       const client = await pool.connect();
@@ -47,4 +48,5 @@ export async function openPostgres(url: string, max = 10): Promise<Db> {
     },
     close: () => pool.end(),
   };
+  return db;
 }

@@ -127,5 +127,5 @@ export async function startSendRunWorker(
 }
 
 export async function registerSendRunJob(boss: PgBoss, deps: ResolvedDeps): Promise<void> {
-  await startSendRunWorker(boss, engineOptions(deps), deps.config.sendTiming);
+  await startSendRunWorker(boss, engineOptions(deps, deps.db.background()), deps.config.sendTiming);
 }

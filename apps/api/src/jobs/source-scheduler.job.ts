@@ -12,7 +12,9 @@ export const SCHEDULER_TICK_MS = 5_000;
  * A tick that is still running is not started again in the same worker.
  */
 export function startSourceScheduler(boss: PgBoss, deps: ResolvedDeps): void {
-  const runner = { ...deps, engine: engineOptions(deps) };
+  // Fetching, storing and sending a source's file is background work: requests' statements go first (decision 0095).
+  const background = { ...deps, db: deps.db.background() };
+  const runner = { ...background, engine: engineOptions(background) };
   let busy = false;
   const run = async () => {
     if (busy) return;

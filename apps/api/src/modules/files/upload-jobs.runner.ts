@@ -46,7 +46,8 @@ export const runningHere = (jobId: string) => local.get(jobId);
  * until its end, so a job taken over from a dead worker simply runs again.
  */
 export function launch(deps: JobDeps, job: UploadJobRow): Promise<void> {
-  const run = runJob(deps, job)
+  // The pass reads the whole file: its statements give way to requests' (decision 0095).
+  const run = runJob({ ...deps, db: deps.db.background() }, job)
     .catch((err: unknown) => deps.log?.error({ err, jobId: job.id }, 'upload job failed'))
     .finally(() => local.delete(job.id));
   local.set(job.id, run);
