@@ -1,3 +1,2 @@
-export const MALLOC_ENV: Readonly<Record<string, string>>;
 /** `env` with the server's allocator settings added where `env` does not set them itself. */
 export function serverEnv(env?: NodeJS.ProcessEnv): NodeJS.ProcessEnv;

@@ -9,7 +9,7 @@
  * PGlite idle 336–348 → 293–295 MB and peak 569–600 → 483–484 MB. Other C libraries ignore the variable; an
  * operator's own value wins.
  */
-export const MALLOC_ENV = { MALLOC_MMAP_THRESHOLD_: '131072' };
+const MALLOC_ENV = { MALLOC_MMAP_THRESHOLD_: '131072' };
 
 /** `env` with the server's allocator settings added where `env` does not set them itself. */
 export function serverEnv(env = process.env) {
