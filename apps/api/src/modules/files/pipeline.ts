@@ -65,7 +65,8 @@ export async function runPipeline<M extends PipelineMode>(
   const input: PipelineInput = {
     mode: opts.mode,
     previewLimit: opts.previewLimit ?? 10,
-    ...(opts.stopAfterEvents ? { stopAfterEvents: opts.stopAfterEvents } : {}),
+    // A preview reads a few rows of the file: only a whole pass sizes its tracker for all of them.
+    ...(opts.stopAfterEvents ? { stopAfterEvents: opts.stopAfterEvents } : { expectedRows: upload.rowCount }),
     ...(opts.withNormalized ? { withNormalized: true } : {}),
     ...(opts.withValues ? { withValues: true } : {}),
     ...(opts.packed ? { packed: true } : {}),
