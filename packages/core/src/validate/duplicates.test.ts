@@ -21,21 +21,6 @@ describe('duplicate events in a file', () => {
     expect(wrong).toEqual([]);
   });
 
-  it('is sized at once for the rows it expects, and does not grow while they come', () => {
-    const t = createDuplicateTracker(100_000);
-    expect(t.slots).toBe(1 << 18); // the smallest power of two holding 100,000 under three quarters full
-    const wrong: number[] = [];
-    for (let r = 2; r < 100_002; r++) if (t.check('Lead', `id-${r}`, r) !== null) wrong.push(r);
-    expect(wrong).toEqual([]);
-    expect(t.slots).toBe(1 << 18);
-    expect(t.check('Lead', 'id-777', 200_000)).toBe(777);
-    // Without a row count it starts small and grows as rows come.
-    const grown = createDuplicateTracker();
-    expect(grown.slots).toBe(1 << 12);
-    for (let r = 2; r < 100_002; r++) grown.check('Lead', `id-${r}`, r);
-    expect(grown.slots).toBe(1 << 18);
-  });
-
   it('finds exactly the repeats of any list of ids', () => {
     fc.assert(
       fc.property(fc.array(fc.string({ maxLength: 6 }), { maxLength: 200 }), (ids) => {

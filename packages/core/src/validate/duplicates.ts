@@ -10,13 +10,9 @@ import type { RowResult } from './row-validator.ts';
  * held 100 MB for a 3,000,000-row file (150 MB while growing), in the validation and again in the send. Two
  * different events share a hash with odds of about n²/2^54 (1 in 18,000 for a million rows); the cost of such a
  * collision is one row reported as a repeat.
- *
- * `expectedRows`, when the file's row count is known, sizes the table for them at once: a 3,000,000-row file then
- * holds 50 MB from the start instead of growing through 75 MB (the old and the new table) at 1.6M rows.
  */
-export function createDuplicateTracker(expectedRows = 0) {
+export function createDuplicateTracker() {
   let capacity = 1 << 12;
-  while (expectedRows * 4 > capacity * 3) capacity *= 2;
   let hi = new Uint32Array(capacity);
   let lo = new Uint32Array(capacity);
   let rows = new Uint32Array(capacity); // 0 = empty: CSV data rows start at 2
@@ -54,10 +50,6 @@ export function createDuplicateTracker(expectedRows = 0) {
       rows[i] = rowNumber;
       if (++size * 4 > capacity * 3) grow();
       return null;
-    },
-    /** Slots in the table (12 bytes each): what it holds in memory. */
-    get slots() {
-      return capacity;
     },
   };
 }

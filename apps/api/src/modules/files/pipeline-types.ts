@@ -25,8 +25,6 @@ export interface PipelineInput {
   withValues?: boolean;
   /** 'events' only: the events come as one buffer per answer (PackedEvents), handed over rather than copied. */
   packed?: boolean;
-  /** The file's row count when the whole file is read: the duplicate tracker is sized for it at once. */
-  expectedRows?: number;
 }
 
 export interface PipelineSummary {

@@ -65,8 +65,7 @@ export async function runPipeline<M extends PipelineMode>(
   const input: PipelineInput = {
     mode: opts.mode,
     previewLimit: opts.previewLimit ?? 10,
-    // A preview reads a few rows of the file: only a whole pass sizes its tracker for all of them.
-    ...(opts.stopAfterEvents ? { stopAfterEvents: opts.stopAfterEvents } : { expectedRows: upload.rowCount }),
+    ...(opts.stopAfterEvents ? { stopAfterEvents: opts.stopAfterEvents } : {}),
     ...(opts.withNormalized ? { withNormalized: true } : {}),
     ...(opts.withValues ? { withValues: true } : {}),
     ...(opts.packed ? { packed: true } : {}),

@@ -57,7 +57,7 @@ function start(job: PipelineInput) {
   input = job;
   reader = createCsvReader();
   quality = createMatchQualityTracker();
-  duplicates = createDuplicateTracker(job.expectedRows);
+  duplicates = createDuplicateTracker();
   summary = {
     rowsChecked: 0,
     rowsWithErrors: 0,
