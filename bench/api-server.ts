@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import pg from 'pg';
 import { bundleServer } from '../scripts/server-bundle.mjs';
-import { serverEnv } from '../scripts/server-env.mjs';
+import { SERVER_NODE_ARGS, serverEnv } from '../scripts/server-process.mjs';
 import { GENERATED_MAPPINGS } from './generate.ts';
 
 export const json = { 'content-type': 'application/json' };
@@ -60,9 +60,10 @@ export async function startBenchServer(opts: { name: string; port: number; env?:
   const server = spawn(
     process.execPath,
     [
-      // e.g. BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the server
+      ...SERVER_NODE_ARGS,
+      // e.g. BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the server; a later V8 flag
+      // wins over the same one in SERVER_NODE_ARGS
       ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
-      '--enable-source-maps',
       bundles.server,
     ],
     { env, stdio: ['ignore', 'inherit', 'inherit'] },

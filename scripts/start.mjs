@@ -4,7 +4,7 @@
 // runs the job worker alone instead.
 import { spawnSync, spawn } from 'node:child_process';
 import { bundleServer } from './server-bundle.mjs';
-import { serverEnv } from './server-env.mjs';
+import { SERVER_NODE_ARGS, serverEnv } from './server-process.mjs';
 import { webBuildStale } from './web-build-stamp.mjs';
 
 const entry = process.argv[2] === 'worker' ? 'worker' : 'server';
@@ -20,7 +20,7 @@ if (entry === 'server' && webBuildStale()) {
 }
 
 const bundles = await bundleServer();
-const child = spawn(process.execPath, ['--enable-source-maps', bundles[entry]], {
+const child = spawn(process.execPath, [...SERVER_NODE_ARGS, bundles[entry]], {
   stdio: 'inherit',
   env: serverEnv(),
 });
