@@ -1,5 +1,6 @@
 // How the server process starts: `npm start` and `npm run worker` (scripts/start.mjs), and the benches, which run
-// it the same way. Both settings trade a little speed for memory (docs/decisions/0094-server-process-memory-settings.md).
+// it the same way. Both settings trade a little speed for memory
+// (docs/decisions/0094-server-process-memory-settings.md).
 
 /**
  * V8 flags. The API thread's young generation otherwise grows to ~16 MB semi-spaces while a send streams

@@ -4,11 +4,10 @@ import type { Db, Queryable, QueryResult } from './db.ts';
 
 /**
  * PostgreSQL's default 128 MB of shared buffers is held by PGlite's WASM memory from the start and never given
- * back. 64 MB took the server's idle RSS from ~465 to ~380 MB with no stage measurably slower; 32 MB saved ~40 MB
- * more but made upload and validate slower (decision 0080). Since upload chunks are stored deflated (a quarter of
- * the pages), 48 MB peaked ~40 MB lower than 64 MB at the same speed, and 32 MB ~40 MB lower again (1M rows:
- * idle 268–275 against 306–319 MB, peak 476–477 against 503–526), the upload ~5% slower. Tables are real files,
- * so other pages come from the OS cache.
+ * back. 64 MB took the server's idle RSS from ~465 to ~380 MB with no stage measurably slower. Since upload chunks
+ * are stored deflated (a quarter of the pages), each 16 MB less took ~40 MB off idle and peak: at 32 MB, 1M rows
+ * idled at 268–275 MB against 306–319 at 48, and peaked at 476–477 against 503–526, the upload ~5% slower
+ * (decision 0080). Tables are real files, so other pages come from the OS cache.
  */
 const SHARED_BUFFERS = '32MB';
 
