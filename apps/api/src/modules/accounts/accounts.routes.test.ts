@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestContext, type TestContext } from '../../../test/context.ts';
+import type { Db } from '../../db/db.ts';
+import { createTestContext, insertUser, openTestDb, type TestContext } from '../../../test/context.ts';
 import { Agent, loggedInAgent } from '../../../test/agent.ts';
 import { CAPTCHA_REQUIRED_MESSAGE, RESET_TTL_MS, VERIFY_TTL_MS } from './accounts.service.ts';
 
@@ -32,6 +33,17 @@ async function signUp(agent = new Agent(ctx.app), address = email()) {
   return { agent, address, res };
 }
 const ACCEPTED = { message: 'Check your inbox to continue.' };
+
+const resetMails = (address: string) =>
+  ctx.mailer.sent.filter((m) => m.to === address && m.subject === 'Reset your Backsignal password');
+
+/** Asks for a reset link and waits for its mail: the link is written and mailed after the answer. */
+async function requestReset(address: string): Promise<string> {
+  const before = resetMails(address).length;
+  expect((await new Agent(ctx.app).post('/auth/forgot-password', { email: address })).statusCode).toBe(200);
+  await vi.waitFor(() => expect(resetMails(address)).toHaveLength(before + 1));
+  return tokenFrom(resetMails(address).at(-1)!.text, '/reset-password')!;
+}
 
 describe('signup', () => {
   it('creates an unverified user, answers "check your inbox" without a session, and mails a verification link', async () => {
@@ -414,8 +426,7 @@ describe('login and logout', () => {
     const held = await new Agent(ctx.app).post('/auth/login', { email: address, password: PASSWORD });
     expect(held.json().code).toBe('CAPTCHA_REQUIRED');
 
-    await new Agent(ctx.app).post('/auth/forgot-password', { email: address });
-    const token = tokenFrom(ctx.mailer.last(address)!.text, '/reset-password')!;
+    const token = await requestReset(address);
     const NEW = 'Fresh-Lantern-77?';
     expect((await new Agent(ctx.app).post('/auth/reset-password', { token, password: NEW })).statusCode).toBe(
       200,
@@ -488,7 +499,7 @@ describe('password reset', () => {
     expect(unknown.statusCode).toBe(200);
     expect(known.json().message).toBe('A reset link has been sent to your email.');
     expect(unknown.json().message).toBe(known.json().message);
-    expect(ctx.mailer.sent.length).toBe(before + 1);
+    await vi.waitFor(() => expect(ctx.mailer.sent.length).toBe(before + 1));
   });
 
   it('answers without waiting for the mail server, so timing does not tell which addresses exist', async () => {
@@ -506,18 +517,61 @@ describe('password reset', () => {
       );
       const res = await agent.post('/auth/forgot-password', { email: address });
       expect(res.statusCode).toBe(200);
-      expect(sent).toEqual([address]);
+      await vi.waitFor(() => expect(sent).toEqual([address]));
     } finally {
       await stuck.close();
     }
   });
 
+  it('runs the same statements for known and unknown addresses before answering, and writes the link after', async () => {
+    // Every statement on email_tokens waits for this gate: an answer that waited for the link's writes would
+    // hang here, and the statements done before each answer are the timing a prober could see.
+    let openGate!: () => void;
+    const gate = new Promise<void>((resolve) => (openGate = resolve));
+    const done: string[] = [];
+    const { db: real, drop } = await openTestDb();
+    const gated: Db = {
+      kind: real.kind,
+      async query(sql, params) {
+        if (sql.includes('email_tokens')) await gate;
+        const result = await real.query(sql, params);
+        done.push(sql.replace(/\s+/g, ' ').trim());
+        return result as never;
+      },
+      exec: (sql) => real.exec(sql),
+      transaction: (fn) => real.transaction(fn),
+      background: () => gated,
+      close: () => real.close(),
+    };
+    const sent: string[] = [];
+    const probe = await createTestContext({
+      deps: { db: gated, mailer: { send: async (m) => void sent.push(m.to) } },
+    });
+    try {
+      const address = email();
+      await insertUser(real, crypto.randomUUID(), address);
+      const before = (path: string) => {
+        done.length = 0;
+        return new Agent(probe.app).post('/auth/forgot-password', { email: path });
+      };
+      expect((await before(`ghost-${address}`)).statusCode).toBe(200);
+      const unknownStatements = [...done];
+      expect((await before(address)).statusCode).toBe(200);
+      expect(done).toEqual(unknownStatements);
+      expect(sent).toEqual([]);
+      openGate();
+      await vi.waitFor(() => expect(sent).toEqual([address]));
+    } finally {
+      openGate();
+      await probe.close();
+      await drop();
+    }
+  });
+
   it('resets once, ends every session, and refuses superseded and expired links', async () => {
     const { agent, address } = await signUp();
-    await new Agent(ctx.app).post('/auth/forgot-password', { email: address });
-    const first = tokenFrom(ctx.mailer.last(address)!.text, '/reset-password')!;
-    await new Agent(ctx.app).post('/auth/forgot-password', { email: address });
-    const second = tokenFrom(ctx.mailer.last(address)!.text, '/reset-password')!;
+    const first = await requestReset(address);
+    const second = await requestReset(address);
     const NEW = 'Brand-New-Secret-7?';
     const stale = await new Agent(ctx.app).post('/auth/reset-password', { token: first, password: NEW });
     expect(stale.statusCode).toBe(400);
@@ -533,8 +587,7 @@ describe('password reset', () => {
       200,
     );
 
-    await new Agent(ctx.app).post('/auth/forgot-password', { email: address });
-    const third = tokenFrom(ctx.mailer.last(address)!.text, '/reset-password')!;
+    const third = await requestReset(address);
     offset = RESET_TTL_MS + 1000;
     const expired = await new Agent(ctx.app).post('/auth/reset-password', {
       token: third,

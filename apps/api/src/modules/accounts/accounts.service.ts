@@ -206,20 +206,20 @@ export async function verifyEmail(deps: Deps, token: string): Promise<SessionUse
 }
 
 /**
- * Same answer and similar time whether or not the address has an account: the mail goes out after the
- * answer, since an SMTP round trip would otherwise tell a prober which addresses exist.
+ * Same answer in the same time whether or not the address has an account: the request does one lookup either
+ * way, and the reset link is written and mailed after the answer, since the token's writes (and an SMTP round
+ * trip) would otherwise tell a prober which addresses exist (issue 30).
  */
 export async function forgotPassword(deps: Deps, email: string): Promise<void> {
   const user = await usersRepo.findByEmail(deps.db, email);
-  if (!user) {
-    newToken();
-    return;
-  }
-  const token = await issueToken(deps, user.id, 'reset');
-  mailInBackground(
-    deps,
-    resetMail(user.email, user.firstName, `${deps.config.appUrl}/reset-password?token=${token}`),
-  );
+  if (!user) return;
+  void issueToken(deps, user.id, 'reset')
+    .then((token) =>
+      deps.mailer.send(
+        resetMail(user.email, user.firstName, `${deps.config.appUrl}/reset-password?token=${token}`),
+      ),
+    )
+    .catch((err: unknown) => logMailFailure('Reset your Backsignal password', err));
 }
 
 function logMailFailure(subject: string, err: unknown): void {
