@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp, type AppDeps } from '../src/app.ts';
@@ -62,10 +64,16 @@ export async function insertUser(db: Db, id: string, email: string): Promise<voi
   ]);
 }
 
+/**
+ * The data folder tests name but never write to: every test configuration carries its secrets, and tests use
+ * a memory mailer or an outbox folder of their own. `.ci/run` checks the temp folder is as it was after the tests.
+ */
+export const UNWRITTEN_DATA_DIR = join(tmpdir(), 'backsignal-test-unwritten');
+
 export function testConfig(overrides: Record<string, string> = {}): Config {
   return loadConfig({
     NODE_ENV: 'test',
-    DATA_DIR: '/tmp/backsignal-test',
+    DATA_DIR: UNWRITTEN_DATA_DIR,
     SESSION_SECRET: 'test-session-secret-that-is-long-enough-123',
     TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
     APP_URL: 'http://localhost:3000',

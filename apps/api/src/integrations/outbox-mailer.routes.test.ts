@@ -1,6 +1,6 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/context.ts';
@@ -26,7 +26,10 @@ beforeAll(async () => {
     },
   });
 });
-afterAll(() => ctx.close());
+afterAll(async () => {
+  await ctx.close();
+  rmSync(dirname(outbox), { recursive: true, force: true });
+});
 
 const mailsTo = (to: string) =>
   readdirSync(outbox)

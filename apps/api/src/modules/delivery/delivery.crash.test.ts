@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { UNWRITTEN_DATA_DIR } from '../../../test/context.ts';
 import { openCrashDatabase, type CrashDatabase } from '../../../test/crash-database.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGraph, type FakeGraph } from '../../../../../e2e/fake-graph/fake-graph.ts';
@@ -22,7 +23,7 @@ const APP_TOKEN = 'EAAB-crash-test-token-0001';
 // The API (which stores the token encrypted) and the worker (which decrypts it) share this configuration.
 const APP_ENV = {
   NODE_ENV: 'test',
-  DATA_DIR: '/tmp/backsignal-test',
+  DATA_DIR: UNWRITTEN_DATA_DIR,
   SESSION_SECRET: 'crash-test-session-secret-long-enough-1234',
   TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64'),
   APP_URL: 'http://localhost:3000',

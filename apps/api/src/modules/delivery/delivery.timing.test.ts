@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config/env.ts';
+import { UNWRITTEN_DATA_DIR } from '../../../test/context.ts';
 import {
   DEFAULT_TIMING,
   TAKEOVER_PROMISE_MS,
@@ -7,7 +8,13 @@ import {
   worstCaseTakeoverMs,
 } from './delivery.timing.ts';
 
-const env = { NODE_ENV: 'test', DATA_DIR: '/tmp/backsignal-test' } as const;
+// Secrets given, so loading the configuration writes no generated ones into DATA_DIR.
+const env = {
+  NODE_ENV: 'test',
+  DATA_DIR: UNWRITTEN_DATA_DIR,
+  SESSION_SECRET: 'timing-test-session-secret-long-enough-12',
+  TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'),
+} as const;
 
 describe('crash takeover timing', () => {
   it('the production defaults resume a dead send within 30 s', () => {

@@ -64,7 +64,7 @@ describe('system routes', () => {
 
 describe('serving the built web app', () => {
   it('serves prerendered pages, the shell for app routes, and 404 for missing assets', async () => {
-    const { mkdtempSync, mkdirSync, writeFileSync } = await import('node:fs');
+    const { mkdtempSync, mkdirSync, rmSync, writeFileSync } = await import('node:fs');
     const { join } = await import('node:path');
     const { tmpdir } = await import('node:os');
     const dist = mkdtempSync(join(tmpdir(), 'bs-dist-'));
@@ -83,11 +83,12 @@ describe('serving the built web app', () => {
       expect((await web.app.inject({ url: '/api/nope' })).json().code).toBe('NOT_FOUND');
     } finally {
       await web.close();
+      rmSync(dist, { recursive: true, force: true });
     }
   });
 
   it('answers 404 with the not-found page for paths that match no route, 200 for app and public routes', async () => {
-    const { mkdtempSync, mkdirSync, writeFileSync } = await import('node:fs');
+    const { mkdtempSync, mkdirSync, rmSync, writeFileSync } = await import('node:fs');
     const { join } = await import('node:path');
     const { tmpdir } = await import('node:os');
     const dist = mkdtempSync(join(tmpdir(), 'bs-dist-'));
@@ -118,6 +119,7 @@ describe('serving the built web app', () => {
       }
     } finally {
       await web.close();
+      rmSync(dist, { recursive: true, force: true });
     }
   });
 });
