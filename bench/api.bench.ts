@@ -1,7 +1,7 @@
 /**
  * The API path of issue 4: a generated file through upload, validate and prepare on the real server
  * (`apps/api/src/server.ts` in a child process, as `npm start` runs it), printing seconds per stage, rows/s,
- * the server's peak RSS, and /api/health latency (p50/p99) measured from this process while each stage runs.
+ * the server's peak RSS, and /api/ready latency (p50/p99) measured from this process while each stage runs.
  * BENCH_API_ROWS sets the sizes (default "100000,1000000"); BENCH_DATABASE_URL runs the server on PostgreSQL
  * (a fresh database there, dropped at the end) instead of the embedded one. The upload limit is raised to
  * 400 MB for the 1,000,000-row file: the product's default is 10 MB.
@@ -20,7 +20,9 @@ const { databaseUrl, call, stage, stop } = await startBenchServer({
 });
 
 const db = databaseUrl ? 'PostgreSQL' : 'embedded PGlite';
-console.log(`server in its own process on ${db}; health pinged every 20 ms from the bench process`);
+console.log(
+  `server in its own process on ${db}; readiness (one database round trip) pinged every 20 ms from the bench process`,
+);
 console.log('| rows | MB | stage | seconds | rows/s | health p50 ms | health p99 ms | server peak RSS MB |');
 console.log('|---|---|---|---|---|---|---|---|');
 try {

@@ -2,7 +2,7 @@
  * Issue 22: one messy file (half its phones international) from the first upload byte to "all sent", through
  * the real server (`apps/api/src/server.ts` in a child process, its own pg-boss worker included) and a fake
  * Graph API answering every request in 50 ms, SEND_BATCH_SIZE=1000 and the default 4 requests in flight.
- * Prints seconds and rows/s per stage (upload, validate, prepare, send), the server's peak RSS, /api/health
+ * Prints seconds and rows/s per stage (upload, validate, prepare, send), the server's peak RSS, /api/ready
  * p50/p99 pinged every 20 ms, and checks that the fake Graph received every prepared event exactly once.
  * BENCH_ROWS sets the size (default 1000000; 100000 for a quicker run on a busy machine); BENCH_DATABASE_URL
  * runs the server on PostgreSQL (a fresh database there, dropped at the end) instead of the embedded one.
@@ -42,7 +42,7 @@ const file = await generateCsv(ROWS, Math.floor(Date.now() / 1000), { internatio
 const mb = statSync(file).size / 1024 / 1024;
 console.log(
   `${ROWS.toLocaleString('en-US')} rows (${mb.toFixed(0)} MB, half the phones international) on ${dbLabel}; ` +
-    'fake Graph 50 ms, 4 in flight, SEND_BATCH_SIZE=1000; health pinged every 20 ms',
+    'fake Graph 50 ms, 4 in flight, SEND_BATCH_SIZE=1000; /api/ready (one database round trip) pinged every 20 ms',
 );
 console.log('| stage | seconds | rows/s | health p50 ms | health p99 ms | server peak RSS MB |');
 console.log('|---|---|---|---|---|---|');

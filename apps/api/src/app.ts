@@ -37,6 +37,11 @@ export interface AppDeps {
   /** Serve the built SPA from this folder (npm start); tests leave it out. */
   webDist?: string;
   logger?: boolean | object;
+  /**
+   * Whether this process runs background jobs and has registered them: readiness waits for it. Absent (tests,
+   * API-only instances) means no worker runs here.
+   */
+  worker?: () => 'starting' | 'registered';
 }
 
 export type App = FastifyInstance;

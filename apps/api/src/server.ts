@@ -16,9 +16,13 @@ async function main() {
   const { db, mailer } = await openRuntime(config, boot);
   const queue = await startQueue(db, config.databaseUrl);
   const webDist = existsSync(WEB_DIST) ? WEB_DIST : undefined;
-  const app = await buildApp({ config, db, mailer, queue, webDist, logger });
-  if (config.runWorker)
+  let jobs: 'starting' | 'registered' = 'starting';
+  const worker = config.runWorker ? () => jobs : undefined;
+  const app = await buildApp({ config, db, mailer, queue, webDist, logger, worker });
+  if (config.runWorker) {
     await registerJobs(queue, { config, db, mailer, queue, now: () => new Date(), fetch });
+    jobs = 'registered';
+  }
 
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');

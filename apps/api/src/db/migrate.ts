@@ -1,16 +1,31 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Db } from './db.ts';
+import type { Db, Queryable } from './db.ts';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 // Any constant: serialises migrations when several instances start at once on one PostgreSQL.
 const LOCK_ID = 724_311_009;
 
-/** Applies every migrations/*.sql not yet applied, in file-name order, each in its own transaction. */
-export async function migrate(db: Db): Promise<string[]> {
-  const files = readdirSync(MIGRATIONS_DIR)
+const migrationFiles = () =>
+  readdirSync(MIGRATIONS_DIR)
     .filter((f) => f.endsWith('.sql'))
     .sort();
+
+/**
+ * How many of this build's migrations the database has not applied, in one statement: readiness asks it, so it
+ * also tells whether the database answers.
+ */
+export async function pendingMigrations(db: Queryable, files = migrationFiles()): Promise<number> {
+  const r = await db.query<{ applied: number }>(
+    'select count(*)::int as applied from schema_migrations where name = any($1::text[])',
+    [files],
+  );
+  return files.length - r.rows[0]!.applied;
+}
+
+/** Applies every migrations/*.sql not yet applied, in file-name order, each in its own transaction. */
+export async function migrate(db: Db): Promise<string[]> {
+  const files = migrationFiles();
   await db.exec(`create table if not exists schema_migrations (
     name text primary key, applied_at timestamptz not null default now())`);
   if (db.kind === 'postgres') await db.query('select pg_advisory_lock($1)', [LOCK_ID]);

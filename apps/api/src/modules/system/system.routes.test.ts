@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../../test/context.ts';
 import { Agent } from '../../../test/agent.ts';
+import type { Db } from '../../db/db.ts';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -18,6 +19,56 @@ describe('system routes', () => {
     expect(csp).toContain("base-uri 'none'");
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['x-frame-options']).toBe('DENY');
+  });
+
+  it('answers liveness without asking the database', async () => {
+    const down = await createTestContext({
+      deps: {
+        db: { ...ctx.db, kind: ctx.db.kind, query: () => Promise.reject(new Error('database down')) } as Db,
+      },
+    });
+    try {
+      expect((await down.app.inject({ url: '/api/health' })).statusCode).toBe(200);
+      const ready = await down.app.inject({ url: '/api/ready' });
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json()).toEqual({ ready: false, database: 'unreachable', worker: 'off' });
+    } finally {
+      await down.close();
+    }
+  });
+
+  it('is ready when the database answers with every migration applied and the jobs are registered', async () => {
+    const ready = await ctx.app.inject({ url: '/api/ready' });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({ ready: true, database: 'ok', worker: 'off' });
+
+    const [last] = (
+      await ctx.db.query<{ name: string }>('select name from schema_migrations order by name desc limit 1')
+    ).rows;
+    await ctx.db.query('delete from schema_migrations where name = $1', [last!.name]);
+    try {
+      const behind = await ctx.app.inject({ url: '/api/ready' });
+      expect(behind.statusCode).toBe(503);
+      expect(behind.json().database).toBe('1 migrations pending');
+    } finally {
+      await ctx.db.query('insert into schema_migrations (name) values ($1)', [last!.name]);
+    }
+
+    let jobs: 'starting' | 'registered' = 'starting';
+    const worker = await createTestContext({ deps: { worker: () => jobs } });
+    try {
+      expect((await worker.app.inject({ url: '/api/ready' })).json()).toEqual({
+        ready: false,
+        database: 'ok',
+        worker: 'starting',
+      });
+      jobs = 'registered';
+      const up = await worker.app.inject({ url: '/api/ready' });
+      expect(up.statusCode).toBe(200);
+      expect(up.json().worker).toBe('registered');
+    } finally {
+      await worker.close();
+    }
   });
 
   it('serves public config with no secrets', async () => {

@@ -1,13 +1,25 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { PUBLIC_PATHS, type PublicConfig } from '@backsignal/contracts';
 import type { ResolvedDeps } from '../../app.ts';
+import { pendingMigrations } from '../../db/migrate.ts';
 
 export const systemRoutes =
   (deps: ResolvedDeps): FastifyPluginAsync =>
   async (app) => {
-    app.get('/api/health', async () => {
-      await deps.db.query('select 1');
-      return { ok: true };
+    // Liveness: the process answers. It asks nothing of the database, so an orchestrator does not restart
+    // every instance while the database is down.
+    app.get('/api/health', async () => ({ ok: true }));
+
+    // Readiness: send traffic here only when the database answers, every migration of this build is applied
+    // and, where this process runs background jobs, they are registered.
+    app.get('/api/ready', async (_request, reply) => {
+      const worker = deps.worker?.() ?? 'off';
+      const database = await pendingMigrations(deps.db).then(
+        (pending) => (pending === 0 ? 'ok' : `${pending} migrations pending`),
+        () => 'unreachable',
+      );
+      const ready = database === 'ok' && worker !== 'starting';
+      return reply.code(ready ? 200 : 503).send({ ready, database, worker });
     });
 
     app.get('/sitemap.xml', async (_request, reply) => {
