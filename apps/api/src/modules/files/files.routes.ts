@@ -199,7 +199,7 @@ export const fileRoutes =
       },
     );
 
-    // validate, prepare and the two downloads below write or spend quota: kept as the spec's GETs, but with
+    // validate, prepare and the three downloads below write or spend quota: kept as the spec's GETs, but with
     // `xsrf: true` they need the header, so a cross-site link or <img> cannot set them off (issue 21).
     app.get(
       '/api/uploads/:id/validate',
@@ -285,7 +285,7 @@ export const fileRoutes =
 
     app.get(
       '/api/uploads/:id/skipped-rows.csv',
-      { schema: { params: Id }, config: perUserLimit(60) },
+      { schema: { params: Id }, config: { ...perUserLimit(60), xsrf: true } },
       async (request, reply) => {
         // The rows with errors as they are in the file, with why: what a user who skipped them fixes and sends
         // later. Open at any status, a sent file too (its summary links here).

@@ -4,8 +4,9 @@ import { loggedInAgent } from '../../../test/agent.ts';
 import { multipartFile } from '../../../test/multipart.ts';
 
 /**
- * Issue 21 finding 4: the spec keeps validate, prepare and the two pass-spending downloads as GETs, so they
- * need the XSRF header: a cross-site navigation or <img> carries the Lax cookie but cannot set a header.
+ * Issue 21 finding 4 (and issue 30 for the skipped rows): the spec keeps validate, prepare and the three
+ * pass-spending downloads as GETs, so they need the XSRF header: a cross-site navigation or <img> carries the
+ * Lax cookie but cannot set a header.
  */
 let ctx: TestContext;
 let owner: Awaited<ReturnType<typeof loggedInAgent>>;
@@ -54,6 +55,7 @@ const crossSite = (url: string) =>
 describe.each([
   ['validate', 'mapped', (id: string) => `/api/uploads/${id}/validate`],
   ['the validation report', 'mapped', (id: string) => `/api/uploads/${id}/validate/report.csv`],
+  ['the skipped-rows download', 'mapped', (id: string) => `/api/uploads/${id}/skipped-rows.csv`],
   ['prepare', 'validated', (id: string) => `/api/uploads/${id}/prepare`],
   ['the full preview download', 'validated', (id: string) => `/api/uploads/${id}/preview/full`],
 ] as const)('GET %s', (_, from, url) => {
@@ -63,6 +65,10 @@ describe.each([
     const res = await crossSite(url(id));
     expect(res.statusCode).toBe(403);
     expect(res.json().code).toBe('XSRF_INVALID');
+    expect(await state(id)).toEqual(before);
+    // HEAD runs the same handler (Fastify answers it from the GET route), so it is refused alike.
+    const head = await owner.agent.request({ method: 'HEAD', url: url(id), xsrf: false });
+    expect(head.statusCode).toBe(403);
     expect(await state(id)).toEqual(before);
   });
 
