@@ -21,6 +21,21 @@ export const retentionRepo = {
     );
     return r.rowCount ?? 0;
   },
+  /**
+   * Finished source runs started before `before`: they keep skipped rows with customer data and Meta's answers.
+   * Run first, so the uploads and send runs they point at are no longer held by them.
+   */
+  async deleteSourceRuns(db: Queryable, before: Date): Promise<number> {
+    const r = await db.query(`delete from source_runs where status <> 'running' and started_at < $1`, [
+      before,
+    ]);
+    return r.rowCount ?? 0;
+  },
+  /** Contact messages, waitlist sign-ups, audit requests (names, e-mails, messages) received before `before`. */
+  async deleteSubmissions(db: Queryable, before: Date): Promise<number> {
+    const r = await db.query('delete from public_submissions where created_at < $1', [before]);
+    return r.rowCount ?? 0;
+  },
   /** Ledger entries delivered before `before`: past the window in which they can still stop a duplicate. */
   async deleteLedger(db: Queryable, before: Date): Promise<number> {
     const r = await db.query('delete from delivery_ledger where delivered_at < $1', [before]);

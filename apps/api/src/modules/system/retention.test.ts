@@ -94,6 +94,36 @@ describe('applyRetention', () => {
     expect(await count('uploads', 'id = $1', [f.uploadId])).toBe(1);
   });
 
+  it('deletes finished source runs (their skipped rows) and public form submissions past RETENTION_DAYS', async () => {
+    const { userId } = await sentFile();
+    const sourceId = randomUUID();
+    await ctx.db.query(
+      `insert into sources (id, user_id, name, kind, connection, settings, schedule, time_zone)
+       values ($1, $2, 'Nightly', 'csv_url', '{}', '{}', '{}', 'UTC')`,
+      [sourceId, userId],
+    );
+    const [done, running] = [randomUUID(), randomUUID()];
+    await ctx.db.query(
+      `insert into source_runs (id, source_id, user_id, trigger, status, finished_at, skipped_rows)
+       values ($1, $3, $4, 'schedule', 'paused', now(), '[{"row": 2, "values": ["ann@example.com"]}]'),
+              ($2, $3, $4, 'manual', 'running', null, '[]')`,
+      [done, running, sourceId, userId],
+    );
+    await ctx.db.query(
+      `insert into public_submissions (id, kind, email, ip, payload) values ($1, 'contact', 'bo@example.com', '192.0.2.1', '{}')`,
+      [randomUUID()],
+    );
+    const policy = { retentionDays: 365, analyticsRetentionDays: 90 };
+    await applyRetention(ctx.db, new Date(Date.now() + 364 * DAY), policy);
+    expect(await count('source_runs', 'source_id = $1', [sourceId])).toBe(2);
+    expect(await count('public_submissions', `email = 'bo@example.com'`)).toBe(1);
+    await applyRetention(ctx.db, new Date(Date.now() + 366 * DAY), policy);
+    expect(await count('source_runs', 'id = $1', [done])).toBe(0);
+    expect(await count('source_runs', 'id = $1', [running])).toBe(1);
+    expect(await count('sources', 'id = $1', [sourceId])).toBe(1);
+    expect(await count('public_submissions', `email = 'bo@example.com'`)).toBe(0);
+  });
+
   it('deletes anonymous analytics after ANALYTICS_RETENTION_DAYS', async () => {
     await ctx.db.query(
       `insert into analytics_events (name, path, occurred_at, received_at) values ('demo_viewed', '/retention', now(), now())`,

@@ -18,16 +18,18 @@ export interface RetentionPolicy {
 
 /**
  * The Terms' promise (data kept up to one year) as a job: uploads with their stored bytes, runs with their
- * batches and failed-row data older than RETENTION_DAYS go; only the ledger entries deduplication needs stay,
- * and only for LEDGER_KEEP_DAYS. Anonymous analytics go after ANALYTICS_RETENTION_DAYS. Accounts, pixel
+ * batches and failed-row data, source runs (with their skipped rows) and public form submissions older than
+ * RETENTION_DAYS go; only the ledger entries deduplication needs stay, and only for LEDGER_KEEP_DAYS. Anonymous analytics go after ANALYTICS_RETENTION_DAYS. Accounts, pixel
  * accounts and templates stay until the user deletes them.
  */
 export async function applyRetention(db: Queryable, now: Date, policy: RetentionPolicy) {
   const ago = (days: number) => new Date(now.getTime() - days * DAY_MS);
   const cutoff = ago(policy.retentionDays);
+  const sourceRuns = await retentionRepo.deleteSourceRuns(db, cutoff);
   const runs = await retentionRepo.deleteRuns(db, cutoff);
   const uploads = await retentionRepo.deleteUploads(db, cutoff);
   const ledger = await retentionRepo.deleteLedger(db, ago(LEDGER_KEEP_DAYS));
+  const submissions = await retentionRepo.deleteSubmissions(db, cutoff);
   const analytics = await analyticsRepo.prune(db, ago(policy.analyticsRetentionDays), ago(1));
-  return { runs, uploads, ledger, analytics };
+  return { sourceRuns, runs, uploads, ledger, submissions, analytics };
 }
