@@ -258,5 +258,5 @@ console.log('\nTargets (issue):');
 for (const [what, met, got] of targets) console.log(`- ${met ? 'MET    ' : 'NOT MET'} ${what}: ${got}`);
 console.log(
   '\nRows/s depend on the machine and on what else it runs; compare runs on the same machine, back to back. Peak RSS includes ' +
-    "Node's own ~40 MB and tsx's loader thread (~35 MB), which production also runs (decision 0001).",
+    "Node's own ~40 MB and tsx's loader thread (~35 MB), which the bench runs under; the server runs bundled, without tsx (decision 0093).",
 );
