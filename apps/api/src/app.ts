@@ -24,6 +24,7 @@ import { pixelRoutes } from './modules/pixels/pixels.routes.ts';
 import { formRoutes } from './modules/forms/forms.routes.ts';
 import { deliveryRoutes } from './modules/delivery/delivery.routes.ts';
 import { sourceRoutes } from './modules/sources/sources.routes.ts';
+import { registerHttpMetrics } from './plugins/metrics.ts';
 
 export interface AppDeps {
   config: Config;
@@ -88,6 +89,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerSession(app, resolved);
   registerXsrf(app, deps.config);
   registerTextGuard(app);
+  registerHttpMetrics(app);
 
   await app.register(systemRoutes(resolved));
   // Feature modules register here, one line each.

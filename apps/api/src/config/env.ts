@@ -97,6 +97,7 @@ const EnvSchema = z.object({
   ANALYTICS_RETENTION_DAYS: z.coerce.number().int().min(1).default(90),
   RUN_WORKER: bool,
   TRUST_PROXY: TrustProxy,
+  METRICS_TOKEN: z.string().min(32, 'METRICS_TOKEN must be at least 32 characters').optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -128,6 +129,8 @@ export interface Config {
   sendConcurrency: number;
   /** How fast a crashed send is taken over (SEND_HEARTBEAT_MS, SEND_STALE_AFTER_MS, SEND_SWEEP_EVERY_MS). */
   sendTiming: DeliveryTiming;
+  /** Bearer token for GET /metrics; unset, the route answers 404. */
+  metricsToken: string | undefined;
   bookACallUrl: string;
   landingVariant: Env['LANDING_VARIANT'];
   marketingPixelId: string | undefined;
@@ -244,5 +247,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     retentionDays: env.RETENTION_DAYS,
     analyticsRetentionDays: env.ANALYTICS_RETENTION_DAYS,
     trustProxy: env.TRUST_PROXY ?? 0,
+    metricsToken: env.METRICS_TOKEN || undefined,
   };
 }

@@ -23,5 +23,7 @@ export interface Db extends Queryable {
    * runs them side by side, so there it is the same handle.
    */
   background(): Db;
+  /** Connections for metrics: a server's pool, or the embedded database's one thread and its waiting statements. */
+  poolStats(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }

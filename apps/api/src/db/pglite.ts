@@ -100,6 +100,8 @@ export async function openPglite(dataDir?: string, template?: Blob): Promise<Db 
       await call({ op: 'end', tx, commit: true });
       return result;
     },
+    // One thread, one statement at a time: every other posted statement is waiting.
+    poolStats: () => ({ total: 1, idle: pending.size ? 0 : 1, waiting: Math.max(0, pending.size - 1) }),
     dump: async () => new Blob([await call<ArrayBuffer>({ op: 'dump' })]),
     async close() {
       if (dead) return;

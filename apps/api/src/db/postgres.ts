@@ -46,6 +46,7 @@ export async function openPostgres(url: string, max = 10): Promise<Db> {
         client.release();
       }
     },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => pool.end(),
   };
   return db;

@@ -541,6 +541,7 @@ describe('password reset', () => {
       exec: (sql) => real.exec(sql),
       transaction: (fn) => real.transaction(fn),
       background: () => gated,
+      poolStats: () => real.poolStats(),
       close: () => real.close(),
     };
     const sent: string[] = [];

@@ -1,5 +1,6 @@
 import { backoffDelayMs } from '@backsignal/core';
 import { postEvents } from '../../integrations/meta-graph/events-client.ts';
+import { metaBatchDuration, metaEvents } from '../../lib/metrics.ts';
 import { classifyAnswer, EXHAUSTED, type AnswerStep } from './delivery.answer.ts';
 import { deliveryRepo, type BatchError, type BatchRow } from './delivery.repo.ts';
 import type { RunContext } from './delivery.run-context.ts';
@@ -24,10 +25,7 @@ export async function sendBatch(
   let last: Extract<AnswerStep, { error: BatchError }> | null = null;
   for (;;) {
     if (!(await ctx.stillRunning())) return release(ctx, leaf, begun);
-    if (attempts >= o.backoff.maxAttempts) {
-      await deliveryRepo.commitFailed(db, leaf.id, token, last?.error ?? EXHAUSTED);
-      return false;
-    }
+    if (attempts >= o.backoff.maxAttempts) return failed(ctx, leaf, events.length, last?.error ?? EXHAUSTED);
     if (!(await ctx.waitForRun(leaf))) return false;
     if (ctx.stopped) return release(ctx, leaf, begun);
     // After a rate limit the run-level wait replaces the batch's own backoff.
@@ -54,6 +52,7 @@ export async function sendBatch(
         nowMs: o.now,
       }),
     );
+    metaBatchDuration.observe({ answer: answer.step }, (o.now() - sentAt) / 1000);
     await o.onPoint?.('after-answer', leaf);
     switch (answer.step) {
       case 'sent': {
@@ -68,6 +67,7 @@ export async function sendBatch(
             events: events.map((e) => ({ name: e.event_name, id: e.event_id })),
           },
         );
+        if (committed) metaEvents.inc({ outcome: 'sent' }, events.length);
         await o.onPoint?.('after-commit', leaf);
         if (ctx.throttle.accepted()) await deliveryRepo.clearThrottle(db, run.id);
         return committed;
@@ -85,8 +85,7 @@ export async function sendBatch(
         );
         if (ctx.throttle.givenUp(at)) {
           // Refused for the whole give-up time: the batch fails with Meta's reason, as any batch out of attempts.
-          await deliveryRepo.commitFailed(db, leaf.id, token, answer.error);
-          return false;
+          return failed(ctx, leaf, events.length, answer.error);
         }
         await deliveryRepo.refundAttempt(db, leaf.id, token);
         attempts--;
@@ -97,7 +96,7 @@ export async function sendBatch(
         last = answer;
         continue;
       case 'stop':
-        await deliveryRepo.commitFailed(db, leaf.id, token, answer.error);
+        await failed(ctx, leaf, events.length, answer.error);
         await ctx.stop(answer.reason, answer.raw);
         return false;
       case 'split':
@@ -105,6 +104,13 @@ export async function sendBatch(
         return false;
     }
   }
+}
+
+/** Commits a leaf as failed, counting its events for /metrics once the commit is done. */
+async function failed(ctx: RunContext, leaf: BatchRow, events: number, error: BatchError): Promise<false> {
+  if (await deliveryRepo.commitFailed(ctx.db, leaf.id, ctx.token, error))
+    metaEvents.inc({ outcome: 'failed' }, events);
+  return false;
 }
 
 /** Gives a leaf back; `unsent`: its counted attempt (see `recorded`) was never made, so it is uncounted. */

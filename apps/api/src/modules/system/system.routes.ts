@@ -2,6 +2,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import { PUBLIC_PATHS, type PublicConfig } from '@backsignal/contracts';
 import type { ResolvedDeps } from '../../app.ts';
 import { pendingMigrations } from '../../db/migrate.ts';
+import { AppError } from '../../errors/app-error.ts';
+import { bearerMatches, scrape } from './metrics.service.ts';
 
 export const systemRoutes =
   (deps: ResolvedDeps): FastifyPluginAsync =>
@@ -20,6 +22,18 @@ export const systemRoutes =
       );
       const ready = database === 'ok' && worker !== 'starting';
       return reply.code(ready ? 200 : 503).send({ ready, database, worker });
+    });
+
+    // Prometheus metrics for operators: behind METRICS_TOKEN as a bearer token; without one set, not there.
+    app.get('/metrics', async (request, reply) => {
+      const token = deps.config.metricsToken;
+      if (!token) throw new AppError('NOT_FOUND', 'Not found');
+      if (!bearerMatches(request.headers.authorization, token)) {
+        reply.header('www-authenticate', 'Bearer');
+        throw new AppError('UNAUTHENTICATED', 'A valid metrics token is required.');
+      }
+      const { contentType, body } = await scrape(deps.db);
+      return reply.type(contentType).send(body);
     });
 
     app.get('/sitemap.xml', async (_request, reply) => {
