@@ -49,7 +49,11 @@ export function webFallback(dist: string) {
   const notFound = existsSync(join(dist, '404.html')) ? '404.html' : 'index.html';
   return (request: FastifyRequest, reply: FastifyReply): boolean => {
     const path = (request.url.split('?')[0] ?? '/').replace(/\/+$/, '');
-    if (request.method !== 'GET' || API_PREFIXES.some((p) => (path + '/').startsWith(p))) return false;
+    if (
+      (request.method !== 'GET' && request.method !== 'HEAD') ||
+      API_PREFIXES.some((p) => (path + '/').startsWith(p))
+    )
+      return false;
     // A missing asset (an old hashed bundle after a deploy) must 404, not come back as HTML.
     if (path.startsWith('/assets/') || /\.[a-z0-9]{2,5}$/i.test(path)) return false;
     const candidate = join('prerendered', path, 'index.html');

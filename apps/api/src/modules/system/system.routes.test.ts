@@ -167,7 +167,12 @@ describe('serving the built web app', () => {
         const res = await web.app.inject({ url });
         expect(res.statusCode, url).toBe(200);
         expect(res.body, url).not.toContain('Oops!');
+        // A load balancer's or a link checker's HEAD gets the same status, without the page.
+        const head = await web.app.inject({ method: 'HEAD', url });
+        expect(head.statusCode, url).toBe(200);
+        expect(head.headers['content-type'], url).toContain('text/html');
       }
+      expect((await web.app.inject({ method: 'HEAD', url: '/nope' })).statusCode).toBe(404);
     } finally {
       await web.close();
       rmSync(dist, { recursive: true, force: true });
