@@ -39,6 +39,8 @@ const config = loadConfig({
   DATA_DIR: '/tmp/bs-bench-sources',
   SESSION_SECRET: 'bench-session-secret-that-is-long-enough-123',
   TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+  // The sheet server below listens on loopback, which sources may reach only when it is listed.
+  SOURCES_ALLOW_NETWORKS: '127.0.0.0/8',
 });
 const graph = await startFakeGraph({ record: false });
 const when = new Date(Date.now() - 86_400_000).toISOString();

@@ -47,6 +47,8 @@ export default defineConfig({
       // Every journey signs up from this one address, more than the 10 an hour a real client may.
       SIGNUPS_PER_IP_PER_HOUR: '1000',
       META_GRAPH_URL: GRAPH_URL,
+      // The journeys' CSV, S3 and SFTP sources are servers on this machine: loopback only because it is listed.
+      SOURCES_ALLOW_NETWORKS: '127.0.0.0/8,::1/128',
     },
   },
 });

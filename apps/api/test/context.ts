@@ -77,6 +77,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     SESSION_SECRET: 'test-session-secret-that-is-long-enough-123',
     TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
     APP_URL: 'http://localhost:3000',
+    // The sources tests' servers listen on loopback, which the SSRF rule refuses unless listed.
+    SOURCES_ALLOW_NETWORKS: '127.0.0.0/8,::1/128',
     ...overrides,
   });
 }

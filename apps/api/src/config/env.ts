@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { isIP } from 'node:net';
+import { isIP, type BlockList } from 'node:net';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { Quotas } from '../modules/usage/quota.service.ts';
 import { DEFAULT_TIMING, timingProblem, type DeliveryTiming } from '../modules/delivery/delivery.timing.ts';
+import { parseAllowNetworks } from '../modules/sources/ssrf.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', ''])
@@ -97,6 +98,7 @@ const EnvSchema = z.object({
   ANALYTICS_RETENTION_DAYS: z.coerce.number().int().min(1).default(90),
   RUN_WORKER: bool,
   TRUST_PROXY: TrustProxy,
+  SOURCES_ALLOW_NETWORKS: z.string().optional(),
   METRICS_TOKEN: z.string().min(32, 'METRICS_TOKEN must be at least 32 characters').optional(),
 });
 
@@ -129,6 +131,8 @@ export interface Config {
   sendConcurrency: number;
   /** How fast a crashed send is taken over (SEND_HEARTBEAT_MS, SEND_STALE_AFTER_MS, SEND_SWEEP_EVERY_MS). */
   sendTiming: DeliveryTiming;
+  /** Private networks sources may reach (SOURCES_ALLOW_NETWORKS); every other private address is refused. */
+  sourcesAllowNetworks: BlockList;
   /** Bearer token for GET /metrics; unset, the route answers 404. */
   metricsToken: string | undefined;
   bookACallUrl: string;
@@ -212,6 +216,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     staleAfterMs: env.SEND_STALE_AFTER_MS,
     sweepEveryMs: env.SEND_SWEEP_EVERY_MS,
   };
+  let sourcesAllowNetworks: BlockList;
+  try {
+    sourcesAllowNetworks = parseAllowNetworks(env.SOURCES_ALLOW_NETWORKS);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
   const timingError = timingProblem(sendTiming);
   if (timingError) throw new ConfigError(timingError);
   return {
@@ -248,5 +258,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     analyticsRetentionDays: env.ANALYTICS_RETENTION_DAYS,
     trustProxy: env.TRUST_PROXY ?? 0,
     metricsToken: env.METRICS_TOKEN || undefined,
+    sourcesAllowNetworks,
   };
 }

@@ -4,7 +4,7 @@ import { isIP } from 'node:net';
 import type { StoredS3 } from './sources.repo.ts';
 import { guardedBody, type RemoteFolder, type RemoteItem } from './remote-folder.ts';
 import { isBlockedAddress } from './ssrf.ts';
-import { FetchFailure, guardedLookup, networkReason } from './url-fetch.ts';
+import { FetchFailure, guardedLookup, networkReason, UNREACHABLE } from './url-fetch.ts';
 
 export interface S3Options {
   blockPrivate: boolean;
@@ -14,8 +14,6 @@ export interface S3Options {
   isBlocked?: (address: string) => boolean;
 }
 
-export const PRIVATE_ENDPOINT =
-  'The endpoint points to a private, loopback or link-local address, which sources may not reach.';
 /** A bucket with more objects under the prefix than this is listed no further (a prefix keeps runs cheap). */
 const MAX_LIST_PAGES = 50;
 
@@ -37,7 +35,7 @@ function endpointUrl(endpoint: string, opts: S3Options): string | undefined {
     );
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (opts.blockPrivate && isIP(host) && (opts.isBlocked ?? isBlockedAddress)(host))
-    throw new FetchFailure(PRIVATE_ENDPOINT);
+    throw new FetchFailure(UNREACHABLE);
   return url.origin;
 }
 
@@ -86,7 +84,7 @@ export async function s3Folder(c: StoredS3, secretAccessKey: string, opts: S3Opt
     import('@aws-sdk/client-s3'),
     import('@smithy/node-http-handler'),
   ]);
-  const lookup = guardedLookup(opts.blockPrivate, opts.isBlocked ?? isBlockedAddress, PRIVATE_ENDPOINT);
+  const lookup = guardedLookup(opts.blockPrivate, opts.isBlocked ?? isBlockedAddress);
   const httpAgent = new HttpAgent({ lookup, keepAlive: false });
   const httpsAgent = new HttpsAgent({ lookup, keepAlive: false });
   const client = new S3Client({

@@ -1,7 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ssh2 from 'ssh2';
-import { PRIVATE_HOST, sftpFolder, type SftpOptions } from './sftp-folder.ts';
+import { sftpFolder, type SftpOptions } from './sftp-folder.ts';
+import { UNREACHABLE } from './url-fetch.ts';
 import type { StoredSftp } from './sources.repo.ts';
 
 // An SSH server (ssh2's own, in-process) that accepts any login and opens the SFTP channel, then never answers an
@@ -106,12 +107,12 @@ describe('sftpFolder', () => {
   });
 
   it('refuses a private host in production, by literal address and by DNS name, before connecting', async () => {
-    await expect(sftpFolder(conn(), secret, opts({ blockPrivate: true }))).rejects.toThrow(PRIVATE_HOST);
+    await expect(sftpFolder(conn(), secret, opts({ blockPrivate: true }))).rejects.toThrow(UNREACHABLE);
     await expect(
       sftpFolder(conn({ host: 'localhost' }), secret, opts({ blockPrivate: true })),
-    ).rejects.toThrow(PRIVATE_HOST);
+    ).rejects.toThrow(UNREACHABLE);
     await expect(
       sftpFolder(conn({ host: '::ffff:127.0.0.1' }), secret, opts({ blockPrivate: true })),
-    ).rejects.toThrow(PRIVATE_HOST);
+    ).rejects.toThrow(UNREACHABLE);
   });
 });

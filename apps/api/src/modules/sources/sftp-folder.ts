@@ -5,7 +5,7 @@ import { globMatcher } from '@backsignal/core';
 import { guardedBody, type RemoteFolder, type RemoteItem } from './remote-folder.ts';
 import type { StoredSftp } from './sources.repo.ts';
 import { isBlockedAddress } from './ssrf.ts';
-import { FetchFailure, guardedLookup, networkReason } from './url-fetch.ts';
+import { FetchFailure, guardedLookup, networkReason, UNREACHABLE } from './url-fetch.ts';
 
 export interface SftpOptions {
   blockPrivate: boolean;
@@ -20,8 +20,6 @@ export interface SftpSecret {
   passphrase: string | null;
 }
 
-export const PRIVATE_HOST =
-  'The server name points to a private, loopback or link-local address, which sources may not reach.';
 const CONNECT_TIMEOUT_MS = 20_000;
 /** How long a file's close may take before the connection is cut. */
 const CLOSE_GRACE_MS = 5_000;
@@ -59,12 +57,12 @@ export function parseSftpSecret(text: string | null): SftpSecret {
 /** Our own TCP socket, connected through the guarded lookup, so the SSRF rule holds for SFTP hosts too. */
 function openSocket(c: StoredSftp, opts: SftpOptions): Promise<Socket> {
   const isBlocked = opts.isBlocked ?? isBlockedAddress;
-  if (opts.blockPrivate && isIP(c.host) && isBlocked(c.host)) throw new FetchFailure(PRIVATE_HOST);
+  if (opts.blockPrivate && isIP(c.host) && isBlocked(c.host)) throw new FetchFailure(UNREACHABLE);
   return new Promise((resolve, reject) => {
     const sock = netConnect({
       host: c.host,
       port: c.port,
-      lookup: guardedLookup(opts.blockPrivate, isBlocked, PRIVATE_HOST),
+      lookup: guardedLookup(opts.blockPrivate, isBlocked),
       timeout: CONNECT_TIMEOUT_MS,
     });
     sock.once('connect', () => {
@@ -92,8 +90,7 @@ function sftpReason(err: unknown, c: StoredSftp): string {
       : `The server refused the user name or password for user "${c.username}".`;
   if (/parse privateKey|privateKey value|Encrypted private OpenSSH key|passphrase/i.test(message))
     return 'The private key could not be read: check that it is complete and that the passphrase is right.';
-  if (/Timed out while waiting for handshake/i.test(message))
-    return 'The server did not complete the SSH handshake in time. Is this an SFTP port?';
+  if (/Timed out while waiting for handshake/i.test(message)) return UNREACHABLE;
   if (/No such file|ENOENT|does not exist/i.test(message))
     return `The folder ${folderName(c)} does not exist on the server.`;
   if (/Permission denied|EACCES/i.test(message)) return `The server refused access to ${folderName(c)}.`;

@@ -3,6 +3,7 @@ import { AppError } from '../../errors/app-error.ts';
 import { openToken, sealToken } from '../pixels/token-crypto.ts';
 import type { SourceConnection, SourceConnectionView } from '@backsignal/contracts';
 import type { SourceRow, StoredConnection, StoredCsvUrl } from './sources.repo.ts';
+import { sourceAddressRule } from './ssrf.ts';
 import { fetchUrl, type UrlFetchOptions } from './url-fetch.ts';
 
 /** Each fetch may take this long, body included. */
@@ -158,9 +159,11 @@ function authHeaders(c: StoredCsvUrl, secret: string | null): Record<string, str
   return {};
 }
 
-/** SSRF rule: private and loopback addresses and plain HTTP only outside production. */
+/** SSRF rule: private and loopback addresses only when SOURCES_ALLOW_NETWORKS lists them; plain HTTP only
+ * outside production. */
 export const fetchOptions = (config: Config, headers: Record<string, string>): UrlFetchOptions => ({
-  blockPrivate: config.isProduction,
+  blockPrivate: true,
+  isBlocked: sourceAddressRule(config.sourcesAllowNetworks),
   allowHttp: !config.isProduction,
   timeoutMs: FETCH_TIMEOUT_MS,
   maxRedirects: MAX_REDIRECTS,

@@ -5,6 +5,7 @@ import { oldestFirst, type RemoteFolder, type RemoteItem } from './remote-folder
 import { s3Folder } from './s3-folder.ts';
 import { folderName, parseSftpSecret, sftpFolder } from './sftp-folder.ts';
 import { sourcesRepo, type StoredConnection } from './sources.repo.ts';
+import { sourceAddressRule } from './ssrf.ts';
 
 export interface FetchTarget {
   /** The saved source (its processed items are skipped), or null for a connection not saved yet. */
@@ -30,9 +31,13 @@ export interface NextFile {
   close(): Promise<void>;
 }
 
-/** The SSRF rule and limits every kind shares: private addresses and plain HTTP only outside production. */
+/**
+ * The SSRF rule and limits every kind shares: private addresses only when SOURCES_ALLOW_NETWORKS lists them,
+ * plain HTTP only outside production.
+ */
 export const remoteOptions = (config: Config) => ({
-  blockPrivate: config.isProduction,
+  blockPrivate: true,
+  isBlocked: sourceAddressRule(config.sourcesAllowNetworks),
   allowHttp: !config.isProduction,
   timeoutMs: FETCH_TIMEOUT_MS,
   maxBytes: config.maxUploadBytes,

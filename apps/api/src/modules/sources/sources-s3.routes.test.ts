@@ -5,6 +5,7 @@ import { startS3Server, type S3Server } from '../../../test/s3-server.ts';
 import { startFakeGraph, type FakeGraph } from '../../../../../e2e/fake-graph/fake-graph.ts';
 import { tick } from './scheduler.ts';
 import type { RunnerDeps } from './source-run.ts';
+import { UNREACHABLE } from './url-fetch.ts';
 import {
   leadsCsv,
   runScheduled,
@@ -185,7 +186,7 @@ describe('S3 test fetch', () => {
     });
     expect(await test({ endpoint: 'http://127.0.0.1:1' })).toEqual({
       ok: false,
-      reason: 'The server refused the connection.',
+      reason: UNREACHABLE,
     });
   });
 });

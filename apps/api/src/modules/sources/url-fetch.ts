@@ -8,19 +8,25 @@ import { isBlockedAddress } from './ssrf.ts';
 export class FetchFailure extends Error {}
 
 export interface UrlFetchOptions {
-  /** Production: refuse private, loopback and link-local addresses (every DNS answer, on every hop). */
+  /** Refuse private, loopback and link-local addresses (every DNS answer, on every hop): always, for sources. */
   blockPrivate: boolean;
   /** Outside production, plain http:// is accepted too. */
   allowHttp: boolean;
   timeoutMs: number;
   maxRedirects: number;
   headers: Record<string, string>;
-  /** Which addresses blockPrivate refuses (isBlockedAddress; tests narrow it to show every hop is checked). */
+  /** Which addresses blockPrivate refuses (isBlockedAddress less SOURCES_ALLOW_NETWORKS: sourceAddressRule). */
   isBlocked?: (address: string) => boolean;
 }
 
-export const PRIVATE_ADDRESS =
-  'The URL points to a private, loopback or link-local address, which sources may not reach.';
+/**
+ * One answer for a target refused by the address rule, a closed or filtered port, a reset, and a server that is
+ * not what the source expects: distinct messages would let a source map which hosts and ports answer (issue 30).
+ */
+export const UNREACHABLE =
+  'The server could not be reached, or did not answer as expected: check the address and port, and that the ' +
+  'server is online. A server on a private network must first be allowed by your administrator ' +
+  '(SOURCES_ALLOW_NETWORKS).';
 
 /**
  * Resolves every address of the host and refuses the connection when any is blocked; the address checked is
@@ -30,7 +36,7 @@ export const PRIVATE_ADDRESS =
 export function guardedLookup(
   blockPrivate: boolean,
   isBlocked: (a: string) => boolean = isBlockedAddress,
-  refusal = PRIVATE_ADDRESS,
+  refusal = UNREACHABLE,
 ): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { all: true, verbatim: true }, (err, addresses: LookupAddress[]) => {
@@ -45,13 +51,23 @@ export function guardedLookup(
   };
 }
 
-/** The owner's words for a network error (DNS, refused, reset, TLS). */
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ECONNABORTED',
+  'EADDRNOTAVAIL',
+]);
+
+/** The owner's words for a network error (DNS, unreachable, TLS). */
 export function networkReason(err: unknown): string {
   if (err instanceof FetchFailure) return err.message;
   const code = (err as { code?: string }).code;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'The host name could not be found (DNS).';
-  if (code === 'ECONNREFUSED') return 'The server refused the connection.';
-  if (code === 'ECONNRESET') return 'The server closed the connection.';
+  if (code?.startsWith('HPE_') || UNREACHABLE_CODES.has(code ?? '')) return UNREACHABLE;
   if (code?.startsWith('ERR_TLS') || code?.includes('CERT'))
     return `The server's certificate was refused (${code}).`;
   return `The file could not be fetched (${code ?? (err as Error).message}).`;
@@ -61,7 +77,7 @@ function get(url: URL, opts: UrlFetchOptions, headers: Record<string, string>, s
   const host = url.hostname.replace(/^\[|\]$/g, '');
   // Literal IPs never go through DNS: check them here.
   const isBlocked = opts.isBlocked ?? isBlockedAddress;
-  if (opts.blockPrivate && isIP(host) && isBlocked(host)) throw new FetchFailure(PRIVATE_ADDRESS);
+  if (opts.blockPrivate && isIP(host) && isBlocked(host)) throw new FetchFailure(UNREACHABLE);
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise<IncomingMessage>((resolve, reject) => {
     const req = send(url, {
@@ -141,7 +157,8 @@ export async function fetchUrl(
     }
   } catch (err) {
     clearTimeout(timer);
-    if (controller.signal.aborted) throw timeoutFailure(opts.timeoutMs);
+    // No answer before the time ran out: a filtered port looks like this, so it reads as any unreachable one.
+    if (controller.signal.aborted) throw new FetchFailure(UNREACHABLE);
     throw new FetchFailure(networkReason(err));
   }
 }
