@@ -100,7 +100,9 @@ export function SourcePage() {
             {s.pixelAccount ? `${s.pixelAccount.name} (${s.pixelAccount.pixelId})` : 'None'}
           </Item>
           <Item label="Mapped columns">{Object.keys(s.mappings).join(', ')}</Item>
-          <Item label="Pauses when more than">{Math.round(s.errorThreshold * 100)}% of rows have errors</Item>
+          <Item label="Pauses when more than">
+            {Math.round(s.errorThreshold * 100)}% of new rows have errors
+          </Item>
         </dl>
       </Card>
 

@@ -50,7 +50,7 @@ export function SourceUploads({ source }: { source: Pick<SourceSummary, 'id' | '
                   <li key={f.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 py-2">
                     <Link
                       to={routeForStatus(f.status, f.id)}
-                      className="min-w-0 flex-1 truncate text-brand-700 hover:underline"
+                      className="min-w-0 basis-full truncate text-brand-700 hover:underline sm:basis-0 sm:flex-1"
                     >
                       {f.fileName}
                     </Link>
