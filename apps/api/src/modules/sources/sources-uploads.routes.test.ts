@@ -206,8 +206,9 @@ describe("a source's uploads", () => {
   it('go with the source only when asked; otherwise they join the files uploaded by hand', async () => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);
     const accountId = await saveAccount(agent);
+    // Rows of their own: both run in one tick, and a row the other sent first would leave one with nothing new.
     files.set('/keep.csv', csv(2, 4));
-    files.set('/drop.csv', csv(2, 5));
+    files.set('/drop.csv', csv(10, 13));
     const keep = await newSource(agent, accountId, '/keep.csv', { name: 'Keep' });
     const drop = await newSource(agent, accountId, '/drop.csv', { name: 'Drop' });
     for (const id of [keep, drop]) await runScheduled(agent, runner, id, setClock);
