@@ -223,7 +223,8 @@ test('an S3 bucket source made in the wizard sends each object once, a new one a
 test('a source paused by failing new rows, its files grouped on the dashboard, deleted with its files', async ({
   page,
 }) => {
-  test.setTimeout(150_000);
+  // Three runs, a dashboard and a delete, with screenshots at two sizes: slow on a busy shared machine.
+  test.setTimeout(300_000);
   await page.setViewportSize(DESKTOP);
   const { email } = await signUpAndVerify(page);
   await savePixelAccount(page);
