@@ -120,7 +120,11 @@ test('a CSV URL source sends each new row once over three runs and pauses on a b
   const outbox = join(DATA_DIR, 'outbox');
   const mails = readdirSync(outbox).map((f) => JSON.parse(readFileSync(join(outbox, f), 'utf8')));
   expect(
-    mails.some((m) => m.to === email && m.subject === 'Backsignal paused your source "Leads sheet"'),
+    mails.some(
+      (m) =>
+        m.to === email &&
+        m.subject === 'Backsignal paused your source "Leads sheet": mapped columns are gone',
+    ),
   ).toBe(true);
 
   await page.getByRole('link', { name: '← Sources' }).click();
@@ -212,4 +216,102 @@ test('an S3 bucket source made in the wizard sends each object once, a new one a
   await page.goto('/sources');
   await expect(page.getByText('S3 bucket', { exact: true })).toBeVisible();
   await shots(page, 'list-kinds');
+});
+
+// Issue 29: a broken export of new rows pauses the source; runs that send nothing keep no file; the files a
+// source imported are grouped under it on the dashboard and can go with it.
+test('a source paused by failing new rows, its files grouped on the dashboard, deleted with its files', async ({
+  page,
+}) => {
+  // Three runs, a dashboard and a delete, with screenshots at two sizes: slow on a busy shared machine.
+  test.setTimeout(300_000);
+  await page.setViewportSize(DESKTOP);
+  const { email } = await signUpAndVerify(page);
+  await savePixelAccount(page);
+  graph.reset();
+  sheet = rows(10);
+  await page.evaluate(() => localStorage.setItem('backsignal:beta-welcome-seen', '1'));
+  await page.goto('/sources/new');
+  await page.getByRole('button', { name: /CSV URL/ }).click();
+  await page.getByLabel('CSV URL').fill(`${sheetUrl}/sheet.csv`);
+  await page.getByRole('button', { name: 'Test fetch' }).click();
+  await expect(page.getByText('Fetched 10 rows')).toBeVisible();
+  await page.getByRole('button', { name: 'Continue to mapping' }).click();
+
+  // The upload flow's pickers: a list of time zones and of countries, not free text.
+  await page.getByLabel('Time zone for dates without one').selectOption('Europe/London');
+  await page.getByLabel('Country code for phones without one').selectOption('GB');
+  await expect(page.getByLabel('Country code for phones without one')).toHaveValue('GB');
+  await shots(page, 'wizard-pickers');
+  await page.getByRole('button', { name: 'Continue', exact: true }).click();
+  await page.getByLabel('Time zone of the schedule').selectOption('Europe/London');
+
+  // Save without a name: the form says what it needs, beside the field and above the button.
+  await expect(page.getByText('Still needed: Name.')).toBeVisible();
+  await page.getByRole('button', { name: 'Save source' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'To save this source:' })).toBeFocused();
+  await expect(page.getByText('Name: Give the source a name.')).toBeVisible();
+  await expect(page.getByLabel('Name')).toHaveAttribute('aria-invalid', 'true');
+  await shots(page, 'wizard-save-needs');
+  await page.getByLabel('Name').fill('Shop orders');
+  await page.getByRole('button', { name: 'Save source' }).click();
+  await expect(page.getByRole('heading', { name: /Shop orders/ })).toBeVisible();
+
+  const runs = page.locator('li', { hasText: /Run now/ });
+  const finished = async (n: number) =>
+    expect(runs.filter({ hasNot: page.getByText('Running', { exact: true }) })).toHaveCount(n, {
+      timeout: 30_000,
+    });
+  const runNow = async (n: number) => {
+    await page.getByRole('button', { name: 'Run now' }).click();
+    await finished(n);
+  };
+  await runNow(1);
+  expect(sentIds()).toHaveLength(10);
+  // Nothing new: a run, no file.
+  await runNow(2);
+  await expect(runs.first()).toContainText('Nothing new');
+  // The export broke: two new rows, both unreadable (2 of 12 rows, but 2 of 2 new ones).
+  sheet = rows(10) + 'someone-at-example,Lead,someday,physical_store\r\nnobody,Lead,never,physical_store\r\n';
+  await runNow(3);
+  expect(sentIds()).toHaveLength(10);
+  await expect(runs.first()).toContainText('Paused the source');
+  await expect(
+    page.getByText('2 of 2 new rows (100%) have errors, more than the 20% this source allows.').first(),
+  ).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Resume' })).toBeVisible();
+  await runs.first().getByRole('button', { name: 'Show skipped rows' }).click();
+  await expect(runs.first().getByText(/^Row 12: /)).toBeVisible();
+  await shots(page, 'run-history-new-rows-paused');
+  const outbox = join(DATA_DIR, 'outbox');
+  const mails = readdirSync(outbox).map((f) => JSON.parse(readFileSync(join(outbox, f), 'utf8')));
+  const paused = mails.find(
+    (m) => m.to === email && m.subject.startsWith('Backsignal paused your source "Shop orders"'),
+  );
+  expect(paused?.subject).toBe('Backsignal paused your source "Shop orders": too many rows have errors');
+  expect(paused?.text).toContain('Correct them in the file');
+
+  // The dashboard: one file (the run that sent), under its source, not among the files uploaded by hand.
+  await page.goto('/dashboard');
+  await expect(page.getByText('No files yet. Upload your first CSV above.')).toBeVisible();
+  const group = page.getByRole('button', { name: /1 file imported by Shop orders/ });
+  await expect(group).toHaveAttribute('aria-expanded', 'false');
+  await group.click();
+  const files = page.getByRole('list', { name: 'Files imported by Shop orders' });
+  await expect(files.getByRole('listitem')).toHaveCount(1);
+  await expect(files).toContainText('10 rows');
+  await shots(page, 'dashboard-source-group');
+
+  // Deleting the source offers its file too.
+  await page.getByRole('link', { name: 'Shop orders', exact: true }).click();
+  await page.getByRole('button', { name: 'Delete' }).click();
+  const box = page.getByRole('checkbox', { name: 'Also delete the file this source imported' });
+  await expect(box).not.toBeChecked();
+  await box.check();
+  await bothSizes(page, 'sources-delete-dialog', false);
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByRole('heading', { name: 'Sources', level: 1 })).toBeVisible();
+  await page.goto('/dashboard');
+  await expect(page.getByText('No files yet. Upload your first CSV above.')).toBeVisible();
+  await expect(page.getByRole('button', { name: /imported by Shop orders/ })).toHaveCount(0);
 });

@@ -160,6 +160,8 @@ export const SourceSummary = z.object({
   pauseReason: z.string().nullable(),
   nextRunAt: z.string().nullable(),
   lastRun: SourceRunSummary.nullable(),
+  /** Uploads its runs made that are still kept (runs that sent nothing keep none): the dashboard's group. */
+  uploadCount: z.number().int(),
 });
 export type SourceSummary = z.infer<typeof SourceSummary>;
 
@@ -213,6 +215,11 @@ export type SourceList = z.infer<typeof SourceList>;
 
 export const SourceRunList = z.object({ runs: z.array(SourceRunSummary) });
 export type SourceRunList = z.infer<typeof SourceRunList>;
+
+/** DELETE /api/sources/:id?deleteUploads=true also deletes the uploads its runs made (default: they stay). */
+export const DeleteSourceQuery = z.object({
+  deleteUploads: z.enum(['true', 'false']).default('false'),
+});
 
 type Nullable<T> = { [K in keyof T]: T[K] | null };
 type SecretTarget =

@@ -162,14 +162,35 @@ export const filesRepo = {
     limit: number,
     offset: number,
   ): Promise<{ rows: UploadRow[]; total: number }> {
+    // A source's uploads are listed under it (listFromSource), not among the files uploaded by hand.
+    const manual =
+      'user_id = $1 and complete and not exists (select 1 from source_runs r where r.upload_id = uploads.id)';
     const [list, count] = await Promise.all([
       db.query(
-        `select ${COLS} from uploads where user_id = $1 and complete order by created_at desc, id limit $2 offset $3`,
+        `select ${COLS} from uploads where ${manual} order by created_at desc, id limit $2 offset $3`,
         [userId, limit, offset],
       ),
-      db.query<{ n: number }>('select count(*)::int as n from uploads where user_id = $1 and complete', [
+      db.query<{ n: number }>(`select count(*)::int as n from uploads where ${manual}`, [userId]),
+    ]);
+    return { rows: list.rows.map(toRow), total: count.rows[0]!.n };
+  },
+  /** The uploads a source's runs made (the dashboard's group under the source), newest first. */
+  async listFromSource(
+    db: Queryable,
+    userId: string,
+    sourceId: string,
+    limit: number,
+    offset: number,
+  ): Promise<{ rows: UploadRow[]; total: number }> {
+    const mine = `user_id = $1 and complete and id in (select r.upload_id from source_runs r where r.source_id = $2)`;
+    const [list, count] = await Promise.all([
+      db.query(`select ${COLS} from uploads where ${mine} order by created_at desc, id limit $3 offset $4`, [
         userId,
+        sourceId,
+        limit,
+        offset,
       ]),
+      db.query<{ n: number }>(`select count(*)::int as n from uploads where ${mine}`, [userId, sourceId]),
     ]);
     return { rows: list.rows.map(toRow), total: count.rows[0]!.n };
   },

@@ -1,13 +1,16 @@
+import { createHash } from 'node:crypto';
 import { headerProblem } from '@backsignal/core';
 import type { ResolvedDeps } from '../../app.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { usersRepo } from '../accounts/users.repo.ts';
 import { runSend, type EngineOptions } from '../delivery/delivery.engine.ts';
-import { deliveryRepo } from '../delivery/delivery.repo.ts';
+import { deliveryRepo, ledgerKey } from '../delivery/delivery.repo.ts';
 import { filesRepo } from '../files/files.repo.ts';
 import { createUpload } from '../files/files.service.ts';
 import { runPipeline } from '../files/pipeline.ts';
-import type { ReportRow } from '../files/pipeline-types.ts';
+import type { PipelineSummary, ReportRow } from '../files/pipeline-types.ts';
+import type { UploadRow } from '../files/files.repo.ts';
+import { preparedEvents } from '../delivery/delivery.source.ts';
 import { pixelsRepo } from '../pixels/pixels.repo.ts';
 import { takeQuota } from '../usage/quota.service.ts';
 import type { RemoteItem } from './remote-folder.ts';
@@ -15,7 +18,8 @@ import { tooLargeReason } from './remote-folder.ts';
 import { openSecret } from './source-connection.ts';
 import { moveProcessed, nextFile, nothingThere } from './source-fetch.ts';
 import { HostKeyChanged } from './sftp-folder.ts';
-import { sourcePausedMail, tokenExpiredMail } from './sources.mails.ts';
+import { stopMessage } from './run-message.ts';
+import { sourcePausedMail, tokenExpiredMail, type PauseCause } from './sources.mails.ts';
 import { sourcesRepo, type SourceRow } from './sources.repo.ts';
 import { FetchFailure } from './url-fetch.ts';
 
@@ -56,13 +60,14 @@ async function pauseAndMail(
   deps: RunnerDeps,
   s: SourceRow,
   runId: string,
+  cause: PauseCause,
   reason: string,
   extra: object = {},
 ) {
   await sourcesRepo.pause(deps.db, s.userId, s.id, reason);
   await sourcesRepo.finishRun(deps.db, runId, { status: 'paused', message: reason, ...extra });
   await mailOwner(deps, s.userId, (to) =>
-    sourcePausedMail(to, s.name, reason, `${deps.config.appUrl}/sources/${s.id}`),
+    sourcePausedMail(to, s.name, cause, reason, `${deps.config.appUrl}/sources/${s.id}`),
   );
 }
 
@@ -100,11 +105,12 @@ export async function executeRun(deps: RunnerDeps, s: SourceRow, runId: string):
   try {
     const status = await execute(deps, s, runId, picked);
     await afterItem(deps, s, picked, status);
+    await dropUnsentUpload(deps, runId);
     return status;
   } catch (err) {
     // Another server answers at this address, or this one was reinstalled: only the owner can tell.
     if (err instanceof HostKeyChanged) {
-      await pauseAndMail(deps, s, runId, err.message);
+      await pauseAndMail(deps, s, runId, 'host_key', err.message);
       return 'paused';
     }
     let message =
@@ -114,6 +120,7 @@ export async function executeRun(deps: RunnerDeps, s: SourceRow, runId: string):
     if (!(err instanceof FetchFailure || err instanceof AppError)) console.error('source run failed', err);
     message += await skipUnreadable(deps, s, picked);
     await sourcesRepo.finishRun(deps.db, runId, { status: 'failed', message });
+    await dropUnsentUpload(deps, runId);
     return 'failed';
   } finally {
     clearInterval(beat);
@@ -175,6 +182,7 @@ async function execute(deps: RunnerDeps, s: SourceRow, runId: string, picked: Ru
       deps,
       s,
       runId,
+      'account',
       'The pixel account of this source was deleted. Choose another one, then resume.',
     );
     return 'paused';
@@ -246,6 +254,7 @@ async function execute(deps: RunnerDeps, s: SourceRow, runId: string, picked: Ru
       deps,
       s,
       runId,
+      'columns',
       gone.length
         ? `The file no longer has the mapped column${gone.length > 1 ? 's' : ''} ${names}.`
         : "The file's headers no longer match the source's mapping.",
@@ -262,18 +271,22 @@ async function execute(deps: RunnerDeps, s: SourceRow, runId: string, picked: Ru
   const upload = (await filesRepo.findForUser(db, s.userId, file.id))!;
 
   const skippedRows: { rowNumber: number; message: string }[] = [];
+  const badRows: string[] = [];
   const report = await runPipeline(
     db,
     upload,
     { mode: 'report', now, previewLimit: 0 },
     (items: ReportRow[]) => {
-      for (const r of items)
-        if (r.errors.length && skippedRows.length < SKIPPED_LISTED)
+      for (const r of items) {
+        if (!r.errors.length) continue;
+        badRows.push(rowHash(r.values ?? []));
+        if (skippedRows.length < SKIPPED_LISTED)
           skippedRows.push({ rowNumber: r.rowNumber, message: r.errors.map((e) => e.message).join(' ') });
+      }
     },
   );
   if (report.error) {
-    await pauseAndMail(deps, s, runId, report.error);
+    await pauseAndMail(deps, s, runId, 'file', report.error);
     return 'paused';
   }
   const skipped = { rowsSkipped: report.rowsWithErrors, skippedRows };
@@ -283,21 +296,23 @@ async function execute(deps: RunnerDeps, s: SourceRow, runId: string, picked: Ru
       message: 'The file has no rows.',
       ...skipped,
     });
-    await filesRepo.delete(db, file.id);
     return 'nothing_new';
   }
-  const share = report.rowsWithErrors / report.rowsChecked;
-  if (share > s.errorThreshold) {
-    const pct = Math.round(share * 100);
+  const share = await errorShare(deps, s, upload, account.pixelId, report, badRows);
+  if (share.bad > share.of * s.errorThreshold) {
+    const pct = Math.round((share.bad / share.of) * 100);
     await pauseAndMail(
       deps,
       s,
       runId,
-      `${report.rowsWithErrors} of ${report.rowsChecked} rows (${pct}%) have errors, more than the ${Math.round(s.errorThreshold * 100)}% this source allows.`,
+      'bad_rows',
+      `${share.bad} of ${share.of} ${share.newRows ? 'new rows' : 'rows'} (${pct}%) have errors, more than the ${Math.round(s.errorThreshold * 100)}% this source allows.`,
       skipped,
     );
     return 'paused';
   }
+  // Let through: these rows are skipped, and no longer new to the next run.
+  await sourcesRepo.rememberBadRows(db, s.id, [...new Set(badRows)], now);
 
   const toSend = report.rowsChecked - report.rowsWithErrors - report.repeatedRows;
   const run = await db.transaction(async (tx) => {
@@ -323,17 +338,65 @@ async function execute(deps: RunnerDeps, s: SourceRow, runId: string, picked: Ru
     await pauseForExpiredToken(deps, s);
     await sourcesRepo.finishRun(db, runId, {
       status: 'paused',
-      message: done.stop_error ?? 'Meta refused the access token.',
+      message: stopMessage('token', done.stop_error),
       ...skipped,
     });
     return 'paused';
   }
   const totals = await deliveryRepo.totals(db, run.id);
   const sentAny = totals.events_sent + totals.events_failed > 0;
-  const message = done.stop_reason ? (done.stop_error ?? `Sending stopped (${done.stop_reason}).`) : null;
+  const message = done.stop_reason ? stopMessage(done.stop_reason, done.stop_error) : null;
   const status = done.stop_reason && !sentAny ? 'failed' : sentAny ? 'sent' : 'nothing_new';
   await sourcesRepo.finishRun(db, runId, { status, message, ...skipped });
-  // An hourly source whose file did not grow would otherwise leave an upload per hour on the dashboard.
-  if (status === 'nothing_new' && !report.rowsWithErrors) await filesRepo.delete(db, file.id);
   return status;
+}
+
+const rowHash = (values: readonly string[]) =>
+  createHash('sha256').update(JSON.stringify(values)).digest('base64url').slice(0, 22);
+
+/**
+ * The rows with errors against the rows the threshold weighs. Until the source remembered its rows with errors
+ * once, every row of the file (its first run). After that only new rows: rows with errors no earlier run let
+ * through, and rows without errors whose event the pixel has not received. A sheet that grew by five broken rows
+ * is then 5 of 5, not 5 of 105 (decision 0100). The file is read a second time only when new rows have errors.
+ */
+async function errorShare(
+  deps: RunnerDeps,
+  s: SourceRow,
+  upload: UploadRow,
+  pixelId: string,
+  report: PipelineSummary,
+  badRows: string[],
+): Promise<{ bad: number; of: number; newRows: boolean }> {
+  if (!s.badRowsKnownAt) return { bad: report.rowsWithErrors, of: report.rowsChecked, newRows: false };
+  const known = await sourcesRepo.knownBadRows(deps.db, s.id, [...new Set(badRows)]);
+  const bad = badRows.filter((h) => !known.has(h)).length;
+  if (!bad) return { bad: 0, of: 0, newRows: true };
+  // As the send's skip_delivered: only live deliveries count as received.
+  let fresh = 0;
+  let chunk: { name: string; id: string }[] = [];
+  const flush = async () => {
+    const ids = chunk.map((c) => c.id);
+    const { live } = await deliveryRepo.deliveredBefore(deps.db, s.userId, pixelId, ids, null);
+    fresh += chunk.filter((c) => !live.has(ledgerKey(c.name, c.id))).length;
+    chunk = [];
+  };
+  for await (const { event } of preparedEvents(deps.db, upload, deps.now())) {
+    chunk.push({ name: event.event_name, id: event.event_id });
+    if (chunk.length >= 1000) await flush();
+  }
+  if (chunk.length) await flush();
+  return { bad, of: bad + fresh, newRows: true };
+}
+
+/**
+ * A run that sent nothing keeps no upload: an hourly source whose file did not grow, or one paused by a broken
+ * export, would otherwise add an upload per run to the dashboard. The run's own record (rows, skipped rows,
+ * message, events already delivered) stays in the run history. A send still going (resumed elsewhere) keeps it.
+ */
+async function dropUnsentUpload(deps: RunnerDeps, runId: string) {
+  const run = await sourcesRepo.getRun(deps.db, runId);
+  if (!run?.uploadId || run.sent + run.failed > 0) return;
+  if (run.sendRunId && (await deliveryRepo.getRun(deps.db, run.sendRunId))?.status === 'running') return;
+  await sourcesRepo.dropUpload(deps.db, runId, run.uploadId, run.alreadyDelivered);
 }

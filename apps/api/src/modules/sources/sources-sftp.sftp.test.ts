@@ -269,7 +269,10 @@ describe('SFTP test fetch and runs', () => {
     const detail = (await agent.get(`/api/sources/${id}`)).json();
     expect(detail.status).toBe('paused');
     expect(detail.pauseReason).toContain(`Backsignal trusted ${before}, the server now shows SHA256:`);
-    expect(ctx.mailer.last(email)!.subject).toBe('Backsignal paused your source "Leads drop"');
+    expect(ctx.mailer.last(email)!.subject).toBe(
+      'Backsignal paused your source "Leads drop": the SFTP server’s key changed',
+    );
+    expect(ctx.mailer.last(email)!.text).toContain('trust the new key');
 
     // Test fetch of the saved source says the same, with the new key to trust.
     const check = await testFetch(agent, { ...conn, secret: undefined, hostKey: before }, id);

@@ -9,15 +9,47 @@ function mail(to: string, subject: string, paragraphs: string[], link: string): 
   };
 }
 
-/** A run sent nothing and paused its source: the sheet's columns or rows changed. */
-export const sourcePausedMail = (to: string, sourceName: string, reason: string, link: string) =>
+/** Why a run paused its source: the mail names it and says what to do. */
+export type PauseCause = 'bad_rows' | 'columns' | 'file' | 'account' | 'host_key';
+
+const PAUSE_TEXT: Record<PauseCause, { what: string; todo: string }> = {
+  bad_rows: {
+    what: 'too many rows have errors',
+    todo: 'Open the source to see the rows with errors and why. Correct them in the file (or in the export that writes it), then resume the source. To skip such rows instead, raise the source’s error threshold with Edit, then resume.',
+  },
+  columns: {
+    what: 'mapped columns are gone',
+    todo: 'The file’s columns changed. Put the columns back in the export, or open the source, choose Edit and map the new column names, then resume the source.',
+  },
+  file: {
+    what: 'the file could not be read',
+    todo: 'Check that the file is still a CSV export with the same header row, then resume the source.',
+  },
+  account: {
+    what: 'its pixel account was deleted',
+    todo: 'Open the source, choose Edit and pick another pixel account, then resume the source.',
+  },
+  host_key: {
+    what: 'the SFTP server’s key changed',
+    todo: 'Ask the server’s administrator whether its key changed. If it did, open the source, choose Edit, run "Test fetch" and trust the new key, then resume the source.',
+  },
+};
+
+/** A run sent nothing and paused its source: what went wrong, in the run's words, and what to do. */
+export const sourcePausedMail = (
+  to: string,
+  sourceName: string,
+  cause: PauseCause,
+  reason: string,
+  link: string,
+) =>
   mail(
     to,
-    `Backsignal paused your source "${sourceName}"`,
+    `Backsignal paused your source "${sourceName}": ${PAUSE_TEXT[cause].what}`,
     [
-      `Your source "${sourceName}" was paused and sent nothing to Meta this time.`,
+      `Your source "${sourceName}" was paused and sent nothing to Meta this time, because ${PAUSE_TEXT[cause].what}.`,
       reason,
-      'The file’s columns probably changed. Check the file and the source’s column mapping, then resume the source.',
+      PAUSE_TEXT[cause].todo,
     ],
     link,
   );

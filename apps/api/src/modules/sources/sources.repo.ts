@@ -53,6 +53,8 @@ export interface SourceRow {
   pauseReason: string | null;
   nextRunAt: Date | null;
   runRequestedAt: Date | null;
+  /** When a run first remembered its rows with errors; null: the threshold counts every row (decision 0100). */
+  badRowsKnownAt: Date | null;
 }
 
 export interface SourceRunRow {
@@ -81,7 +83,7 @@ const isUuid = (id: string) => /^[0-9a-f-]{36}$/i.test(id);
 
 const COLS = `id, user_id, name, kind, connection, secret_ciphertext, secret_iv, secret_tag, secret_key_version, mappings,
   hardcoded_values, settings, pixel_account_id, test_event_code, schedule, time_zone, error_threshold, status,
-  pause_reason, next_run_at, run_requested_at`;
+  pause_reason, next_run_at, run_requested_at, bad_rows_known_at`;
 
 function toSource(r: Record<string, unknown>): SourceRow {
   return {
@@ -111,13 +113,14 @@ function toSource(r: Record<string, unknown>): SourceRow {
     pauseReason: (r.pause_reason as string | null) ?? null,
     nextRunAt: (r.next_run_at as Date | null) ?? null,
     runRequestedAt: (r.run_requested_at as Date | null) ?? null,
+    badRowsKnownAt: (r.bad_rows_known_at as Date | null) ?? null,
   };
 }
 
 // Sent and failed come from the send run's committed batch leaves, as on the send summary.
 const RUN_COLS = `r.id, r.source_id, r.user_id, r.trigger, r.status, r.due_at, r.started_at, r.finished_at, r.upload_id,
   r.send_run_id, r.rows_read, r.rows_skipped, r.skipped_rows, r.message, r.item_name,
-  coalesce(sr.skipped_events, 0) as already_delivered,
+  coalesce(sr.skipped_events, r.already_delivered, 0) as already_delivered,
   coalesce((select sum(b.event_count) from send_batches b where b.run_id = r.send_run_id and b.status = 'sent'), 0)::int as sent,
   coalesce((select sum(b.event_count) from send_batches b where b.run_id = r.send_run_id and b.status = 'failed'), 0)::int as failed`;
 const RUN_FROM = 'source_runs r left join send_runs sr on sr.id = r.send_run_id';
@@ -422,6 +425,56 @@ export const sourcesRepo = {
       `update source_runs set status = 'failed', message = $2, finished_at = now()
        where status = 'running' and heartbeat_at < now() - make_interval(secs => $1::double precision / 1000)`,
       [quietMs, message],
+    );
+    return r.rowCount;
+  },
+  async getRun(db: Queryable, runId: string): Promise<SourceRunRow | undefined> {
+    const r = await db.query(`select ${RUN_COLS} from ${RUN_FROM} where r.id = $1`, [runId]);
+    return r.rows[0] ? toRun(r.rows[0]) : undefined;
+  },
+  /** A run that sent nothing: its upload goes, its count of events already delivered stays with the run. */
+  async dropUpload(db: Queryable, runId: string, uploadId: string, alreadyDelivered: number) {
+    await db.query('update source_runs set already_delivered = $2 where id = $1', [runId, alreadyDelivered]);
+    await db.query('delete from uploads where id = $1', [uploadId]);
+  },
+  /** The hashes among these that an earlier run of the source let through as rows with errors. */
+  async knownBadRows(db: Queryable, sourceId: string, hashes: string[]): Promise<Set<string>> {
+    if (!hashes.length) return new Set();
+    const r = await db.query<{ row_hash: string }>(
+      `select row_hash from source_bad_rows
+       where source_id = $1 and row_hash in (select jsonb_array_elements_text($2::jsonb))`,
+      [sourceId, JSON.stringify(hashes)],
+    );
+    return new Set(r.rows.map((x) => x.row_hash));
+  },
+  /** A run passed the threshold: its rows with errors are no longer new to the source. */
+  async rememberBadRows(db: Queryable, sourceId: string, hashes: string[], now: Date) {
+    if (hashes.length)
+      await db.query(
+        `insert into source_bad_rows (source_id, row_hash)
+         select $1, h from jsonb_array_elements_text($2::jsonb) h on conflict do nothing`,
+        [sourceId, JSON.stringify(hashes)],
+      );
+    await db.query('update sources set bad_rows_known_at = coalesce(bad_rows_known_at, $2) where id = $1', [
+      sourceId,
+      now,
+    ]);
+  },
+  /** How many uploads each of the user's sources made that still exist. */
+  async uploadCounts(db: Queryable, userId: string): Promise<Map<string, number>> {
+    const r = await db.query<{ source_id: string; n: number }>(
+      `select r.source_id, count(distinct r.upload_id)::int as n from source_runs r join uploads u on u.id = r.upload_id
+       where r.user_id = $1 and u.complete group by r.source_id`,
+      [userId],
+    );
+    return new Map(r.rows.map((x) => [x.source_id, x.n]));
+  },
+  /** Deletes the uploads the source's runs made (the owner asked to, with the source); answers how many. */
+  async deleteUploads(db: Queryable, userId: string, sourceId: string): Promise<number> {
+    const r = await db.query(
+      `delete from uploads where user_id = $1
+         and id in (select upload_id from source_runs where source_id = $2 and upload_id is not null)`,
+      [userId, sourceId],
     );
     return r.rowCount;
   },

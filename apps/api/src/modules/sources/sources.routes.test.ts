@@ -348,14 +348,15 @@ describe('scheduled runs', () => {
     expect(detail).toMatchObject({ status: 'paused', nextRunAt: null, lastRun: { status: 'paused' } });
     expect(detail.pauseReason).toContain('Email');
     const mail = ctx.mailer.last(email)!;
-    expect(mail.subject).toBe('Backsignal paused your source "Leads sheet"');
+    expect(mail.subject).toBe('Backsignal paused your source "Leads sheet": mapped columns are gone');
+    expect(mail.text).toContain('map the new column names');
     expect(mail.text).toContain('Email');
 
     // A paused source is not run by the schedule.
     clock = new Date(clock.getTime() + 2 * 3600_000);
     expect(await tick(runner)).toEqual([]);
 
-    // Too many bad rows: 3 of 8 (38%) is over the default 20%.
+    // Too many bad rows among the new ones: rows 2-4 broken, 6-9 new (5 was sent): 3 of 7 is over 20%.
     const lines = csv(2, 9).split('\r\n');
     for (const i of [1, 2, 3]) lines[i] = `nobody,Lead,yesterday,physical_store`;
     files.set('/broken.csv', lines.join('\r\n'));
@@ -364,7 +365,9 @@ describe('scheduled runs', () => {
     expect(sentIds(graph)).toHaveLength(0);
     const paused = (await agent.get(`/api/sources/${id}`)).json();
     expect(paused.status).toBe('paused');
-    expect(paused.pauseReason).toBe('3 of 8 rows (38%) have errors, more than the 20% this source allows.');
+    expect(paused.pauseReason).toBe(
+      '3 of 7 new rows (43%) have errors, more than the 20% this source allows.',
+    );
   });
 
   it('pauses every source of an account whose token expired, with one mail', async () => {

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { SourceInput, TestFetchRequest } from '@backsignal/contracts';
+import { DeleteSourceQuery, ListQuery, SourceInput, TestFetchRequest } from '@backsignal/contracts';
 import type { ResolvedDeps } from '../../app.ts';
 import { currentUser, requireVerifiedUser } from '../../plugins/session.ts';
 import * as sources from './sources.service.ts';
@@ -38,10 +38,22 @@ export const sourceRoutes =
       return { message: 'Source saved' };
     });
 
-    app.delete('/api/sources/:id', { schema: { params: Id } }, async (request) => {
-      await sources.deleteSource(deps, uid(request), request.params.id);
-      return { message: 'Source deleted' };
-    });
+    app.delete(
+      '/api/sources/:id',
+      { schema: { params: Id, querystring: DeleteSourceQuery } },
+      async (request) => {
+        const withUploads = request.query.deleteUploads === 'true';
+        const n = await sources.deleteSource(deps, uid(request), request.params.id, withUploads);
+        return {
+          message: withUploads ? `Source and ${n} ${n === 1 ? 'file' : 'files'} deleted` : 'Source deleted',
+          uploadsDeleted: n,
+        };
+      },
+    );
+
+    app.get('/api/sources/:id/uploads', { schema: { params: Id, querystring: ListQuery } }, async (request) =>
+      sources.sourceUploads(deps, uid(request), request.params.id, request.query),
+    );
 
     app.get('/api/sources/:id/runs', { schema: { params: Id } }, async (request) => ({
       runs: await sources.sourceRuns(deps, uid(request), request.params.id),

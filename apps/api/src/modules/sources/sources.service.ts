@@ -6,13 +6,18 @@ import {
   type SourceSummary,
   type TestFetchRequest,
   type TestFetchResponse,
+  type UploadList,
   sameSecretTarget,
 } from '@backsignal/contracts';
 import { createCsvReader, describeSchedule, isTimeZone, mappingProblem, nextRunAt } from '@backsignal/core';
 import type { ResolvedDeps } from '../../app.ts';
 import { AppError, notFound } from '../../errors/app-error.ts';
 import { fileTooLargeMessage } from '../../lib/upload-limit.ts';
+import { deliveryOutcomes } from '../delivery/delivery.service.ts';
+import { filesRepo } from '../files/files.repo.ts';
+import { presentUpload } from '../files/files.presenter.ts';
 import { pixelsRepo, type PixelRow } from '../pixels/pixels.repo.ts';
+import { plainRunMessage } from './run-message.ts';
 import { tooLargeReason } from './remote-folder.ts';
 import {
   connectionProblem,
@@ -91,8 +96,34 @@ export async function updateSource(deps: Deps, userId: string, id: string, input
   await sourcesRepo.update(deps.db, id, userId, w);
 }
 
-export async function deleteSource(deps: Deps, userId: string, id: string) {
-  if (!(await sourcesRepo.delete(deps.db, userId, id))) throw missing();
+/**
+ * Deletes the source with its runs. Its uploads stay on the dashboard unless the owner asked for them too; in
+ * one transaction, so a failure keeps both.
+ */
+export async function deleteSource(deps: Deps, userId: string, id: string, withUploads = false) {
+  return deps.db.transaction(async (tx) => {
+    if (!(await sourcesRepo.find(tx, userId, id))) throw missing();
+    const uploads = withUploads ? await sourcesRepo.deleteUploads(tx, userId, id) : 0;
+    await sourcesRepo.delete(tx, userId, id);
+    return uploads;
+  });
+}
+
+/** The uploads the source's runs made, newest first, with their send outcome (the dashboard's group). */
+export async function sourceUploads(
+  deps: Deps,
+  userId: string,
+  id: string,
+  q: { limit: number; offset: number },
+): Promise<UploadList> {
+  await ownSource(deps, userId, id);
+  const { rows, total } = await filesRepo.listFromSource(deps.db, userId, id, q.limit, q.offset);
+  const outcomes = await deliveryOutcomes(
+    deps.db,
+    userId,
+    rows.map((r) => r.id),
+  );
+  return { uploads: rows.map((r) => ({ ...presentUpload(r), delivery: outcomes.get(r.id) ?? null })), total };
 }
 
 export async function pauseSource(deps: Deps, userId: string, id: string) {
@@ -125,7 +156,7 @@ export const presentRun = (r: SourceRunRow): SourceRunSummary => ({
   sent: r.sent,
   failed: r.failed,
   alreadyDelivered: r.alreadyDelivered,
-  message: r.message,
+  message: plainRunMessage(r.message),
   itemName: r.itemName,
   skippedRows: r.skippedRows,
 });
@@ -134,6 +165,7 @@ function present(
   s: SourceRow,
   accounts: Map<string, PixelRow>,
   last: SourceRunRow | undefined,
+  uploadCount: number,
 ): SourceSummary {
   const a = s.pixelAccountId ? accounts.get(s.pixelAccountId) : undefined;
   return {
@@ -148,27 +180,30 @@ function present(
     pauseReason: s.pauseReason,
     nextRunAt: s.status === 'active' ? iso(s.nextRunAt) : null,
     lastRun: last ? presentRun(last) : null,
+    uploadCount,
   };
 }
 
 export async function listSources(deps: Deps, userId: string): Promise<SourceSummary[]> {
-  const [sources, accounts, last] = await Promise.all([
+  const [sources, accounts, last, uploads] = await Promise.all([
     sourcesRepo.list(deps.db, userId),
     pixelsRepo.list(deps.db, userId),
     sourcesRepo.lastRuns(deps.db, userId),
+    sourcesRepo.uploadCounts(deps.db, userId),
   ]);
   const byId = new Map(accounts.map((a) => [a.id, a]));
-  return sources.map((s) => present(s, byId, last.get(s.id)));
+  return sources.map((s) => present(s, byId, last.get(s.id), uploads.get(s.id) ?? 0));
 }
 
 export async function sourceDetail(deps: Deps, userId: string, id: string): Promise<SourceDetail> {
   const s = await ownSource(deps, userId, id);
-  const [accounts, runs] = await Promise.all([
+  const [accounts, runs, uploads] = await Promise.all([
     pixelsRepo.list(deps.db, userId),
     sourcesRepo.runs(deps.db, id, 1),
+    sourcesRepo.uploadCounts(deps.db, userId),
   ]);
   return {
-    ...present(s, new Map(accounts.map((a) => [a.id, a])), runs[0]),
+    ...present(s, new Map(accounts.map((a) => [a.id, a])), runs[0], uploads.get(id) ?? 0),
     connection: presentConnection(s),
     mappings: s.mappings,
     hardcodedValues: s.hardcodedValues,

@@ -22,6 +22,7 @@ import { usePageMeta } from '../../lib/page-meta.ts';
 import { track } from '../../lib/track.ts';
 import { workflowApi } from '../workflow/workflow-api.ts';
 import { MappingActions } from './MappingActions.tsx';
+import { PhoneCountryPicker, TimeZonePicker } from './SettingsPickers.tsx';
 import {
   addField,
   applySuggestions,
@@ -39,42 +40,6 @@ import {
   type MappedRow,
 } from './mapping-state.ts';
 
-const TIME_ZONES =
-  typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : ['UTC'];
-const COUNTRIES = [
-  'US',
-  'CA',
-  'GB',
-  'AU',
-  'NZ',
-  'IE',
-  'DE',
-  'FR',
-  'ES',
-  'IT',
-  'NL',
-  'BE',
-  'SE',
-  'DK',
-  'NO',
-  'FI',
-  'PL',
-  'PT',
-  'CH',
-  'AT',
-  'MX',
-  'BR',
-  'AR',
-  'CO',
-  'CL',
-  'IN',
-  'SG',
-  'AE',
-  'ZA',
-  'PH',
-  'JP',
-];
-const countryName = new Intl.DisplayNames(['en'], { type: 'region' });
 /** Mappable groups shown unfolded until a search opens them all. */
 const OPEN_GROUPS = new Set(['event', 'user']);
 
@@ -327,18 +292,11 @@ function MappingEditor({
             <h2 className="text-base font-semibold text-slate-900">File settings</h2>
             <p className="mt-1 text-xs text-slate-500">How to read values the file leaves ambiguous.</p>
             <div className="mt-3 space-y-3">
-              <SelectField
+              <TimeZonePicker
                 label="Time zone for dates without one"
                 value={settings.timeZone}
-                onChange={(e) => setSettings((s) => ({ ...s, timeZone: e.target.value }))}
-              >
-                {TIME_ZONES.includes(settings.timeZone) ? null : (
-                  <option value={settings.timeZone}>{settings.timeZone}</option>
-                )}
-                {TIME_ZONES.map((z) => (
-                  <option key={z}>{z}</option>
-                ))}
-              </SelectField>
+                onChange={(timeZone) => setSettings((s) => ({ ...s, timeZone }))}
+              />
               <SelectField
                 label="Dates like 03/04/2026 mean"
                 value={settings.dateOrder}
@@ -347,20 +305,11 @@ function MappingEditor({
                 <option value="MDY">March 4 (month first)</option>
                 <option value="DMY">3 April (day first)</option>
               </SelectField>
-              <SelectField
+              <PhoneCountryPicker
                 label="Country code for phones without one"
                 value={settings.defaultCountry}
-                onChange={(e) => setSettings((s) => ({ ...s, defaultCountry: e.target.value }))}
-              >
-                {(COUNTRIES.includes(settings.defaultCountry)
-                  ? COUNTRIES
-                  : [settings.defaultCountry, ...COUNTRIES]
-                ).map((c) => (
-                  <option key={c} value={c}>
-                    {countryName.of(c)} ({c})
-                  </option>
-                ))}
-              </SelectField>
+                onChange={(defaultCountry) => setSettings((s) => ({ ...s, defaultCountry }))}
+              />
             </div>
           </Card>
 

@@ -6,9 +6,12 @@ const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Frida
 export function ScheduleFields({
   value,
   onChange,
+  timeError,
 }: {
   value: SourceSchedule;
   onChange: (s: SourceSchedule) => void;
+  /** What is wrong with the time of day ("Save source" pressed with it empty). */
+  timeError?: string;
 }) {
   const time = value.every === 'hour' ? '08:00' : value.time;
   return (
@@ -60,6 +63,7 @@ export function ScheduleFields({
           <TextField
             label="At (HH:MM)"
             type="time"
+            error={timeError}
             value={value.time}
             onChange={(e) => onChange({ ...value, time: e.target.value.slice(0, 5) })}
           />

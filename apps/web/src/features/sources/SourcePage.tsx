@@ -20,6 +20,7 @@ export function SourcePage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [confirm, setConfirm] = useState(false);
+  const [withUploads, setWithUploads] = useState(false);
   const source = useQuery({
     queryKey: ['source', id],
     queryFn: () => sourcesApi.get(id),
@@ -34,15 +35,18 @@ export function SourcePage() {
   if (source.isError) return <p role="alert">Source not found.</p>;
   if (!source.data) return <Spinner />;
   const s = source.data;
+  /** Answers whether it worked (a failed delete stays on the page). */
   const act = async (work: () => Promise<{ message: string }>) => {
     try {
       toast.success((await work()).message);
-      await queryClient.invalidateQueries({ queryKey: ['source', id] });
-      await queryClient.invalidateQueries({ queryKey: ['source-runs', id] });
-      await queryClient.invalidateQueries({ queryKey: ['sources'] });
     } catch (err) {
       toast.error(errorMessage(err, 'That did not work. Please try again.'));
+      return false;
     }
+    await queryClient.invalidateQueries({ queryKey: ['source', id] });
+    await queryClient.invalidateQueries({ queryKey: ['source-runs', id] });
+    await queryClient.invalidateQueries({ queryKey: ['sources'] });
+    return true;
   };
 
   return (
@@ -96,7 +100,9 @@ export function SourcePage() {
             {s.pixelAccount ? `${s.pixelAccount.name} (${s.pixelAccount.pixelId})` : 'None'}
           </Item>
           <Item label="Mapped columns">{Object.keys(s.mappings).join(', ')}</Item>
-          <Item label="Pauses when more than">{Math.round(s.errorThreshold * 100)}% of rows have errors</Item>
+          <Item label="Pauses when more than">
+            {Math.round(s.errorThreshold * 100)}% of new rows have errors
+          </Item>
         </dl>
       </Card>
 
@@ -119,15 +125,37 @@ export function SourcePage() {
 
       <Dialog open={confirm} title="Delete this source?" onClose={() => setConfirm(false)}>
         <p className="text-sm text-slate-600">
-          Its schedule stops. Files it already sent stay on the dashboard.
+          Its schedule stops and its run history goes.
+          {s.uploadCount > 0 &&
+            ' The files it imported stay on the dashboard, among your uploaded files, unless you delete them too.'}
         </p>
+        {s.uploadCount > 0 && (
+          <label className="mt-3 flex items-start gap-2 text-sm text-slate-800">
+            <input
+              type="checkbox"
+              className="mt-0.5 h-4 w-4 rounded border-slate-300 text-brand-600 focus:ring-brand-600"
+              checked={withUploads}
+              onChange={(e) => setWithUploads(e.target.checked)}
+            />
+            <span>
+              Also delete the {s.uploadCount === 1 ? 'file' : `${s.uploadCount} files`} this source imported
+            </span>
+          </label>
+        )}
         <div className="mt-4 flex justify-end gap-2">
           <Button variant="secondary" onClick={() => setConfirm(false)}>
             Cancel
           </Button>
           <Button
             variant="danger"
-            onClick={() => void act(() => sourcesApi.remove(id)).then(() => navigate('/sources'))}
+            onClick={() =>
+              void act(() => sourcesApi.remove(id, withUploads && s.uploadCount > 0)).then((done) => {
+                if (!done) return;
+                // Its files leave the dashboard, or join the files uploaded by hand.
+                void queryClient.invalidateQueries({ queryKey: ['uploads'] });
+                navigate('/sources');
+              })
+            }
           >
             Delete
           </Button>

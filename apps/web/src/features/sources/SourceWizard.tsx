@@ -1,5 +1,5 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
 import type {
@@ -16,10 +16,12 @@ import { Button } from '../../components/ui/Button.tsx';
 import { Card } from '../../components/ui/Card.tsx';
 import { SelectField, TextField } from '../../components/ui/Field.tsx';
 import { Spinner } from '../../components/ui/Spinner.tsx';
+import { ApiError } from '../../lib/api.ts';
 import { errorMessage } from '../../lib/errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { MappedFieldRow } from '../mapping/MapColumnsPage.tsx';
 import { MappingActions } from '../mapping/MappingActions.tsx';
+import { PhoneCountryPicker, TimeZonePicker } from '../mapping/SettingsPickers.tsx';
 import {
   addField,
   applySuggestions,
@@ -34,6 +36,7 @@ import { workflowApi } from '../workflow/workflow-api.ts';
 import { ConnectionFields } from './ConnectionFields.tsx';
 import { emptyConnection, fromView, KIND_TEXT, KINDS, missingFields } from './connection-form.ts';
 import { FirstRows, HostKeyChanged } from './FirstRows.tsx';
+import { problemLines, saveProblems, type SaveProblems } from './save-form.ts';
 import { ScheduleFields } from './ScheduleFields.tsx';
 import { sourcesApi } from './sources-api.ts';
 
@@ -149,6 +152,37 @@ function Wizard({ existing }: { existing?: SourceDetail }) {
   const used = new Map(rows.filter((r) => r.mode === 'column' && r.column).map((r) => [r.column, r.field]));
   const addable = FIELDS.filter((f) => !rows.some((r) => r.field === f.key));
 
+  // "Save source" says what it needs: before pressing, which fields are still missing; when pressed too early
+  // or refused by the server, the reason beside each field and in a list above the button (focused).
+  const problems = saveProblems({
+    name,
+    pixelAccountId,
+    accountIds: accounts.data?.map((a) => a.id),
+    schedule,
+  });
+  const needed = problemLines(problems).map((l) => l.slice(0, l.indexOf(':')));
+  const [serverErrors, setServerErrors] = useState<SaveProblems>({});
+  const [refusal, setRefusal] = useState<{ title: string; lines: string[] } | null>(null);
+  const [pressed, setPressed] = useState(false);
+  const shownErrors: SaveProblems = { ...serverErrors, ...(pressed ? problems : {}) };
+  const refusalRef = useRef<HTMLDivElement>(null);
+  const needId = useId();
+  useEffect(() => {
+    if (refusal) refusalRef.current?.focus();
+  }, [refusal]);
+  // What the user fixes clears the list; the fields keep saying what is still wrong.
+  useEffect(() => {
+    setRefusal(null);
+    setServerErrors({});
+  }, [name, pixelAccountId, schedule, timeZone]);
+
+  const trySave = () => {
+    setPressed(true);
+    const lines = problemLines(problems);
+    if (lines.length) return setRefusal({ title: 'To save this source:', lines });
+    return save();
+  };
+
   const save = async () => {
     setSaving(true);
     try {
@@ -171,7 +205,16 @@ function Wizard({ existing }: { existing?: SourceDetail }) {
       await queryClient.invalidateQueries({ queryKey: ['source', sourceId] });
       navigate(`/sources/${sourceId}`);
     } catch (err) {
-      toast.error(errorMessage(err, 'Failed to save the source.'));
+      const message = errorMessage(err, 'Failed to save the source.');
+      const fields = err instanceof ApiError ? (err.fields ?? {}) : {};
+      const mine: SaveProblems = {
+        ...(fields.name && { name: fields.name }),
+        ...(fields.pixelAccountId && { pixelAccountId: fields.pixelAccountId }),
+      };
+      setServerErrors(mine);
+      const lines = problemLines(mine);
+      setRefusal({ title: 'The source was not saved:', lines: lines.length ? lines : [message] });
+      toast.error(message);
     } finally {
       setSaving(false);
     }
@@ -299,25 +342,25 @@ function Wizard({ existing }: { existing?: SourceDetail }) {
               </option>
             ))}
           </SelectField>
+          {/* The upload flow's file settings, with its pickers and words: a run reads the file as an upload would. */}
           <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
-            <TextField
-              label="Time zone of the file's times"
+            <TimeZonePicker
+              label="Time zone for dates without one"
               value={settings.timeZone}
-              onChange={(e) => setSettings({ ...settings, timeZone: e.target.value })}
+              onChange={(timeZone) => setSettings({ ...settings, timeZone })}
             />
             <SelectField
-              label="Date order"
+              label="Dates like 03/04/2026 mean"
               value={settings.dateOrder}
               onChange={(e) => setSettings({ ...settings, dateOrder: e.target.value as 'MDY' | 'DMY' })}
             >
-              <option value="MDY">Month/Day/Year</option>
-              <option value="DMY">Day/Month/Year</option>
+              <option value="MDY">March 4 (month first)</option>
+              <option value="DMY">3 April (day first)</option>
             </SelectField>
-            <TextField
-              label="Default phone country"
-              maxLength={2}
+            <PhoneCountryPicker
+              label="Country code for phones without one"
               value={settings.defaultCountry}
-              onChange={(e) => setSettings({ ...settings, defaultCountry: e.target.value.toUpperCase() })}
+              onChange={(defaultCountry) => setSettings({ ...settings, defaultCountry })}
             />
           </div>
           {problem && <p className="text-sm text-red-700">{problem}</p>}
@@ -339,18 +382,16 @@ function Wizard({ existing }: { existing?: SourceDetail }) {
             label="Name"
             value={name}
             placeholder="Leads sheet"
+            error={shownErrors.name}
             onChange={(e) => setName(e.target.value)}
           />
-          <ScheduleFields value={schedule} onChange={setSchedule} />
-          <TextField
-            label="Time zone of the schedule"
-            value={timeZone}
-            onChange={(e) => setTimeZone(e.target.value)}
-          />
+          <ScheduleFields value={schedule} onChange={setSchedule} timeError={shownErrors.time} />
+          <TimeZonePicker label="Time zone of the schedule" value={timeZone} onChange={setTimeZone} />
           <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
             <SelectField
               label="Pixel account"
               value={pixelAccountId}
+              error={shownErrors.pixelAccountId}
               onChange={(e) => setPixelAccountId(e.target.value)}
             >
               {(accounts.data ?? []).map((a) => (
@@ -366,15 +407,41 @@ function Wizard({ existing }: { existing?: SourceDetail }) {
             />
           </div>
           {accounts.data?.length === 0 && (
-            <p className="text-sm text-red-700">Please select or save an account first</p>
+            <p className="text-sm text-slate-700">
+              No pixel account yet:{' '}
+              <Link to="/pixel-accounts" className="text-brand-700 hover:underline">
+                add one on Pixel Accounts
+              </Link>
+              , then come back to save.
+            </p>
           )}
-          <div className="flex gap-2">
+          {refusal && (
+            <div
+              ref={refusalRef}
+              tabIndex={-1}
+              role="alert"
+              className="rounded-lg bg-red-50 p-3 text-sm text-red-700 focus:outline-none [overflow-wrap:anywhere]"
+            >
+              <p className="font-semibold">{refusal.title}</p>
+              <ul className="mt-1 list-disc pl-5">
+                {refusal.lines.map((l) => (
+                  <li key={l}>{l}</li>
+                ))}
+              </ul>
+            </div>
+          )}
+          <div className="flex flex-wrap items-center gap-2">
             <Button variant="secondary" onClick={() => setStep(2)}>
               Back
             </Button>
-            <Button onClick={() => void save()} disabled={saving || !name.trim() || !pixelAccountId}>
+            <Button onClick={() => void trySave()} disabled={saving} aria-describedby={needId}>
               {saving ? 'Saving...' : 'Save source'}
             </Button>
+            {!refusal && needed.length > 0 && (
+              <p id={needId} className="text-sm text-slate-600">
+                Still needed: {needed.join(', ')}.
+              </p>
+            )}
           </div>
         </Card>
       )}

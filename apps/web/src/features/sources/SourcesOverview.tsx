@@ -5,8 +5,9 @@ import { Card } from '../../components/ui/Card.tsx';
 import { formatWhen, sourcesApi } from './sources-api.ts';
 import { lastRunText } from './SourcesPage.tsx';
 import { SourceStatus } from './SourceStatus.tsx';
+import { SourceUploads } from './SourceUploads.tsx';
 
-/** The dashboard's sources, beside the uploads: each with its last and next run. */
+/** The dashboard's sources, beside the uploads: each with its last and next run, and the files it imported. */
 export function SourcesOverview() {
   const list = useQuery({ queryKey: ['sources'], queryFn: sourcesApi.list });
   const sources = list.data?.sources ?? [];
@@ -43,6 +44,7 @@ export function SourcesOverview() {
                 Last run: {lastRunText(s)} · Next:{' '}
                 {s.status === 'paused' ? 'Paused' : formatWhen(s.nextRunAt)}
               </p>
+              <SourceUploads source={s} />
             </li>
           ))}
         </ul>

@@ -5,6 +5,7 @@ import type {
   SourceRunList,
   TestFetchRequest,
   TestFetchResponse,
+  UploadList,
 } from '@backsignal/contracts';
 import { api } from '../../lib/api.ts';
 
@@ -15,7 +16,12 @@ export const sourcesApi = {
   create: (body: SourceInput) => api<{ id: string }>('/api/sources', { method: 'POST', body }),
   update: (id: string, body: SourceInput) =>
     api<{ message: string }>(`/api/sources/${id}`, { method: 'PATCH', body }),
-  remove: (id: string) => api<{ message: string }>(`/api/sources/${id}`, { method: 'DELETE' }),
+  /** withUploads: the files its runs imported go too (default: they stay, among the files uploaded by hand). */
+  remove: (id: string, withUploads = false) =>
+    api<{ message: string }>(`/api/sources/${id}${withUploads ? '?deleteUploads=true' : ''}`, {
+      method: 'DELETE',
+    }),
+  uploads: (id: string, limit: number) => api<UploadList>(`/api/sources/${id}/uploads?limit=${limit}`),
   pause: (id: string) => api<{ message: string }>(`/api/sources/${id}/pause`, { method: 'POST' }),
   resume: (id: string) => api<{ message: string }>(`/api/sources/${id}/resume`, { method: 'POST' }),
   runNow: (id: string) => api<{ message: string }>(`/api/sources/${id}/run`, { method: 'POST' }),
