@@ -39,6 +39,17 @@ export const deliveryRoutes =
       },
     );
 
+    // Retries a send Meta stopped, once the user fixed the cause: only the events not delivered go (0099).
+    app.post(
+      '/api/uploads/:id/send/retry',
+      { schema: { params: Id }, config: perUserLimit(10) },
+      async (request, reply): Promise<SendResponse> => {
+        const run = await delivery.retrySend(deps, uid(request), request.params.id);
+        reply.status(202);
+        return { runId: run.id, status: run.status };
+      },
+    );
+
     app.get(
       '/api/uploads/:id/summary',
       { schema: { params: Id, querystring: SummaryQuery } },
