@@ -25,7 +25,7 @@ const TOKEN: Known = {
   title: 'Access token expired or invalid',
   explanation:
     'Meta no longer accepts the access token saved with this pixel account, so nothing more was sent.',
-  fix: 'Reconnect the pixel account: create a new access token in Events Manager (Settings → Conversions API → Generate access token), paste it as the pixel account's new token, then retry: only the events not delivered yet are sent.',
+  fix: 'Reconnect the pixel account: create a new access token in Events Manager (Settings → Conversions API → Generate access token), paste it as the pixel account’s new token, then retry: only the events not delivered yet are sent.',
 };
 const PERMISSION: Known = {
   title: 'Permission denied',
