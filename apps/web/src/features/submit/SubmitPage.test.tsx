@@ -183,6 +183,24 @@ describe('SubmitPage', () => {
     expect(screen.getByRole('button', { name: 'Send 15 events to Meta' })).toBeTruthy();
   });
 
+  it('says nothing new would be sent when the pixel has every event, and offers to go back or send anyway', async () => {
+    api.preview.mockResolvedValue({ previewRows: [], totalCount: 25 });
+    api.accounts.mockResolvedValue([
+      { id: 'a1', name: 'Main', pixelId: '1', accessToken: '••••1234', status: 'active' },
+    ]);
+    rawApi.mockResolvedValue({ alreadyDelivered: 25, alreadyDeliveredTest: 0 });
+    renderPage();
+    // Failed on the old code: the only way on was a 'Send 0 events to Meta' button.
+    expect(
+      await screen.findByText('All 25 events were already delivered to this pixel. Nothing new would be sent.'),
+    ).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /^Send \d+ events? to Meta$/ })).toBeNull();
+    expect(screen.getByRole('link', { name: 'Back to Dashboard' }).getAttribute('href')).toBe('/dashboard');
+    await userEvent.click(screen.getByRole('button', { name: 'Send them again anyway' }));
+    expect(screen.getByRole('button', { name: 'Send 25 events to Meta' })).toBeTruthy();
+    expect((screen.getByLabelText(/Send them anyway/) as HTMLInputElement).checked).toBe(true);
+  });
+
   it('tests the connection of an account saved from the inline form', async () => {
     answerAccountSaved();
     api.accounts

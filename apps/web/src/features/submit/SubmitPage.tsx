@@ -14,7 +14,7 @@ import { usePageMeta } from '../../lib/page-meta.ts';
 import { track } from '../../lib/track.ts';
 import { atLeast, workflowApi } from '../workflow/workflow-api.ts';
 import { ConnectionCheck, testAccount, type TestState } from './ConnectionCheck.tsx';
-import { DeliveredBefore, eventsToSend, useDelivered } from './DeliveredBefore.tsx';
+import { DeliveredBefore, eventsToSend, nothingNew, NothingNew, useDelivered } from './DeliveredBefore.tsx';
 import { PreparedPreview } from './PreparedPreview.tsx';
 import { JobProgressBar } from '../workflow/JobProgressBar.tsx';
 import type { JobProgress } from '../workflow/upload-job.ts';
@@ -141,6 +141,7 @@ export function SubmitPage() {
   const account = accounts.data?.find((a) => a.id === accountId);
   // Follows the skip / send-anyway choice for events this pixel already received.
   const toSend = eventsToSend(total, account ? delivered.data : undefined, skipDelivered);
+  const nothingToSend = nothingNew(total, account ? delivered.data : undefined, skipDelivered);
 
   return (
     <>
@@ -280,12 +281,18 @@ export function SubmitPage() {
         </details>
 
         <div className="flex flex-wrap justify-between gap-3 border-t border-slate-200 pt-4">
-          <Link to={`/verify-data?fileId=${fileId}`} className={buttonClass('secondary')}>
-            Back to Validation
-          </Link>
-          <Button onClick={send}>
-            Send {toSend.toLocaleString()} {toSend === 1 ? 'event' : 'events'} to Meta
-          </Button>
+          {nothingToSend ? (
+            <NothingNew total={total} onSendAnyway={() => setSkipDelivered(false)} />
+          ) : (
+            <>
+              <Link to={`/verify-data?fileId=${fileId}`} className={buttonClass('secondary')}>
+                Back to Validation
+              </Link>
+              <Button onClick={send}>
+                Send {toSend.toLocaleString()} {toSend === 1 ? 'event' : 'events'} to Meta
+              </Button>
+            </>
+          )}
         </div>
       </section>
     </>
