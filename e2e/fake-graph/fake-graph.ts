@@ -153,6 +153,26 @@ export async function startFakeGraph(options: FakeGraphOptions = {}) {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(stats()));
       return;
     }
+    // 'Test connection' reads the pixel: answered by the same token and pixel rules as a send, never counted.
+    const read = /^\/(v\d+\.\d+)\/([^/]+)$/.exec(url.pathname);
+    if (read && req.method === 'GET') {
+      const auth = req.headers.authorization ?? '';
+      const token = auth.startsWith('Bearer ') ? auth.slice(7) : '';
+      const pixelId = decodeURIComponent(read[2]!);
+      const expires = /expires-after-(\d+)-/.exec(token);
+      if (
+        !token ||
+        (options.tokens?.length && !options.tokens.includes(token)) ||
+        (expires && (acceptedByToken.get(token) ?? 0) >= Number(expires[1]))
+      )
+        return graphError(res, 401, { code: 190, message: 'Error validating access token.' });
+      if (options.pixels?.length ? !options.pixels.includes(pixelId) : !/^\d+$/.test(pixelId))
+        return graphError(res, 400, { code: 100, error_subcode: 33, message: 'Unsupported get request.' });
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ id: pixelId, name: `Pixel ${pixelId}` }));
+      return;
+    }
     const m = /^\/(v\d+\.\d+)\/([^/]+)\/events$/.exec(url.pathname);
     if (!m || req.method !== 'POST')
       return graphError(res, 400, { code: 100, message: 'Unsupported request' });

@@ -154,3 +154,10 @@ export const DeliveredResponse = z.object({
   alreadyDeliveredTest: z.number().int(),
 });
 export type DeliveredResponse = z.infer<typeof DeliveredResponse>;
+
+/**
+ * GET /api/uploads/:id/suggested-account: the account the send step preselects, the last one used successfully for
+ * a file like this one (same columns or same source) whose last test or send did not fail; null = none.
+ */
+export const SuggestedAccount = z.object({ accountId: z.string().nullable() });
+export type SuggestedAccount = z.infer<typeof SuggestedAccount>;

@@ -748,6 +748,32 @@ export const deliveryRepo = {
     return rows;
   },
 
+  /**
+   * The account of the user's latest finished send of a file like this one (the same columns, so the same export
+   * or template, or the same source), if that account is still good: not waiting for a new token, and neither
+   * its last send since nor its last connection test failed. Null otherwise: the send step then preselects none.
+   */
+  async lastGoodAccount(db: Queryable, userId: string, uploadId: string): Promise<string | null> {
+    const { rows } = await db.query<{ id: string }>(
+      `select p.id from send_runs r
+         join uploads u on u.id = r.upload_id
+         join uploads me on me.id = $2 and me.user_id = $1
+         join pixel_accounts p on p.id = r.pixel_account_id and p.user_id = $1
+         cross join lateral (select s.status, s.finished_at from send_runs s
+           where s.pixel_account_id = p.id and s.status <> 'running'
+           order by s.finished_at desc nulls last limit 1) last
+       where r.user_id = $1 and r.status in ('completed', 'completed_with_errors') and r.upload_id <> $2
+         and (u.headers = me.headers or exists (select 1 from source_runs a join source_runs b on b.source_id = a.source_id
+           where a.upload_id = r.upload_id and b.upload_id = $2))
+         and p.status = 'active'
+         and case when p.last_test_at is not null and (last.finished_at is null or p.last_test_at > last.finished_at)
+           then p.last_test_ok else last.status <> 'stopped' end
+       order by r.created_at desc limit 1`,
+      [userId, uploadId],
+    );
+    return rows[0]?.id ?? null;
+  },
+
   /** Whether the pixel received any live event of this user before `before`: if not, a run skips nothing. */
   async anyLiveDelivery(db: Queryable, userId: string, pixelId: string, before: Date): Promise<boolean> {
     const { rows } = await db.query<{ ok: boolean }>(

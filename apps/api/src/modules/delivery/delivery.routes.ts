@@ -10,6 +10,7 @@ import {
   type DeliveredResponse,
   type DeliverySummary,
   type SendResponse,
+  type SuggestedAccount,
 } from '@backsignal/contracts';
 import type { ResolvedDeps } from '../../app.ts';
 import { csvLine } from '../../lib/csv-out.ts';
@@ -86,6 +87,15 @@ export const deliveryRoutes =
           deps.now(),
         );
         return { alreadyDelivered: n.live, alreadyDeliveredTest: n.test };
+      },
+    );
+
+    app.get(
+      '/api/uploads/:id/suggested-account',
+      { schema: { params: Id } },
+      async (request, reply): Promise<SuggestedAccount> => {
+        reply.header('cache-control', 'no-store');
+        return { accountId: await delivery.suggestedAccount(db, uid(request), request.params.id) };
       },
     );
 

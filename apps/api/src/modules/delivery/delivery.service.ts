@@ -349,6 +349,12 @@ export async function deliveredBefore(
   return count;
 }
 
+/** The pixel account the send step preselects for this file, or null (see deliveryRepo.lastGoodAccount). */
+export async function suggestedAccount(db: Db, userId: string, uploadId: string): Promise<string | null> {
+  const upload = await ownUpload(db, userId, uploadId);
+  return deliveryRepo.lastGoodAccount(db, userId, upload.id);
+}
+
 /** A batch's original CSV rows plus why it failed, for the failed-rows download. */
 export async function batchRows(db: Db, userId: string, uploadId: string, batchId: string) {
   const upload = await ownUpload(db, userId, uploadId);

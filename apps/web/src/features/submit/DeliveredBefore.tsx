@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
-import type { DeliveredResponse } from '@backsignal/contracts';
+import type { DeliveredResponse, SuggestedAccount } from '@backsignal/contracts';
 import { Button, buttonClass } from '../../components/ui/Button.tsx';
 import { api } from '../../lib/api.ts';
 
@@ -10,6 +10,16 @@ export function useDelivered(fileId: string, accountId: string | null) {
     queryKey: ['delivered', fileId, accountId],
     queryFn: () => api<DeliveredResponse>(`/api/uploads/${fileId}/delivered?accountId=${accountId}`),
     enabled: !!accountId,
+  });
+}
+
+/** The account the send step preselects for this file, or none (GET /api/uploads/:id/suggested-account). */
+export function useSuggestedAccount(fileId: string) {
+  return useQuery({
+    queryKey: ['suggested-account', fileId],
+    queryFn: () => api<SuggestedAccount>(`/api/uploads/${fileId}/suggested-account`),
+    enabled: !!fileId,
+    retry: false,
   });
 }
 
