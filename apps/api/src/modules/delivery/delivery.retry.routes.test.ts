@@ -118,6 +118,11 @@ describe('retrying a send Meta stopped', () => {
       progress: { eventsSkipped: 100, eventsRemaining: 0 },
       retry: { allowed: false, isRetry: true, sentBefore: 100 },
     });
+    // The pixel has every event of the file now: a new upload of it would send nothing new.
+    expect((await agent.get(`/api/uploads/${id}/delivered?accountId=${accountId}`)).json()).toEqual({
+      alreadyDelivered: 250,
+      alreadyDeliveredTest: 0,
+    });
     // The dashboard counts the file's events over both runs.
     const listed = (await agent.get('/api/uploads')).json().uploads.find((u: { id: string }) => u.id === id);
     expect(listed.delivery).toMatchObject({ status: 'completed', sent: 250, failed: 0 });

@@ -23,7 +23,9 @@ export function RetryStopped({ summary, fileId }: { summary: DeliverySummary; fi
   const accountId = summary.pixelAccount.accountId;
   if (!summary.retry?.allowed || !accountId) return null;
   const byToken = summary.stopReason === 'token';
-  const left = summary.progress.eventsRemaining;
+  // Refused batches count as failed, so "remaining" is not what a retry sends: every planned event not sent is.
+  const total = summary.progress.totalEvents;
+  const left = total === null ? null : Math.max(0, total - summary.totalSent);
   const what = left ? `the ${left.toLocaleString()} events not delivered` : 'the events not delivered yet';
 
   const submit = async (e: FormEvent) => {
