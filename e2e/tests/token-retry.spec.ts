@@ -68,7 +68,9 @@ async function axe(page: Page, screen: string) {
   expect(serious, `axe on ${screen}`).toEqual([]);
 }
 
-test('a refused token: replace it on the summary, retry, every event delivered exactly once', async ({ page }) => {
+test('a refused token: replace it on the summary, retry, every event delivered exactly once', async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   await signUpAndVerify(page);
   await page.getByRole('button', { name: "Let's go" }).click();
@@ -104,7 +106,9 @@ test('a refused token: replace it on the summary, retry, every event delivered e
   await page.getByLabel('New access token', { exact: true }).fill(NEW_TOKEN);
   await page.getByRole('button', { name: 'Replace token and retry' }).click();
   await expect(page.getByRole('heading', { name: 'Submission Successful' })).toBeVisible({ timeout: 30_000 });
-  await expect(page.getByText(/This send retried one Meta had stopped: that send delivered 100 events/)).toBeVisible();
+  await expect(
+    page.getByText(/This send retried one Meta had stopped: that send delivered 100 events/),
+  ).toBeVisible();
   await expect(page.getByText(`${ROWS - 100} events sent, 100 skipped`)).toBeVisible();
   await axe(page, 'summary, after retry');
   await bothSizes(page, 'retry-summary-after-retry');

@@ -90,7 +90,11 @@ export const DeliverySummary = z.object({
   totalSent: z.number().int(),
   totalFailed: z.number().int(),
   /** `accountId`: the saved account the run sent with, null once deleted (its token can be replaced from here). */
-  pixelAccount: z.object({ name: z.string(), pixelId: z.string(), accountId: z.string().nullable().optional() }),
+  pixelAccount: z.object({
+    name: z.string(),
+    pixelId: z.string(),
+    accountId: z.string().nullable().optional(),
+  }),
   testEventCode: z.string().nullable(),
   /**
    * A bounded page of leaves. While running: failed batches only (the rest is in `progress`). Once finished:

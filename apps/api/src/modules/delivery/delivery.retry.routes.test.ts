@@ -45,7 +45,11 @@ async function prepared(agent: Agent, content: string) {
     ...multipartFile('leads.csv', content, 'text/csv'),
   });
   const id = up.json().file.id as string;
-  await agent.patch(`/api/uploads/${id}/status`, { status: 'mapped', mappings: MAPPING, hardcodedValues: {} });
+  await agent.patch(`/api/uploads/${id}/status`, {
+    status: 'mapped',
+    mappings: MAPPING,
+    hardcodedValues: {},
+  });
   await agent.get(`/api/uploads/${id}/validate`);
   await agent.patch(`/api/uploads/${id}/status`, { status: 'validated' });
   expect((await agent.get(`/api/uploads/${id}/prepare`)).json().status).toBe('prepared');
@@ -92,7 +96,9 @@ describe('retrying a send Meta stopped', () => {
       "Meta refused this pixel account's access token. Replace the token first, then retry.",
     );
 
-    expect((await agent.patch(`/api/meta/accounts/${accountId}`, { accessToken: GOOD })).statusCode).toBe(200);
+    expect((await agent.patch(`/api/meta/accounts/${accountId}`, { accessToken: GOOD })).statusCode).toBe(
+      200,
+    );
     const res = await retry(agent, id);
     expect(res.statusCode).toBe(202);
     const retryRun = res.json().runId as string;
@@ -153,10 +159,10 @@ describe('retrying a send Meta stopped', () => {
     const { agent, userId } = await loggedInAgent(ctx.app, ctx.db);
     const { id, accountId } = await stoppedOnToken(agent, 150, 'quota');
     await agent.patch(`/api/meta/accounts/${accountId}`, { accessToken: GOOD });
-    await ctx.db.query(`insert into usage_events (user_id, action, amount, at) values ($1, 'send', $2, now())`, [
-      userId,
-      ctx.config.quotas.rows,
-    ]);
+    await ctx.db.query(
+      `insert into usage_events (user_id, action, amount, at) values ($1, 'send', $2, now())`,
+      [userId, ctx.config.quotas.rows],
+    );
     const refused = await retry(agent, id);
     expect(refused.statusCode).toBe(429);
     expect((await agent.get(`/api/uploads/${id}/summary`)).json().retry.allowed).toBe(true);

@@ -104,7 +104,7 @@ describe('the account the send step preselects', () => {
     expect(await suggested(agent, fourth)).toBe(shop);
   });
 
-  it('answers 401 logged out, 404 for another user\'s file and 400 for a bad id', async () => {
+  it("answers 401 logged out, 404 for another user's file and 400 for a bad id", async () => {
     const a = await loggedInAgent(ctx.app, ctx.db);
     const b = await loggedInAgent(ctx.app, ctx.db);
     const id = await prepared(a.agent, 'g');

@@ -176,9 +176,15 @@ describe('the dashboard list', () => {
     const first = await upload(agent, 'leads.csv', csv(4));
     await prepare(agent, first);
     const account = (
-      await agent.post('/api/meta/accounts', { name: 'Shop pixel', pixelId: '555000111', accessToken: 'EAAB-tok-1' })
+      await agent.post('/api/meta/accounts', {
+        name: 'Shop pixel',
+        pixelId: '555000111',
+        accessToken: 'EAAB-tok-1',
+      })
     ).json();
-    const { runId } = (await agent.post(`/api/uploads/${first}/send`, { selectedAccountId: account.id })).json();
+    const { runId } = (
+      await agent.post(`/api/uploads/${first}/send`, { selectedAccountId: account.id })
+    ).json();
     expect(await engine(runId)).toBe('completed');
     const second = await upload(agent, 'leads.csv', csv(6));
     // The second came from a scheduled source (its run row names the upload).
@@ -199,9 +205,19 @@ describe('the dashboard list', () => {
       fileName: 'leads.csv',
       rowCount: 4,
       sourceName: null,
-      delivery: { status: 'completed', sent: 4, skipped: 0, pixel: { name: 'Shop pixel', pixelId: '555000111' } },
+      delivery: {
+        status: 'completed',
+        sent: 4,
+        skipped: 0,
+        pixel: { name: 'Shop pixel', pixelId: '555000111' },
+      },
     });
-    expect(b).toMatchObject({ fileName: 'leads.csv', rowCount: 6, sourceName: 'Nightly CRM export', delivery: null });
+    expect(b).toMatchObject({
+      fileName: 'leads.csv',
+      rowCount: 6,
+      sourceName: 'Nightly CRM export',
+      delivery: null,
+    });
     expect(a.createdAt).not.toBe(b.createdAt);
   });
 

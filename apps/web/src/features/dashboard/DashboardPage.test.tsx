@@ -105,7 +105,12 @@ describe('DashboardPage', () => {
           createdAt: '2026-11-27T09:15:00Z',
           status: 'submitted',
           sourceName: null,
-          delivery: { status: 'completed', sent: 120, failed: 0, pixel: { name: 'Shop pixel', pixelId: '555' } },
+          delivery: {
+            status: 'completed',
+            sent: 120,
+            failed: 0,
+            pixel: { name: 'Shop pixel', pixelId: '555' },
+          },
         },
         {
           ...file(2),

@@ -36,8 +36,7 @@ export function fileBadge(f: Pick<UploadSummary, 'status' | 'delivery'>): FileBa
         };
       return { label: 'sent', tone: STATUS_BADGE.submitted!, detail: counts };
     case 'completed_with_errors':
-      if (!d.sent)
-        return { label: 'not sent', tone: 'bg-red-100 text-red-800 ring-red-300', detail: counts };
+      if (!d.sent) return { label: 'not sent', tone: 'bg-red-100 text-red-800 ring-red-300', detail: counts };
       return {
         label: 'sent with errors',
         tone: 'bg-orange-100 text-orange-800 ring-orange-300',

@@ -156,7 +156,9 @@ describe('SubmitPage', () => {
 
     // Failed on the old code: the first saved account was picked whatever its last test or send.
     rawApi.mockImplementation(async (path: string) =>
-      path.endsWith('/suggested-account') ? { accountId: null } : { alreadyDelivered: 0, alreadyDeliveredTest: 0 },
+      path.endsWith('/suggested-account')
+        ? { accountId: null }
+        : { alreadyDelivered: 0, alreadyDeliveredTest: 0 },
     );
     renderPage();
     const none = (await screen.findByLabelText('Send to')) as HTMLSelectElement;
@@ -228,7 +230,9 @@ describe('SubmitPage', () => {
     renderPage();
     // Failed on the old code: the only way on was a 'Send 0 events to Meta' button.
     expect(
-      await screen.findByText('All 25 events were already delivered to this pixel. Nothing new would be sent.'),
+      await screen.findByText(
+        'All 25 events were already delivered to this pixel. Nothing new would be sent.',
+      ),
     ).toBeTruthy();
     expect(screen.queryByRole('button', { name: /^Send \d+ events? to Meta$/ })).toBeNull();
     expect(screen.getByRole('link', { name: 'Back to Dashboard' }).getAttribute('href')).toBe('/dashboard');

@@ -102,7 +102,10 @@ describe('RetryStopped', () => {
       <MemoryRouter>
         <QueryClientProvider client={new QueryClient()}>
           <RetryStopped
-            summary={stopped({ stopReason: 'internal', retry: { allowed: false, isRetry: false, sentBefore: 0 } })}
+            summary={stopped({
+              stopReason: 'internal',
+              retry: { allowed: false, isRetry: false, sentBefore: 0 },
+            })}
             fileId="f1"
           />
         </QueryClientProvider>
