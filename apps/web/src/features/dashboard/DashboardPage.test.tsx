@@ -128,7 +128,11 @@ describe('DashboardPage', () => {
     expect(items[0]!.textContent).toContain('sent to Shop pixel');
     expect(items[1]!.textContent).toContain('80 rows');
     expect(items[1]!.textContent).toContain('from Nightly CRM export');
-    const [first] = screen.getAllByRole('button', { name: 'Delete leads.csv' });
+    const [first, second] = screen.getAllByRole('button', { name: 'Delete leads.csv' });
+    expect(first!.getAttribute('aria-describedby')).not.toBe(second!.getAttribute('aria-describedby'));
+    expect(document.getElementById(first!.getAttribute('aria-describedby')!)!.textContent).toContain(
+      '120 rows',
+    );
     await userEvent.click(first!);
     const dialog = await screen.findByRole('dialog');
     expect(dialog.textContent).toContain('120 rows');

@@ -173,7 +173,9 @@ export function DashboardPage() {
                     {f.corrected && <span className="font-normal text-slate-500">, corrected</span>}
                   </Link>
                   <span className="order-3 flex basis-full flex-wrap items-center gap-x-2 gap-y-1 sm:order-2 sm:basis-auto">
-                    <span className="text-xs text-slate-500">{fileDetails(f)}</span>
+                    <span id={`details-${f.id}`} className="text-xs text-slate-500">
+                      {fileDetails(f)}
+                    </span>
                     {badge.detail && <span className="text-xs text-slate-600">{badge.detail}</span>}
                     <span
                       className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${badge.tone}`}
@@ -186,6 +188,8 @@ export function DashboardPage() {
                     className="order-2 px-2.5 py-1 sm:order-3"
                     onClick={() => setToDelete(f)}
                     aria-label={`Delete ${f.fileName}`}
+                    // Two files may share a name: their details tell a screen reader which one this deletes.
+                    aria-describedby={`details-${f.id}`}
                   >
                     Delete
                   </Button>
