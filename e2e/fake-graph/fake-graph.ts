@@ -36,7 +36,11 @@ export interface FakeGraphOptions {
   port?: number;
   /** Answer delay for every request (ms). */
   delayMs?: number;
-  /** Tokens accepted; anything else gets code 190. Empty = any non-empty token. */
+  /**
+   * Tokens accepted; anything else gets code 190. Empty = any non-empty token. A token holding
+   * `expires-after-N-` is accepted for its first N events, then refused with code 190 like an expired token (a
+   * send whose token Meta stops accepting halfway).
+   */
   tokens?: string[];
   /** Pixels that exist; anything else gets 100/33. Empty = any numeric id. */
   pixels?: string[];
@@ -78,6 +82,8 @@ export async function startFakeGraph(options: FakeGraphOptions = {}) {
   const faults: Fault[] = [];
   const requests: ReceivedRequest[] = [];
   const deliveredCount = new Map<string, number>();
+  /** Events accepted per `expires-after-N-` token. */
+  const acceptedByToken = new Map<string, number>();
   let requestCount = 0;
   let eventsAccepted = 0;
   let delayMs = options.delayMs ?? 0;
@@ -145,6 +151,26 @@ export async function startFakeGraph(options: FakeGraphOptions = {}) {
     }
     if (url.pathname === '/__control/stats') {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(stats()));
+      return;
+    }
+    // 'Test connection' reads the pixel: answered by the same token and pixel rules as a send, never counted.
+    const read = /^\/(v\d+\.\d+)\/([^/]+)$/.exec(url.pathname);
+    if (read && req.method === 'GET') {
+      const auth = req.headers.authorization ?? '';
+      const token = auth.startsWith('Bearer ') ? auth.slice(7) : '';
+      const pixelId = decodeURIComponent(read[2]!);
+      const expires = /expires-after-(\d+)-/.exec(token);
+      if (
+        !token ||
+        (options.tokens?.length && !options.tokens.includes(token)) ||
+        (expires && (acceptedByToken.get(token) ?? 0) >= Number(expires[1]))
+      )
+        return graphError(res, 401, { code: 190, message: 'Error validating access token.' });
+      if (options.pixels?.length ? !options.pixels.includes(pixelId) : !/^\d+$/.test(pixelId))
+        return graphError(res, 400, { code: 100, error_subcode: 33, message: 'Unsupported get request.' });
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ id: pixelId, name: `Pixel ${pixelId}` }));
       return;
     }
     const m = /^\/(v\d+\.\d+)\/([^/]+)\/events$/.exec(url.pathname);
@@ -225,6 +251,14 @@ export async function startFakeGraph(options: FakeGraphOptions = {}) {
         message: 'Error validating access token: Session has expired.',
       });
     }
+    const expiresAfter = /expires-after-(\d+)-/.exec(token);
+    if (expiresAfter && (acceptedByToken.get(token) ?? 0) >= Number(expiresAfter[1])) {
+      return graphError(res, 401, {
+        code: 190,
+        error_subcode: 463,
+        message: 'Error validating access token: Session has expired.',
+      });
+    }
     if (options.pixels?.length ? !options.pixels.includes(pixelId) : !/^\d+$/.test(pixelId)) {
       return graphError(res, 400, {
         code: 100,
@@ -265,6 +299,7 @@ export async function startFakeGraph(options: FakeGraphOptions = {}) {
     }
     entry.outcome = 'accepted';
     eventsAccepted += data.length;
+    if (expiresAfter) acceptedByToken.set(token, (acceptedByToken.get(token) ?? 0) + data.length);
     if (record) {
       for (const e of entry.events) {
         const k = `${e.event_name}\u0000${e.event_id}`;
@@ -284,6 +319,7 @@ export async function startFakeGraph(options: FakeGraphOptions = {}) {
     faults.length = 0;
     requests.length = 0;
     deliveredCount.clear();
+    acceptedByToken.clear();
     requestCount = 0;
     eventsAccepted = 0;
   }

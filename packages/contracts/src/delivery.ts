@@ -89,7 +89,12 @@ export const DeliverySummary = z.object({
   totalBatches: z.number().int(),
   totalSent: z.number().int(),
   totalFailed: z.number().int(),
-  pixelAccount: z.object({ name: z.string(), pixelId: z.string() }),
+  /** `accountId`: the saved account the run sent with, null once deleted (its token can be replaced from here). */
+  pixelAccount: z.object({
+    name: z.string(),
+    pixelId: z.string(),
+    accountId: z.string().nullable().optional(),
+  }),
   testEventCode: z.string().nullable(),
   /**
    * A bounded page of leaves. While running: failed batches only (the rest is in `progress`). Once finished:
@@ -108,6 +113,17 @@ export const DeliverySummary = z.object({
   stopExplanation: ErrorExplanation.nullable(),
   startedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
+  /** Retrying a stopped send (POST /api/uploads/:id/send/retry, docs/decisions/0099). */
+  retry: z
+    .object({
+      /** The run stopped on something the user can fix (token, permission, pixel) and may be retried now. */
+      allowed: z.boolean(),
+      /** This run retries an earlier stopped run of the same file. */
+      isRetry: z.boolean(),
+      /** Events the file's earlier runs delivered (this run leaves them out). */
+      sentBefore: z.number().int(),
+    })
+    .optional(),
 });
 export type DeliverySummary = z.infer<typeof DeliverySummary>;
 
@@ -142,3 +158,10 @@ export const DeliveredResponse = z.object({
   alreadyDeliveredTest: z.number().int(),
 });
 export type DeliveredResponse = z.infer<typeof DeliveredResponse>;
+
+/**
+ * GET /api/uploads/:id/suggested-account: the account the send step preselects, the last one used successfully for
+ * a file like this one (same columns or same source) whose last test or send did not fail; null = none.
+ */
+export const SuggestedAccount = z.object({ accountId: z.string().nullable() });
+export type SuggestedAccount = z.infer<typeof SuggestedAccount>;

@@ -23,12 +23,19 @@ export const UploadSummary = z.object({
   createdAt: z.string(),
   /** Its bytes were replaced by a corrected file (POST /api/uploads/:id/fixed): still one file, same name. */
   corrected: z.boolean().optional(),
+  /** The scheduled source that fetched it (null for a file uploaded by hand). */
+  sourceName: z.string().nullable().optional(),
   /** The outcome of its latest send (in the list only): what the dashboard's badge says. */
   delivery: z
     .object({
       status: z.enum(['running', 'completed', 'completed_with_errors', 'stopped']),
+      /** Events Meta accepted over every send of the file (a retry adds to its first send). */
       sent: z.number().int(),
       failed: z.number().int(),
+      /** Left out as already delivered to the pixel; null until counted. */
+      skipped: z.number().int().nullable().optional(),
+      /** The pixel it was sent to: two files of the same name are told apart by it. */
+      pixel: z.object({ name: z.string(), pixelId: z.string() }).optional(),
     })
     .nullable()
     .optional(),

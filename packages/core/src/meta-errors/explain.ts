@@ -25,17 +25,17 @@ const TOKEN: Known = {
   title: 'Access token expired or invalid',
   explanation:
     'Meta no longer accepts the access token saved with this pixel account, so nothing more was sent.',
-  fix: 'Reconnect the pixel account: create a new access token in Events Manager (Settings → Conversions API → Generate access token), paste it into the pixel account on Pixel Accounts, and send the file again.',
+  fix: 'Reconnect the pixel account: create a new access token in Events Manager (Settings → Conversions API → Generate access token), paste it as the pixel account’s new token, then retry: only the events not delivered yet are sent.',
 };
 const PERMISSION: Known = {
   title: 'Permission denied',
   explanation: 'The access token is valid but is not allowed to send events to this pixel.',
-  fix: 'Generate the token from the pixel itself in Events Manager, or give the system user access to the dataset with full control, then send again.',
+  fix: 'Generate the token from the pixel itself in Events Manager, or give the system user access to the dataset with full control, then retry the send.',
 };
 const PIXEL: Known = {
   title: 'Wrong pixel ID or no access',
   explanation: 'Meta could not find this pixel ID, or the token cannot reach it.',
-  fix: 'Check the pixel (dataset) ID in Events Manager and that the token was generated for that same pixel, then update the pixel account and send again.',
+  fix: 'Check the pixel (dataset) ID in Events Manager and that the token was generated for that same pixel, then update the pixel account and retry the send.',
 };
 const RATE: Known = {
   title: 'Meta asked us to slow down',

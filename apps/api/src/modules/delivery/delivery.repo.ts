@@ -31,7 +31,14 @@ export interface RunRow {
   /** When the current streak of rate limits began; cleared by a batch Meta accepts. */
   throttled_since: Date | null;
   throttle_count: number;
+  /** The stopped run this one retries (it sends only what the ledger lacks); null for a send from /submit. */
+  retry_of: string | null;
+  /** The "now" its file is read at (a retry reads as the first run did); null = created_at. See readTime. */
+  read_at: Date | null;
 }
+
+/** The clock a run's file is read with: the same for every worker and every retry, so the same events come out. */
+export const readTime = (run: Pick<RunRow, 'read_at' | 'created_at'>): Date => run.read_at ?? run.created_at;
 
 export interface BatchRow {
   id: string;
@@ -150,11 +157,14 @@ export const deliveryRepo = {
       skipDelivered: boolean;
       /** The prepared count: progress is honest from the first poll; corrected once the file is planned. */
       expectedEvents?: number | null;
+      retryOf?: string | null;
+      readAt?: Date | null;
     },
   ): Promise<RunRow> {
     const { rows } = await db.query<RunRow>(
-      `insert into send_runs (id, user_id, upload_id, pixel_account_id, pixel_id, account_name, test_event_code, skip_delivered, total_events)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning *`,
+      `insert into send_runs (id, user_id, upload_id, pixel_account_id, pixel_id, account_name, test_event_code,
+         skip_delivered, total_events, retry_of, read_at)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) returning *`,
       [
         randomUUID(),
         r.userId,
@@ -165,9 +175,36 @@ export const deliveryRepo = {
         r.testEventCode,
         r.skipDelivered,
         r.expectedEvents ?? null,
+        r.retryOf ?? null,
+        r.readAt ?? null,
       ],
     );
     return rows[0]!;
+  },
+
+  /**
+   * Locks a run for the transaction that starts its retry: two clicks at once queue here, and the second finds
+   * the first one's retry (retryOf).
+   */
+  async lockRun(db: Queryable, id: string): Promise<RunRow | null> {
+    const { rows } = await db.query<RunRow>('select * from send_runs where id = $1 for update', [id]);
+    return rows[0] ?? null;
+  },
+
+  /** The run that retries `runId`, if one was started. */
+  async retryOf(db: Queryable, runId: string): Promise<RunRow | null> {
+    const { rows } = await db.query<RunRow>('select * from send_runs where retry_of = $1', [runId]);
+    return rows[0] ?? null;
+  },
+
+  /** Events Meta accepted in the runs before `runId` on its upload (those a retry leaves out). */
+  async sentBefore(db: Queryable, run: Pick<RunRow, 'upload_id' | 'created_at'>): Promise<number> {
+    const { rows } = await db.query<{ n: number }>(
+      `select coalesce(sum(b.event_count), 0)::int as n from send_batches b join send_runs r on r.id = b.run_id
+       where r.upload_id = $1 and r.created_at < $2 and b.status = 'sent'`,
+      [run.upload_id, run.created_at],
+    );
+    return rows[0]!.n;
   },
 
   async getRun(db: Queryable, id: string): Promise<RunRow | null> {
@@ -691,24 +728,50 @@ export const deliveryRepo = {
     return { rows, total: n[0]!.n };
   },
 
-  /** Per upload, its latest run's status and events sent and failed (counted as in totals). */
-  async latestOutcomes(
-    db: Queryable,
-    userId: string,
-    uploadIds: string[],
-  ): Promise<{ upload_id: string; status: RunStatus; sent: number; failed: number }[]> {
+  /**
+   * Per upload, its latest run's status, events failed and skipped (counted as in totals) and pixel, with the
+   * events sent by every run of the upload: a retry sends only what the runs before it did not.
+   */
+  async latestOutcomes(db: Queryable, userId: string, uploadIds: string[]): Promise<OutcomeRow[]> {
     if (!uploadIds.length) return [];
-    const { rows } = await db.query<{ upload_id: string; status: RunStatus; sent: number; failed: number }>(
-      `select r.upload_id, r.status,
-         coalesce((select sum(f.event_count) from send_batches f where f.run_id = r.id and f.status = 'sent'), 0)::int
-           as sent,
+    const { rows } = await db.query<OutcomeRow>(
+      `select r.upload_id, r.status, r.account_name, r.pixel_id,
+         coalesce((select sum(f.event_count) from send_batches f join send_runs a on a.id = f.run_id
+           where a.upload_id = r.upload_id and f.status = 'sent'), 0)::int as sent,
          coalesce((select sum(f.event_count) from send_batches f where f.run_id = r.id and f.status = 'failed'
-           and not (${HELD_FIRST_HALF})), 0)::int as failed
+           and not (${HELD_FIRST_HALF})), 0)::int as failed,
+         case when r.planned or r.skipped_counted then r.skipped_events end as skipped
        from (select distinct on (upload_id) * from send_runs where user_id = $1 and upload_id = any($2::uuid[])
          order by upload_id, created_at desc) r`,
       [userId, uploadIds],
     );
     return rows;
+  },
+
+  /**
+   * The account of the user's latest finished send of a file like this one (the same columns, so the same export
+   * or template, or the same source), if that account is still good: not waiting for a new token, and neither
+   * its last send since nor its last connection test failed. Null otherwise: the send step then preselects none.
+   */
+  async lastGoodAccount(db: Queryable, userId: string, uploadId: string): Promise<string | null> {
+    const { rows } = await db.query<{ id: string }>(
+      `select p.id from send_runs r
+         join uploads u on u.id = r.upload_id
+         join uploads me on me.id = $2 and me.user_id = $1
+         join pixel_accounts p on p.id = r.pixel_account_id and p.user_id = $1
+         cross join lateral (select s.status, s.finished_at from send_runs s
+           where s.pixel_account_id = p.id and s.status <> 'running'
+           order by s.finished_at desc nulls last limit 1) last
+       where r.user_id = $1 and r.status in ('completed', 'completed_with_errors') and r.upload_id <> $2
+         and (u.headers = me.headers or exists (select 1 from source_runs a join source_runs b on b.source_id = a.source_id
+           where a.upload_id = r.upload_id and b.upload_id = $2))
+         and p.status = 'active'
+         and case when p.last_test_at is not null and (last.finished_at is null or p.last_test_at > last.finished_at)
+           then p.last_test_ok else last.status <> 'stopped' end
+       order by r.created_at desc limit 1`,
+      [userId, uploadId],
+    );
+    return rows[0]?.id ?? null;
   },
 
   /** Whether the pixel received any live event of this user before `before`: if not, a run skips nothing. */
@@ -802,5 +865,16 @@ export const deliveryRepo = {
     return { live, test };
   },
 };
+
+export interface OutcomeRow {
+  upload_id: string;
+  status: RunStatus;
+  account_name: string;
+  pixel_id: string;
+  sent: number;
+  failed: number;
+  /** Left out as already delivered; null until counted. */
+  skipped: number | null;
+}
 
 export const ledgerKey = (name: string, id: string) => `${name}\u0000${id}`;

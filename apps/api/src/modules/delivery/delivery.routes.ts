@@ -10,6 +10,7 @@ import {
   type DeliveredResponse,
   type DeliverySummary,
   type SendResponse,
+  type SuggestedAccount,
 } from '@backsignal/contracts';
 import type { ResolvedDeps } from '../../app.ts';
 import { csvLine } from '../../lib/csv-out.ts';
@@ -34,6 +35,17 @@ export const deliveryRoutes =
       { schema: { params: Id, body: SendRequest }, config: perUserLimit(10) },
       async (request, reply): Promise<SendResponse> => {
         const run = await delivery.startSend(deps, uid(request), request.params.id, request.body);
+        reply.status(202);
+        return { runId: run.id, status: run.status };
+      },
+    );
+
+    // Retries a send Meta stopped, once the user fixed the cause: only the events not delivered go (0099).
+    app.post(
+      '/api/uploads/:id/send/retry',
+      { schema: { params: Id }, config: perUserLimit(10) },
+      async (request, reply): Promise<SendResponse> => {
+        const run = await delivery.retrySend(deps, uid(request), request.params.id);
         reply.status(202);
         return { runId: run.id, status: run.status };
       },
@@ -75,6 +87,15 @@ export const deliveryRoutes =
           deps.now(),
         );
         return { alreadyDelivered: n.live, alreadyDeliveredTest: n.test };
+      },
+    );
+
+    app.get(
+      '/api/uploads/:id/suggested-account',
+      { schema: { params: Id } },
+      async (request, reply): Promise<SuggestedAccount> => {
+        reply.header('cache-control', 'no-store');
+        return { accountId: await delivery.suggestedAccount(db, uid(request), request.params.id) };
       },
     );
 

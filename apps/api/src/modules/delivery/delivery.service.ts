@@ -19,10 +19,12 @@ import { takeQuota } from '../usage/quota.service.ts';
 import {
   deliveryRepo,
   ledgerKey,
+  readTime,
   type BatchRow,
   type FailureGroupRow,
   type RunRow,
   type RunTotals,
+  type StopReason,
 } from './delivery.repo.ts';
 import { preparedEvents } from './delivery.source.ts';
 
@@ -30,6 +32,17 @@ export const SEND_RUN_JOB = 'send-run';
 export const NOT_READY = 'Cannot submit: data not in the right state';
 export const NO_ACCOUNT = 'Please select or save an account first';
 export const NOT_FAILED = 'Only the rows of a failed batch can be downloaded.';
+export const NOT_RETRYABLE =
+  'Only a send that Meta stopped (token, permission or pixel refused) can be retried, once it has stopped.';
+export const RECONNECT_FIRST =
+  "Meta refused this pixel account's access token. Replace the token first, then retry.";
+export const ACCOUNT_GONE =
+  'The pixel account this file was sent with was deleted, so the send cannot be retried. Upload the file again to send it with another account.';
+
+/** Stops the user can fix outside the file (a new token, a permission, the pixel id), after which a retry works. */
+const RETRYABLE: readonly StopReason[] = ['token', 'permission', 'pixel'];
+const retryable = (run: RunRow) =>
+  run.status === 'stopped' && !!run.stop_reason && RETRYABLE.includes(run.stop_reason);
 
 async function ownUpload(db: Db, userId: string, id: string): Promise<UploadRow> {
   const upload = await filesRepo.findForUser(db, userId, id);
@@ -77,6 +90,65 @@ export async function startSend(
     });
   });
   await deps.queue.send(SEND_RUN_JOB, { runId: run.id }, { singletonKey: run.id });
+  return run;
+}
+
+/**
+ * Retries the file's latest send after it stopped on a refused token, permission or pixel: a new run on the same
+ * upload, linked to the stopped one, that reads the file as that run did and leaves out every event the pixel's
+ * ledger has, so only the events not delivered go, with their own event_ids (docs/decisions/0099). The stopped
+ * run is locked while its retry is recorded, and a run has at most one retry: two clicks at once start one run,
+ * and the second answers it.
+ */
+export async function retrySend(
+  deps: { db: Db; config: Config; queue?: PgBoss; now: () => Date },
+  userId: string,
+  uploadId: string,
+): Promise<RunRow> {
+  const { db } = deps;
+  const upload = await ownUpload(db, userId, uploadId);
+  const last = await deliveryRepo.latestRunForUpload(db, userId, upload.id);
+  // A click that comes after its twin's retry was recorded finds that retry, still going.
+  if (last?.retry_of && last.status === 'running') return last;
+  if (!last || upload.status !== 'submitted' || !retryable(last))
+    throw new AppError('INVALID_STATE', NOT_RETRYABLE);
+  const account = last.pixel_account_id
+    ? await getAccountWithToken(db, deps.config, userId, last.pixel_account_id)
+    : null;
+  if (!account) throw new AppError('INVALID_STATE', ACCOUNT_GONE);
+  // The engine marks the account when Meta refuses its token; saving a new one clears the mark.
+  if (account.status === 'reconnect_needed') throw new AppError('INVALID_STATE', RECONNECT_FIRST);
+  if (!deps.queue) throw new AppError('INTERNAL', 'Submission failed');
+  const totals = await deliveryRepo.totals(db, last.id);
+  const planned = last.total_events ?? upload.rowCount;
+  const { run, started } = await db.transaction(async (tx) => {
+    await deliveryRepo.lockRun(tx, last.id);
+    const earlier = await deliveryRepo.retryOf(tx, last.id);
+    if (earlier) return { run: earlier, started: false };
+    // The quota and its limits apply as to any send, for the events that may still go.
+    await takeQuota(tx, {
+      quotas: deps.config.quotas,
+      userId,
+      action: 'send',
+      amount: Math.max(0, planned - totals.events_sent),
+      now: deps.now(),
+    });
+    const created = await deliveryRepo.createRun(tx, {
+      userId,
+      uploadId,
+      accountId: account.id,
+      pixelId: account.pixelId,
+      accountName: account.name,
+      testEventCode: last.test_event_code,
+      // Only what the pixel lacks: the ledger, per pixel, is what Meta confirmed.
+      skipDelivered: true,
+      expectedEvents: Math.max(0, planned - totals.events_sent),
+      retryOf: last.id,
+      readAt: readTime(last),
+    });
+    return { run: created, started: true };
+  });
+  if (started) await deps.queue.send(SEND_RUN_JOB, { runId: run.id }, { singletonKey: run.id });
   return run;
 }
 
@@ -168,11 +240,12 @@ export async function summary(
   const run = await deliveryRepo.latestRunForUpload(db, userId, upload.id);
   if (!run) throw new AppError('INVALID_STATE', NOT_READY);
   const onlyFailed = run.status === 'running';
-  const [totals, page, groups, skipped] = await Promise.all([
+  const [totals, page, groups, skipped, sentBefore] = await Promise.all([
     deliveryRepo.totals(db, run.id),
     deliveryRepo.leavesPage(db, run.id, { onlyFailed, offset: batchOffset, limit: SUMMARY_PAGE }),
     deliveryRepo.failureGroups(db, run.id),
     skippedSoFar(db, run),
+    run.retry_of ? deliveryRepo.sentBefore(db, run) : 0,
   ]);
   const listed = onlyFailed
     ? totals.batches_failed
@@ -192,7 +265,7 @@ export async function summary(
     totalBatches: totals.batches_sent + totals.batches_failed + totals.batches_open,
     totalSent: totals.events_sent,
     totalFailed: totals.events_failed,
-    pixelAccount: { name: run.account_name, pixelId: run.pixel_id },
+    pixelAccount: { name: run.account_name, pixelId: run.pixel_id, accountId: run.pixel_account_id },
     testEventCode: run.test_event_code,
     batches: page.map((b) => presentBatch(b, b.position)),
     batchesListed: onlyFailed ? 'failed' : 'all',
@@ -215,6 +288,11 @@ export async function summary(
     stopExplanation: run.stop_reason ? explainStop(run.stop_reason, run.stop_error) : null,
     startedAt: run.started_at?.toISOString() ?? null,
     finishedAt: run.finished_at?.toISOString() ?? null,
+    retry: {
+      allowed: retryable(run) && !!run.pixel_account_id && upload.status === 'submitted',
+      isRetry: !!run.retry_of,
+      sentBefore,
+    },
   };
 }
 
@@ -271,6 +349,12 @@ export async function deliveredBefore(
   return count;
 }
 
+/** The pixel account the send step preselects for this file, or null (see deliveryRepo.lastGoodAccount). */
+export async function suggestedAccount(db: Db, userId: string, uploadId: string): Promise<string | null> {
+  const upload = await ownUpload(db, userId, uploadId);
+  return deliveryRepo.lastGoodAccount(db, userId, upload.id);
+}
+
 /** A batch's original CSV rows plus why it failed, for the failed-rows download. */
 export async function batchRows(db: Db, userId: string, uploadId: string, batchId: string) {
   const upload = await ownUpload(db, userId, uploadId);
@@ -284,7 +368,7 @@ export async function batchRows(db: Db, userId: string, uploadId: string, batchI
   const reason = [e.title, e.metaTitle, e.metaMessage].filter(Boolean).join(': ');
   const wanted = new Set(batch.row_numbers);
   async function* rows(): AsyncGenerator<string[]> {
-    for await (const item of preparedEvents(db, upload, run.created_at, true)) {
+    for await (const item of preparedEvents(db, upload, readTime(run), true)) {
       if (wanted.has(item.rowNumber)) yield [...item.values!, reason];
     }
   }
@@ -312,7 +396,7 @@ export async function allFailedRows(db: Db, userId: string, uploadId: string) {
   }
   async function* rows(): AsyncGenerator<string[]> {
     if (!reasons.size) return;
-    for await (const item of preparedEvents(db, upload, run!.created_at, true)) {
+    for await (const item of preparedEvents(db, upload, readTime(run!), true)) {
       const reason = reasons.get(item.rowNumber);
       if (reason !== undefined) yield [...item.values!, reason];
     }
@@ -329,5 +413,16 @@ export async function allFailedRows(db: Db, userId: string, uploadId: string) {
 /** The latest send of each upload, as the dashboard's badges say it ('234 sent · 66 failed'). */
 export async function deliveryOutcomes(db: Db, userId: string, uploadIds: string[]) {
   const rows = await deliveryRepo.latestOutcomes(db, userId, uploadIds);
-  return new Map(rows.map((r) => [r.upload_id, { status: r.status, sent: r.sent, failed: r.failed }]));
+  return new Map(
+    rows.map((r) => [
+      r.upload_id,
+      {
+        status: r.status,
+        sent: r.sent,
+        failed: r.failed,
+        skipped: r.skipped,
+        pixel: { name: r.account_name, pixelId: r.pixel_id },
+      },
+    ]),
+  );
 }

@@ -7,7 +7,7 @@ import { runPipeline } from '../files/pipeline.ts';
 import type { PreparedEvent } from '../files/pipeline-types.ts';
 import { getAccountWithToken, markReconnectNeeded } from '../pixels/pixels.service.ts';
 import { RunFailure, type DeliverySource } from './delivery.engine.ts';
-import type { RunRow } from './delivery.repo.ts';
+import { readTime, type RunRow } from './delivery.repo.ts';
 
 const CANCELLED = new Error('cancelled');
 
@@ -85,8 +85,9 @@ export function appDeliverySource(db: Db, config: Config): DeliverySource {
       const upload = await filesRepo.findForUser(db, run.user_id, run.upload_id);
       if (!upload)
         throw new RunFailure('The uploaded file is no longer available, so the send could not continue.');
-      // The run's own start time, not the clock: a resumed run must cut exactly the same batches.
-      yield* preparedEvents(db, upload, run.created_at);
+      // The run's own time, not the clock: a resumed run must cut exactly the same batches, and a retry read the
+      // same events as the run it retries.
+      yield* preparedEvents(db, upload, readTime(run));
     },
     async credentials(run: RunRow) {
       if (!run.pixel_account_id) return null;

@@ -60,8 +60,32 @@ const listed = async (agent: Agent) =>
     fileName: string;
     status: string;
     corrected?: boolean;
-    delivery?: { status: string; sent: number; failed: number } | null;
+    rowCount: number;
+    createdAt: string;
+    sourceName?: string | null;
+    delivery?: {
+      status: string;
+      sent: number;
+      failed: number;
+      skipped?: number | null;
+      pixel?: { name: string; pixelId: string };
+    } | null;
   }[];
+
+const engine = (runId: string) =>
+  runSend(
+    {
+      db: ctx.db,
+      source: appDeliverySource(ctx.db, ctx.config),
+      fetch,
+      graphUrl: graph.url,
+      apiVersion: 'v25.0',
+      batchSize: 100,
+      concurrency: 2,
+      backoff: { maxAttempts: 3, baseMs: 1, capMs: 2 },
+    },
+    runId,
+  );
 
 describe('the dashboard list', () => {
   it("gives each file its latest send's outcome: sent and failed counts", async () => {
@@ -81,6 +105,8 @@ describe('the dashboard list', () => {
       status: 'running',
       sent: 0,
       failed: 0,
+      skipped: null,
+      pixel: { name: 'P', pixelId: '123456789' },
     });
     await runSend(
       {
@@ -143,5 +169,76 @@ describe('the dashboard list', () => {
       settings: SETTINGS,
     });
     expect(edited.json().status).toBe('uploaded');
+  });
+
+  it('tells two files of the same name apart: rows, time, the pixel sent to and the source', async () => {
+    const { agent, userId } = await loggedInAgent(ctx.app, ctx.db);
+    const first = await upload(agent, 'leads.csv', csv(4));
+    await prepare(agent, first);
+    const account = (
+      await agent.post('/api/meta/accounts', {
+        name: 'Shop pixel',
+        pixelId: '555000111',
+        accessToken: 'EAAB-tok-1',
+      })
+    ).json();
+    const { runId } = (
+      await agent.post(`/api/uploads/${first}/send`, { selectedAccountId: account.id })
+    ).json();
+    expect(await engine(runId)).toBe('completed');
+    const second = await upload(agent, 'leads.csv', csv(6));
+    // The second came from a scheduled source (its run row names the upload).
+    const sourceId = crypto.randomUUID();
+    await ctx.db.query(
+      `insert into sources (id, user_id, name, kind, connection, settings, schedule, time_zone)
+       values ($1, $2, 'Nightly CRM export', 'csv_url', '{}', '{}', '{}', 'UTC')`,
+      [sourceId, userId],
+    );
+    await ctx.db.query(
+      `insert into source_runs (id, source_id, user_id, trigger, upload_id) values ($1, $2, $3, 'manual', $4)`,
+      [crypto.randomUUID(), sourceId, userId, second],
+    );
+    const files = await listed(agent);
+    const a = files.find((f) => f.id === first)!;
+    const b = files.find((f) => f.id === second)!;
+    expect(a).toMatchObject({
+      fileName: 'leads.csv',
+      rowCount: 4,
+      sourceName: null,
+      delivery: {
+        status: 'completed',
+        sent: 4,
+        skipped: 0,
+        pixel: { name: 'Shop pixel', pixelId: '555000111' },
+      },
+    });
+    expect(b).toMatchObject({
+      fileName: 'leads.csv',
+      rowCount: 6,
+      sourceName: 'Nightly CRM export',
+      delivery: null,
+    });
+    expect(a.createdAt).not.toBe(b.createdAt);
+  });
+
+  it('says a send of a file the pixel already had sent nothing, with the events skipped', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const account = (
+      await agent.post('/api/meta/accounts', { name: 'P', pixelId: '777000111', accessToken: 'EAAB-tok-2' })
+    ).json();
+    const rows = csv(5).replace(/user/g, 'again');
+    const first = await upload(agent, 'leads.csv', rows);
+    await prepare(agent, first);
+    const one = (await agent.post(`/api/uploads/${first}/send`, { selectedAccountId: account.id })).json();
+    expect(await engine(one.runId)).toBe('completed');
+    const second = await upload(agent, 'leads.csv', rows);
+    await prepare(agent, second);
+    const two = (await agent.post(`/api/uploads/${second}/send`, { selectedAccountId: account.id })).json();
+    expect(await engine(two.runId)).toBe('completed');
+    expect((await listed(agent)).find((f) => f.id === second)?.delivery).toMatchObject({
+      status: 'completed',
+      sent: 0,
+      skipped: 5,
+    });
   });
 });

@@ -112,13 +112,18 @@ export const fileRoutes =
         request.query.limit,
         request.query.offset,
       );
-      const outcomes = await deliveryOutcomes(
-        db,
-        uid(request),
-        rows.map((r) => r.id),
-      );
+      const ids = rows.map((r) => r.id);
+      // What tells two files of the same name apart: time, rows, the pixel sent to, the source.
+      const [outcomes, sources] = await Promise.all([
+        deliveryOutcomes(db, uid(request), ids),
+        filesRepo.sourceNames(db, uid(request), ids),
+      ]);
       return {
-        uploads: rows.map((r) => ({ ...presentUpload(r), delivery: outcomes.get(r.id) ?? null })),
+        uploads: rows.map((r) => ({
+          ...presentUpload(r),
+          sourceName: sources.get(r.id) ?? null,
+          delivery: outcomes.get(r.id) ?? null,
+        })),
         total,
       };
     });

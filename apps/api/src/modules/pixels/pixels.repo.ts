@@ -89,6 +89,13 @@ export const pixelsRepo = {
       ],
     );
   },
+  /** Remembers a connection test's outcome (see deliveryRepo.lastGoodAccount). */
+  async recordTest(db: Queryable, id: string, ok: boolean) {
+    await db.query('update pixel_accounts set last_test_ok = $2, last_test_at = now() where id = $1', [
+      id,
+      ok,
+    ]);
+  },
   async setStatus(db: Queryable, id: string, status: PixelRow['status']) {
     await db.query('update pixel_accounts set status = $2, updated_at = now() where id = $1', [id, status]);
   },

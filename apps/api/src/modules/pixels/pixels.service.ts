@@ -93,6 +93,7 @@ export async function testConnection(
   const p = await own(db, userId, id);
   const result = await checkPixel(fetchFn, config.meta, p.pixelId, await readToken(db, config, userId, p));
   if (result.ok && p.status !== 'active') await pixelsRepo.setStatus(db, id, 'active');
+  await pixelsRepo.recordTest(db, id, result.ok);
   return result;
 }
 

@@ -75,6 +75,70 @@ describe('DashboardPage', () => {
     expect(text[2]).toContain('prepared');
   });
 
+  it('never gives a send that sent no event the green "sent" badge', async () => {
+    api.list.mockResolvedValue({
+      total: 1,
+      uploads: [
+        {
+          ...file(1),
+          status: 'submitted',
+          delivery: { status: 'completed', sent: 0, failed: 0, skipped: 120 },
+        },
+      ],
+    });
+    renderPage();
+    const [item] = await screen.findAllByRole('listitem');
+    // Failed on the old code: '0 sent' beside a green 'sent'.
+    expect(item!.textContent).toContain('nothing new sent');
+    expect(item!.textContent).toContain('120 already delivered');
+    expect(item!.querySelector('.bg-green-100')).toBeNull();
+  });
+
+  it('tells two files of the same name apart, in the list and in the delete dialog', async () => {
+    api.list.mockResolvedValue({
+      total: 2,
+      uploads: [
+        {
+          ...file(1),
+          fileName: 'leads.csv',
+          rowCount: 120,
+          createdAt: '2026-11-27T09:15:00Z',
+          status: 'submitted',
+          sourceName: null,
+          delivery: {
+            status: 'completed',
+            sent: 120,
+            failed: 0,
+            pixel: { name: 'Shop pixel', pixelId: '555' },
+          },
+        },
+        {
+          ...file(2),
+          fileName: 'leads.csv',
+          rowCount: 80,
+          createdAt: '2026-11-28T14:40:00Z',
+          sourceName: 'Nightly CRM export',
+        },
+      ],
+    });
+    renderPage();
+    const items = await screen.findAllByRole('listitem');
+    // Failed on the old code: both rows read 'leads.csv' with a row count and a date only.
+    expect(items[0]!.textContent).toContain('120 rows');
+    expect(items[0]!.textContent).toContain('sent to Shop pixel');
+    expect(items[1]!.textContent).toContain('80 rows');
+    expect(items[1]!.textContent).toContain('from Nightly CRM export');
+    const [first, second] = screen.getAllByRole('button', { name: 'Delete leads.csv' });
+    expect(first!.getAttribute('aria-describedby')).not.toBe(second!.getAttribute('aria-describedby'));
+    expect(document.getElementById(first!.getAttribute('aria-describedby')!)!.textContent).toContain(
+      '120 rows',
+    );
+    await userEvent.click(first!);
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog.textContent).toContain('120 rows');
+    expect(dialog.textContent).toContain('sent to Shop pixel');
+  });
+
   it('gives the total count only once the list has loaded, never "0 total" while loading or failed', async () => {
     let answer!: (v: { uploads: UploadSummary[]; total: number }) => void;
     api.list.mockReturnValueOnce(new Promise((r) => (answer = r)));

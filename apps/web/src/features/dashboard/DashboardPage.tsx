@@ -17,7 +17,7 @@ import { track } from '../../lib/track.ts';
 import type { UploadProgress } from '../../lib/upload.ts';
 import { issuesNotice } from '../workflow/FileIssues.tsx';
 import { routeForStatus, workflowApi } from '../workflow/workflow-api.ts';
-import { fileBadge } from './file-badge.ts';
+import { fileBadge, fileDetails } from './file-badge.ts';
 import { SourcesOverview } from '../sources/SourcesOverview.tsx';
 
 const BETA_FLAG = 'backsignal:beta-welcome-seen';
@@ -173,9 +173,8 @@ export function DashboardPage() {
                     {f.corrected && <span className="font-normal text-slate-500">, corrected</span>}
                   </Link>
                   <span className="order-3 flex basis-full flex-wrap items-center gap-x-2 gap-y-1 sm:order-2 sm:basis-auto">
-                    <span className="text-xs text-slate-500">
-                      {f.rowCount.toLocaleString()} {f.rowCount === 1 ? 'row' : 'rows'} ·{' '}
-                      {new Date(f.createdAt).toLocaleDateString()}
+                    <span id={`details-${f.id}`} className="text-xs text-slate-500">
+                      {fileDetails(f)}
                     </span>
                     {badge.detail && <span className="text-xs text-slate-600">{badge.detail}</span>}
                     <span
@@ -189,6 +188,8 @@ export function DashboardPage() {
                     className="order-2 px-2.5 py-1 sm:order-3"
                     onClick={() => setToDelete(f)}
                     aria-label={`Delete ${f.fileName}`}
+                    // Two files may share a name: their details tell a screen reader which one this deletes.
+                    aria-describedby={`details-${f.id}`}
                   >
                     Delete
                   </Button>
@@ -219,6 +220,8 @@ export function DashboardPage() {
         <p>
           <strong>{toDelete?.fileName}</strong> and everything prepared from it will be deleted.
         </p>
+        {/* Another file may have the same name: these say which one. */}
+        {toDelete && <p className="mt-2 text-sm text-slate-600">{fileDetails(toDelete)}</p>}
         <div className="mt-6 flex justify-end gap-3">
           <Button variant="secondary" onClick={() => setToDelete(null)}>
             Cancel

@@ -27,8 +27,16 @@ export function fileBadge(f: Pick<UploadSummary, 'status' | 'delivery'>): FileBa
         detail: `${counts} so far`,
       };
     case 'completed':
+      // Green means events reached Meta: a send that left every event out as already delivered sent nothing.
+      if (!d.sent)
+        return {
+          label: 'nothing new sent',
+          tone: 'bg-slate-100 text-slate-700 ring-slate-300',
+          detail: d.skipped ? `${n(d.skipped)} already delivered` : '0 sent',
+        };
       return { label: 'sent', tone: STATUS_BADGE.submitted!, detail: counts };
     case 'completed_with_errors':
+      if (!d.sent) return { label: 'not sent', tone: 'bg-red-100 text-red-800 ring-red-300', detail: counts };
       return {
         label: 'sent with errors',
         tone: 'bg-orange-100 text-orange-800 ring-orange-300',
@@ -37,4 +45,20 @@ export function fileBadge(f: Pick<UploadSummary, 'status' | 'delivery'>): FileBa
     case 'stopped':
       return { label: 'stopped', tone: 'bg-red-100 text-red-800 ring-red-300', detail: counts };
   }
+}
+
+/**
+ * What tells a file apart from another of the same name: rows, when it was uploaded, the pixel it was sent to and
+ * the source that fetched it ('120 rows · 28 Nov 2026, 06:12 · sent to Shop pixel · from Nightly export').
+ */
+export function fileDetails(
+  f: Pick<UploadSummary, 'rowCount' | 'createdAt' | 'delivery' | 'sourceName'>,
+  locale?: string,
+): string {
+  const when = new Date(f.createdAt).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' });
+  const parts = [`${n(f.rowCount)} ${f.rowCount === 1 ? 'row' : 'rows'}`, when];
+  const pixel = f.delivery?.pixel;
+  if (pixel) parts.push(`sent to ${pixel.name || pixel.pixelId}`);
+  if (f.sourceName) parts.push(`from ${f.sourceName}`);
+  return parts.join(' · ');
 }

@@ -14,6 +14,15 @@ const api = vi.hoisted(() => ({
   testAccount: vi.fn(),
 }));
 const rawApi = vi.hoisted(() => vi.fn());
+/** What the raw API answers: the account the server suggests, and the delivered-before counts. */
+function answerRaw(
+  delivered: { alreadyDelivered: number; alreadyDeliveredTest: number },
+  suggested: string | null = 'a1',
+) {
+  rawApi.mockImplementation(async (path: string) =>
+    path.endsWith('/suggested-account') ? { accountId: suggested } : delivered,
+  );
+}
 vi.mock('../../lib/api.ts', async (orig) => ({ ...(await orig<object>()), api: rawApi }));
 const toast = vi.hoisted(() => ({
   error: vi.fn(),
@@ -56,6 +65,7 @@ beforeEach(() => {
   });
   api.prepare.mockResolvedValue({ totalCount: 25 });
   api.accounts.mockResolvedValue([]);
+  answerRaw({ alreadyDelivered: 0, alreadyDeliveredTest: 0 }, null);
 });
 
 /** The preview of 25 events, and the API's answer to saving a new account. */
@@ -132,6 +142,34 @@ describe('SubmitPage', () => {
     expect(await screen.findByLabelText('Pixel ID')).toBeTruthy();
   });
 
+  it('preselects only the account the server suggests, none when it suggests none', async () => {
+    api.preview.mockResolvedValue({ previewRows: [], totalCount: 25 });
+    api.accounts.mockResolvedValue([
+      { id: 'a1', name: 'Broken', pixelId: '1', accessToken: '••••1234', status: 'active' },
+      { id: 'a2', name: 'Good', pixelId: '2', accessToken: '••••5678', status: 'active' },
+    ]);
+    answerRaw({ alreadyDelivered: 0, alreadyDeliveredTest: 0 }, 'a2');
+    const first = renderPage();
+    const select = (await screen.findByLabelText('Send to')) as HTMLSelectElement;
+    await waitFor(() => expect(select.value).toBe('a2'));
+    first.unmount();
+
+    // Failed on the old code: the first saved account was picked whatever its last test or send.
+    rawApi.mockImplementation(async (path: string) =>
+      path.endsWith('/suggested-account')
+        ? { accountId: null }
+        : { alreadyDelivered: 0, alreadyDeliveredTest: 0 },
+    );
+    renderPage();
+    const none = (await screen.findByLabelText('Send to')) as HTMLSelectElement;
+    await screen.findByRole('option', { name: 'Choose a pixel account' });
+    expect(none.value).toBe('');
+    await userEvent.click(screen.getByRole('button', { name: /Send 25 events to Meta/ }));
+    expect(toast.error).toHaveBeenCalledWith('Please select or save an account first', {
+      toastId: 'no-account',
+    });
+  });
+
   it('names an unlabelled account the way the summary does', async () => {
     api.preview.mockResolvedValue({ previewRows: [], totalCount: 25 });
     api.accounts.mockResolvedValue([
@@ -172,7 +210,7 @@ describe('SubmitPage', () => {
     api.accounts.mockResolvedValue([
       { id: 'a1', name: 'Main', pixelId: '1', accessToken: '••••1234', status: 'active' },
     ]);
-    rawApi.mockResolvedValue({ alreadyDelivered: 10, alreadyDeliveredTest: 0 });
+    answerRaw({ alreadyDelivered: 10, alreadyDeliveredTest: 0 });
     renderPage();
     // Failed on the old code: the button said 'Send 25 events' whatever the choice.
     expect(await screen.findByRole('button', { name: 'Send 15 events to Meta' })).toBeTruthy();
@@ -183,6 +221,26 @@ describe('SubmitPage', () => {
     expect(screen.getByRole('button', { name: 'Send 15 events to Meta' })).toBeTruthy();
   });
 
+  it('says nothing new would be sent when the pixel has every event, and offers to go back or send anyway', async () => {
+    api.preview.mockResolvedValue({ previewRows: [], totalCount: 25 });
+    api.accounts.mockResolvedValue([
+      { id: 'a1', name: 'Main', pixelId: '1', accessToken: '••••1234', status: 'active' },
+    ]);
+    answerRaw({ alreadyDelivered: 25, alreadyDeliveredTest: 0 });
+    renderPage();
+    // Failed on the old code: the only way on was a 'Send 0 events to Meta' button.
+    expect(
+      await screen.findByText(
+        'All 25 events were already delivered to this pixel. Nothing new would be sent.',
+      ),
+    ).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /^Send \d+ events? to Meta$/ })).toBeNull();
+    expect(screen.getByRole('link', { name: 'Back to Dashboard' }).getAttribute('href')).toBe('/dashboard');
+    await userEvent.click(screen.getByRole('button', { name: 'Send them again anyway' }));
+    expect(screen.getByRole('button', { name: 'Send 25 events to Meta' })).toBeTruthy();
+    expect((screen.getByLabelText(/Send them anyway/) as HTMLInputElement).checked).toBe(true);
+  });
+
   it('tests the connection of an account saved from the inline form', async () => {
     answerAccountSaved();
     api.accounts
@@ -190,7 +248,7 @@ describe('SubmitPage', () => {
       .mockResolvedValue([
         { id: 'a1', name: '', pixelId: '123456789012', accessToken: '••••1234', status: 'active' },
       ]);
-    rawApi.mockResolvedValue({ alreadyDelivered: 0, alreadyDeliveredTest: 0 });
+    answerRaw({ alreadyDelivered: 0, alreadyDeliveredTest: 0 });
     api.testAccount.mockResolvedValue({ ok: true, message: 'Connected to pixel Main store.' });
     renderPage();
     await userEvent.type(await screen.findByLabelText('Pixel ID'), '123456789012');

@@ -14,7 +14,14 @@ import { usePageMeta } from '../../lib/page-meta.ts';
 import { track } from '../../lib/track.ts';
 import { atLeast, workflowApi } from '../workflow/workflow-api.ts';
 import { ConnectionCheck, testAccount, type TestState } from './ConnectionCheck.tsx';
-import { DeliveredBefore, eventsToSend, useDelivered } from './DeliveredBefore.tsx';
+import {
+  DeliveredBefore,
+  eventsToSend,
+  nothingNew,
+  NothingNew,
+  useDelivered,
+  useSuggestedAccount,
+} from './DeliveredBefore.tsx';
 import { PreparedPreview } from './PreparedPreview.tsx';
 import { JobProgressBar } from '../workflow/JobProgressBar.tsx';
 import type { JobProgress } from '../workflow/upload-job.ts';
@@ -91,9 +98,13 @@ export function SubmitPage() {
     if (preview.isError) toast.error('Failed to load preview');
     if (accounts.isError) toast.error("Couldn't load saved accounts");
   }, [preview.isError, accounts.isError]);
+  // Preselected: the account last used successfully for a file like this one, never one whose last test or send
+  // failed, else none (the user picks). Only until the user chose one (docs/decisions/0099).
+  const suggested = useSuggestedAccount(fileId);
   useEffect(() => {
-    if (!accountId && accounts.data?.length) setAccountId(accounts.data[0]!.id);
-  }, [accounts.data, accountId]);
+    const id = suggested.data?.accountId;
+    if (!accountId && id && accounts.data?.some((a) => a.id === id)) setAccountId(id);
+  }, [suggested.data, accounts.data, accountId]);
 
   const saveAccount = async (andTest = false) => {
     if (!draft.pixelId.trim() || !draft.accessToken.trim())
@@ -141,6 +152,7 @@ export function SubmitPage() {
   const account = accounts.data?.find((a) => a.id === accountId);
   // Follows the skip / send-anyway choice for events this pixel already received.
   const toSend = eventsToSend(total, account ? delivered.data : undefined, skipDelivered);
+  const nothingToSend = nothingNew(total, account ? delivered.data : undefined, skipDelivered);
 
   return (
     <>
@@ -174,6 +186,9 @@ export function SubmitPage() {
               {accounts.isPending && <option value="">Loading accounts...</option>}
               {accounts.isError && <option value="">Couldn't load saved accounts</option>}
               {accounts.isSuccess && !accounts.data.length && <option value="">No saved accounts yet</option>}
+              {accounts.isSuccess && accounts.data.length > 0 && !chosen && accountId !== NEW && (
+                <option value="">Choose a pixel account</option>
+              )}
               {accounts.data?.map((a) => (
                 <option key={a.id} value={a.id}>
                   {a.name || 'Unnamed account'} · {a.pixelId}
@@ -280,12 +295,18 @@ export function SubmitPage() {
         </details>
 
         <div className="flex flex-wrap justify-between gap-3 border-t border-slate-200 pt-4">
-          <Link to={`/verify-data?fileId=${fileId}`} className={buttonClass('secondary')}>
-            Back to Validation
-          </Link>
-          <Button onClick={send}>
-            Send {toSend.toLocaleString()} {toSend === 1 ? 'event' : 'events'} to Meta
-          </Button>
+          {nothingToSend ? (
+            <NothingNew total={total} onSendAnyway={() => setSkipDelivered(false)} />
+          ) : (
+            <>
+              <Link to={`/verify-data?fileId=${fileId}`} className={buttonClass('secondary')}>
+                Back to Validation
+              </Link>
+              <Button onClick={send}>
+                Send {toSend.toLocaleString()} {toSend === 1 ? 'event' : 'events'} to Meta
+              </Button>
+            </>
+          )}
         </div>
       </section>
     </>

@@ -15,6 +15,7 @@ import { atLeast } from '../workflow/workflow-api.ts';
 import { BatchList } from './BatchList.tsx';
 import { FailureGroups } from './FailureGroups.tsx';
 import { Progress } from './Progress.tsx';
+import { RetryStopped } from './RetryStopped.tsx';
 import { SkippedErrorRows } from '../submit/SkippedErrorRows.tsx';
 import { POLL_MS, summaryApi } from './summary-api.ts';
 
@@ -241,6 +242,14 @@ function Result({ summary, fileId, fileName }: RunProps) {
               </p>
             ) : null}
           </div>
+        )}
+        {summary.status === 'stopped' && <RetryStopped summary={summary} fileId={fileId} />}
+        {summary.retry?.isRetry && (
+          <p className="mt-4 text-sm text-slate-600">
+            This send retried one Meta had stopped: that send delivered{' '}
+            {summary.retry.sentBefore.toLocaleString()} events, left out here, and this one sent the events
+            still missing.
+          </p>
         )}
         <Progress summary={summary} />
         <SkippedErrorRows fileId={fileId} count={summary.errorRowsSkipped ?? 0} />

@@ -12,6 +12,11 @@ export const summaryApi = {
   file: (id: string) => api<UploadSummary>(`/api/uploads/${id}`),
   send: (id: string, body: SendRequest) =>
     api<SendResponse>(`/api/uploads/${id}/send`, { method: 'POST', body }),
+  /** Retries a send Meta stopped: only the events the pixel has not received (docs/decisions/0099). */
+  retry: (id: string) => api<SendResponse>(`/api/uploads/${id}/send/retry`, { method: 'POST', body: {} }),
+  /** Saves a new access token to the pixel account (write-only: the answer shows it masked). */
+  replaceToken: (accountId: string, accessToken: string) =>
+    api<unknown>(`/api/meta/accounts/${accountId}`, { method: 'PATCH', body: { accessToken } }),
   summary: (id: string, batchOffset = 0) =>
     api<DeliverySummary>(`/api/uploads/${id}/summary${batchOffset ? `?batchOffset=${batchOffset}` : ''}`),
   batches: (id: string, status: BatchFilter, offset: number) =>
