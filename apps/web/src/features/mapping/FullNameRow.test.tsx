@@ -5,7 +5,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import type * as WorkflowApi from '../workflow/workflow-api.ts';
 import { applySuggestions, clearAll, mapNamesSeparately, suggestionChoices } from './mapping-state.ts';
-import { splitExample } from './FullNameRow.tsx';
+import { SplitExample } from './FullNameRow.tsx';
 
 const api = vi.hoisted(() => ({ file: vi.fn(), headers: vi.fn(), setStatus: vi.fn(), templates: vi.fn() }));
 const toast = vi.hoisted(() => ({ error: vi.fn(), success: vi.fn(), warn: vi.fn(), info: vi.fn() }));
@@ -181,5 +181,8 @@ describe('mapping state for whole names', () => {
     ['Cher', '"Cher" → first name Cher (no last name)'],
     ['Smith, John', '"Smith, John" → first name John, last name Smith'],
     ['', null],
-  ])('describes the split of %j', (sample, text) => expect(splitExample(sample)).toBe(text));
+  ])('describes the split of %j', (sample, text) => {
+    const { container } = render(<SplitExample sample={sample} />);
+    expect(container.textContent || null).toBe(text && `e.g. ${text}`);
+  });
 });

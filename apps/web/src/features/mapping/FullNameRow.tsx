@@ -15,10 +15,22 @@ const Key = ({ name }: { name: string }) => (
 );
 
 /** How the first sample splits: `"Dr. Ann van der Berg" → first name Ann, last name van der Berg`. */
-export function splitExample(sample: string | undefined): string | null {
+export function SplitExample({ sample }: { sample: string | undefined }) {
   const s = sample && splitFullName(sample);
   if (!s) return null;
-  return `"${sample}" → first name ${s.first}${s.last ? `, last name ${s.last}` : ' (no last name)'}`;
+  return (
+    <p className="mt-1 text-xs break-words text-slate-600" data-testid="name-split-example">
+      e.g. <span className="font-mono text-slate-700">"{sample}"</span> → first name{' '}
+      <strong className="font-semibold text-slate-800">{s.first}</strong>
+      {s.last ? (
+        <>
+          , last name <strong className="font-semibold text-slate-800">{s.last}</strong>
+        </>
+      ) : (
+        ' (no last name)'
+      )}
+    </p>
+  );
 }
 
 /**
@@ -39,7 +51,6 @@ export function FullNameRow({
   onChange: (f: (rows: MappedRow[]) => MappedRow[]) => void;
 }) {
   const id = `map-${FULL_NAME}`;
-  const example = splitExample(row.column ? samples[row.column]?.[0] : undefined);
   return (
     <li className="rounded-xl border border-slate-200 p-3">
       <div className="flex flex-wrap items-center gap-2">
@@ -56,12 +67,8 @@ export function FullNameRow({
             Auto-Mapped
           </span>
         )}
-        <span className="ml-auto flex flex-wrap gap-1">
-          <Button
-            variant="ghost"
-            className="whitespace-nowrap px-2 py-1 text-xs"
-            onClick={() => onChange(mapNamesSeparately)}
-          >
+        <span className="ml-auto flex gap-1">
+          <Button variant="ghost" className="px-2 py-1 text-xs" onClick={() => onChange(mapNamesSeparately)}>
             Map first and last name separately
           </Button>
           <Button
@@ -96,11 +103,7 @@ export function FullNameRow({
             );
           })}
         </select>
-        {example && (
-          <p className="mt-1 text-xs break-words text-slate-600" data-testid="name-split-example">
-            e.g. <span className="font-mono text-slate-700">{example}</span>
-          </p>
-        )}
+        <SplitExample sample={row.column ? samples[row.column]?.[0] : undefined} />
       </div>
     </li>
   );
