@@ -37,7 +37,7 @@ async function start(page: Page, name: string) {
 test('a Shopify export: Billing Name is split into first and last name, Billing Phone chosen over an empty Phone', async ({
   page,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(300_000);
   await start(page, 'Noor');
   const names = ['Dr. Ann van der Berg', 'García Márquez, Gabriel', 'Siobhán O’Brien'];
   const rows = shopifyOrderRows(3).map((r, i) => ({
@@ -51,6 +51,8 @@ test('a Shopify export: Billing Name is split into first and last name, Billing 
     .getByTestId('file-input')
     .setInputFiles(file('orders_export.csv', exportCsv(exportHeaders('Shopify orders'), rows)));
   await expect(page).toHaveURL(/\/map-columns\?fileId=/);
+  // A loaded machine can take a while to answer the headers.
+  await expect(page.getByRole('heading', { name: 'Map your columns' })).toBeVisible({ timeout: 60_000 });
 
   // The whole name feeds first and last name, with the first row's split shown.
   const fullName = field(page, 'Full name');
@@ -82,7 +84,7 @@ test('a Shopify export: Billing Name is split into first and last name, Billing 
 });
 
 test('a ";" file with decimal commas: the validation page tells how amounts were read', async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(300_000);
   await start(page, 'Daan');
   const when = new Date(Date.now() - 86_400_000).toISOString().slice(0, 19) + 'Z';
   const text = [
@@ -94,6 +96,8 @@ test('a ";" file with decimal commas: the validation page tells how amounts were
   ].join('\r\n');
   await page.getByTestId('file-input').setInputFiles(file('bestellingen.csv', text));
   await expect(page).toHaveURL(/\/map-columns\?fileId=/);
+  // A loaded machine can take a while to answer the headers.
+  await expect(page.getByRole('heading', { name: 'Map your columns' })).toBeVisible({ timeout: 60_000 });
   await expect(field(page, 'Full name')).toHaveValue('Full Name');
   await expect(field(page, 'Value')).toHaveValue('value');
   await page.getByRole('button', { name: 'Continue to Validation' }).click();
