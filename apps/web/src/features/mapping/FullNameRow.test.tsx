@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { suggestMappings } from '@backsignal/core/browser';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import type * as WorkflowApi from '../workflow/workflow-api.ts';
@@ -166,7 +167,7 @@ describe('mapping state for whole names', () => {
   it('keeps the spec’s suggestions without samples', () => {
     const rows = applySuggestions(clearAll(), HEADERS);
     expect(rows.find((r) => r.field === 'phone')?.column).toBe('Phone');
-    expect(suggestionChoices(rows, HEADERS, {})).toEqual([]);
+    expect(suggestionChoices(rows, suggestMappings(HEADERS).choices)).toEqual([]);
   });
 
   it('lists the whole name just before first and last name', () => {

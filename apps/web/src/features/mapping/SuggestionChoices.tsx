@@ -1,3 +1,5 @@
+import { useMemo } from 'react';
+import { suggestMappings } from '@backsignal/core/browser';
 import type { MappedRow } from './mapping-state.ts';
 import { suggestionChoices } from './mapping-state.ts';
 
@@ -14,7 +16,9 @@ export function SuggestionChoices({
   headers: readonly string[];
   samples: Record<string, string[]>;
 }) {
-  const notes = suggestionChoices(rows, headers, samples);
+  // The suggestions depend on the file only: worked out once, not on every edit of the mapping.
+  const choices = useMemo(() => suggestMappings(headers, samples).choices, [headers, samples]);
+  const notes = suggestionChoices(rows, choices);
   if (!notes.length) return null;
   return (
     <ul

@@ -8,6 +8,7 @@ import {
   type ColumnSamples,
   type HardcodedValues,
   type Mappings,
+  type SuggestionChoice,
 } from '@backsignal/core/browser';
 
 export interface MappedRow {
@@ -223,10 +224,9 @@ export const mapNamesSeparately = (rows: MappedRow[]): MappedRow[] =>
  */
 export function suggestionChoices(
   rows: readonly MappedRow[],
-  headers: readonly string[],
-  samples: ColumnSamples,
+  choices: readonly SuggestionChoice[],
 ): string[] {
-  return suggestMappings(headers, samples)
-    .choices.filter((c) => rows.some((r) => r.auto && r.field === c.field && r.column === c.chosen))
+  return choices
+    .filter((c) => rows.some((r) => r.auto && r.field === c.field && r.column === c.chosen))
     .map(choiceMessage);
 }
