@@ -32,7 +32,7 @@ test('the repairs made to a file are listed on /verify-data', async ({ page }) =
   await page.getByRole('button', { name: 'Continue to Validation' }).click();
   await expect(page).toHaveURL(/\/verify-data\?fileId=/);
 
-  const repairs = page.getByRole('region', { name: /^Repairs made to the file/ });
+  const repairs = page.getByRole('region', { name: /^How the file was read/ });
   await expect(repairs).toBeVisible({ timeout: 20_000 });
   const items = repairs.getByRole('listitem');
   await expect(items).toHaveText([

@@ -82,6 +82,7 @@ test('a template whose columns are missing from the file keeps the suggestions a
     'Created at',
     'Currency',
     'Total',
+    'Billing Name',
     'Billing City',
     'Billing Zip',
     'Billing Country',

@@ -4,3 +4,5 @@ export * from './mapping/suggest.ts';
 export * from './mapping/rules.ts';
 export * from './settings.ts';
 export { describeSchedule, type SourceSchedule } from './schedule/next-run.ts';
+export * from './mapping/full-name.ts';
+export { splitFullName, type SplitName } from './normalize/full-name.ts';

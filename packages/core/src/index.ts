@@ -2,10 +2,12 @@
 export * from './fields/catalogue.ts';
 export * from './mapping/suggest.ts';
 export * from './mapping/rules.ts';
+export * from './mapping/full-name.ts';
+export { splitFullName, type SplitName } from './normalize/full-name.ts';
 export * from './settings.ts';
 export * from './csv/types.ts';
 export { readCsv, createCsvReader, cleanHeaders } from './csv/read-csv.ts';
-export { validationNotices, whitespaceNotice } from './csv/notices.ts';
+export { amountNotices, validationNotices, whitespaceNotice, type AmountReadings } from './csv/notices.ts';
 export * from './fields/limits.ts';
 export * from './normalize/result.ts';
 export { normalizeEmail, isValidEmail } from './normalize/email.ts';

@@ -14,6 +14,16 @@ export interface ReadCounts {
   titles: string[];
   /** Column index → cells longer than the reader's cell limit. */
   longCells: number[];
+  /** The separator an Excel `sep=` first line named. */
+  sepLine?: string;
+}
+
+/** Amounts validation read by a convention the marketer should know of (decision 0097), each with an example. */
+export interface AmountReadings {
+  decimalComma: number;
+  decimalCommaExample?: { written: string; read: string };
+  thousands: number;
+  thousandsExample?: { written: string; read: string; separator: string };
 }
 
 /** At most this many title or notes lines are looked past above the header row. */
@@ -61,6 +71,14 @@ export function fileNotices(
   maxCell = 10_000,
 ): FileNotice[] {
   const out: FileNotice[] = [];
+  if (counts.sepLine !== undefined) {
+    const sep = counts.sepLine === '\t' ? 'a tab' : `"${counts.sepLine}"`;
+    out.push({
+      code: 'SEPARATOR_LINE',
+      count: 1,
+      message: `Separator line: the first line, "sep=${counts.sepLine}", is Excel's note of the column separator. Columns were split at ${sep}, and the line was not read as a row.`,
+    });
+  }
   if (encoding && encoding !== 'utf-8') {
     const name =
       encoding === 'windows-1252' && !counts.windows1252Only
@@ -133,19 +151,53 @@ export function whitespaceNotice(headers: number, cells: number): FileNotice | n
   };
 }
 
+const SEPARATOR_NAMES: Record<string, string> = {
+  '.': '"." between thousands',
+  ' ': 'a space between thousands',
+  '\u00a0': 'a space between thousands',
+  '\u202f': 'a space between thousands',
+  "'": 'an apostrophe between thousands',
+};
+
+/** AMOUNT_DECIMAL_COMMA and AMOUNT_THOUSANDS: how amounts written another way than 1234.50 were read. */
+export function amountNotices(r: AmountReadings | undefined): FileNotice[] {
+  const out: FileNotice[] = [];
+  if (!r) return out;
+  const more = (n: number) => (n > 1 ? ` (${plural(n, 'amount')} in all)` : '');
+  if (r.decimalComma && r.decimalCommaExample) {
+    const { written, read } = r.decimalCommaExample;
+    out.push({
+      code: 'AMOUNT_DECIMAL_COMMA',
+      count: r.decimalComma,
+      message: `Amounts use a decimal comma: "${written}" was read as ${read}${more(r.decimalComma)}.`,
+    });
+  }
+  if (r.thousands && r.thousandsExample) {
+    const { written, read, separator } = r.thousandsExample;
+    out.push({
+      code: 'AMOUNT_THOUSANDS',
+      count: r.thousands,
+      message: `Amounts use ${SEPARATOR_NAMES[separator] ?? `"${separator}" between thousands`}: "${written}" was read as ${read}${more(r.thousands)}.`,
+    });
+  }
+  return out;
+}
+
 /**
  * The notices a validation reports: the reader's, less LONG_CELLS for mapped columns (their rows carry an
- * error instead), with whitespace trimming named once.
+ * error instead), with whitespace trimming named once, then how amounts were read.
  */
 export function validationNotices(
   reader: readonly FileNotice[],
   mappedColumns: ReadonlySet<string>,
   trimmedHeaders: number,
   trimmedCells: number,
+  amounts?: AmountReadings,
 ): FileNotice[] {
   const out = reader.filter((n) => !(n.code === 'LONG_CELLS' && n.column && mappedColumns.has(n.column)));
   const ws = whitespaceNotice(trimmedHeaders, trimmedCells);
   if (ws)
     out.splice(out.findIndex((n) => n.code === 'TITLE_SKIPPED' || n.code === 'LONG_CELLS') >>> 0, 0, ws);
+  out.push(...amountNotices(amounts));
   return out;
 }

@@ -123,6 +123,7 @@ export function createCsvReader(options: CsvOptions = {}) {
       const sep = /^sep=(.)\r?\n?/i.exec(body);
       if (sep) {
         delimiter = sep[1]!;
+        counts.sepLine = delimiter;
         body = body.slice(sep[0].length);
       } else delimiter = detectDelimiter(body.slice(0, 64 * 1024));
       parser = new RecordParser(delimiter);

@@ -25,7 +25,10 @@ export type FileNoticeCode =
   | 'BLANK_LINES'
   | 'WHITESPACE_TRIMMED'
   | 'TITLE_SKIPPED'
-  | 'LONG_CELLS';
+  | 'LONG_CELLS'
+  | 'SEPARATOR_LINE'
+  | 'AMOUNT_DECIMAL_COMMA'
+  | 'AMOUNT_THOUSANDS';
 
 /**
  * A repair of the file itself (not of one value), named once with how many rows, lines or cells it touched:

@@ -14,6 +14,8 @@ export const USER_DATA_LIMITS: Readonly<Record<string, number>> = {
   // Long real names (multi-part Hawaiian, Spanish or Portuguese names) stay well under 200.
   first_name: 200,
   last_name: 200,
+  // A whole name in one cell: a first and a last name (decision 0097).
+  full_name: 400,
   // Bangkok's ceremonial name has 168 letters.
   city: 200,
   state: 100,

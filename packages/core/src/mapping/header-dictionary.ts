@@ -38,6 +38,9 @@ export const PHRASES: ReadonlyMap<string, Entry> = new Map([
   ]),
   ...phrases('first_name', 0, ['first name', 'firstname', 'first', 'fn', 'given name', 'forename', 'fname']),
   ...phrases('last_name', 0, ['last name', 'lastname', 'last', 'ln', 'surname', 'family name', 'lname']),
+  // A whole name, split into first and last name when neither has a column (decision 0097). A bare "Name" is a
+  // person's only in a list of people, never in an order export (Shopify's "Name" is the order's "#1001").
+  ...phrases('full_name', 0, ['full name', 'fullname', 'name']),
   ...phrases('db', 0, ['dob', 'date of birth', 'dateofbirth', 'birthdate', 'birth date', 'birthday', 'db']),
   ...phrases('gender', 0, ['gender', 'sex']),
   ...phrases('city', 0, ['city', 'ct', 'town', 'city town']),
@@ -165,6 +168,7 @@ const PERSON = [
   'phone',
   'first_name',
   'last_name',
+  'full_name',
   'db',
   'gender',
   'city',
@@ -172,7 +176,7 @@ const PERSON = [
   'zip',
   'country',
 ];
-const ADDRESS = ['email', 'phone', 'first_name', 'last_name', 'city', 'state', 'zip', 'country'];
+const ADDRESS = ['email', 'phone', 'first_name', 'last_name', 'full_name', 'city', 'state', 'zip', 'country'];
 const ORDER = ['value', 'currency', 'event_time'];
 
 export type IdKind = 'person' | 'order' | 'order-weak' | null;

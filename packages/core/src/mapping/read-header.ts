@@ -69,6 +69,10 @@ function dictionaryCandidate(words: string[], ctx: HeaderContext): Candidate | n
     const entry = PHRASES.get(phrase);
     if (entry && fits(entry[0])) {
       if (entry[0] === 'external_id' && phrase === 'campaign' && (ctx.campaigns || ctx.orders)) return null;
+      // A bare "Name" is a person's in a list of people; in an order export it is the order's ("#1001").
+      if (phrase === 'name' && !allowed.length && (!ctx.people || ctx.orders)) return null;
+      // "User Name" is a login, not a person's name.
+      if (phrase === 'name' && words[lo - 1] === 'user') return null;
       return { field: entry[0], rank: entry[1] + penalty };
     }
     if (ID_WORDS.has(phrase)) {

@@ -9,6 +9,12 @@ export interface Amount {
    * thousands separator in one convention and a decimal one in another: says how it was read.
    */
   ambiguous?: string;
+  /**
+   * How a value written another way than "1234.50" was read, for the file notice that tells it (decision 0097):
+   * a decimal comma ("12,50"), and the character grouping its thousands when it is not the comma ("1.234,50",
+   * "1 234", "1'234.50"). `asRead` is the amount as read, its decimals as written ("1234.50").
+   */
+  reading?: { decimalComma: boolean; thousands: string | null; asRead: string };
 }
 
 const PLAIN = /^\d+(?:\.(?:\d{1,2}|\d{4,}))?$/;
@@ -173,7 +179,17 @@ export function readAmount(raw: string, decimal?: DecimalSeparator): Amount | nu
   const n = Number(parts.frac ? `${int}.${parts.frac}` : int);
   if (!Number.isFinite(n)) return null;
   const value = negative && n !== 0 ? -n : n;
-  return parts.ambiguous ? { value, ambiguous: parts.ambiguous } : { value };
+  const out: Amount = parts.ambiguous ? { value, ambiguous: parts.ambiguous } : { value };
+  const decimalComma = parts.frac !== '' && v.lastIndexOf(',') > v.lastIndexOf('.');
+  const spaced = GROUP_CHARS.exec(parts.int)?.[0];
+  const thousands = spaced ?? (parts.group && parts.group !== ',' ? parts.group : null);
+  if (decimalComma || thousands)
+    out.reading = {
+      decimalComma,
+      thousands: thousands ?? null,
+      asRead: `${value < 0 ? '-' : ''}${int}${parts.frac ? `.${parts.frac}` : ''}`,
+    };
+  return out;
 }
 
 /**

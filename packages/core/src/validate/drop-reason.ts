@@ -40,6 +40,7 @@ const NOUNS: Record<string, [string, string]> = {
   phone: ['phone number', 'phone numbers'],
   first_name: ['first name', 'first names'],
   last_name: ['last name', 'last names'],
+  full_name: ['full name', 'full names'],
   db: ['date of birth', 'dates of birth'],
   gender: ['gender', 'genders'],
   city: ['city', 'cities'],

@@ -1,12 +1,16 @@
+import type { AmountReadings } from '../csv/notices.ts';
 import { FIELD_BY_KEY, type FieldDef } from '../fields/catalogue.ts';
 import { lengthLimit, tooLongMessage } from '../fields/limits.ts';
 import { integerText } from '../json/json-number.ts';
+import { FULL_NAME, FULL_NAME_FIELD } from '../mapping/full-name.ts';
 import type { HardcodedValues, Mappings } from '../mapping/suggest.ts';
+import { splitFullName } from '../normalize/full-name.ts';
 import { normalizeDateOfBirth, type CalendarDate } from '../normalize/dates.ts';
 import { normalizeEmail } from '../normalize/email.ts';
 import { normalizeCity, normalizeExternalId, normalizeGender, normalizeName } from '../normalize/names.ts';
 import { normalizePhone } from '../normalize/phone.ts';
 import { normalizeCountry, normalizeState, normalizeZip } from '../normalize/places.ts';
+import { isPlaceholder } from '../normalize/placeholder.ts';
 import { alreadyHashed, trimmed, type Normalized } from '../normalize/result.ts';
 import type { FileSettings } from '../settings.ts';
 import { canonicalDigits, plainDigits, readAmount, usualAmount, type DecimalSeparator } from './amount.ts';
@@ -86,6 +90,8 @@ export interface ValidationContext {
 /** What validation counts across a file for its notices (the whitespace trimmed around mapped cells). */
 export interface ValidationStats {
   trimmedCells: number;
+  /** Amounts read by a convention the file notices tell (a decimal comma, "." between thousands). */
+  amounts?: AmountReadings;
 }
 
 /** The whole-file error when mapped columns are missing from the file's headers (spec §8 panel). */
@@ -187,7 +193,9 @@ export function createRowValidator(
   const columnIndex = new Map(ctx.headers.map((h, i) => [h, i]));
   const sources: Source[] = [];
   const mapped = new Set<string>();
+  let fullName: number | undefined;
   for (const [column, field] of Object.entries(ctx.mappings)) {
+    if (field === FULL_NAME) fullName ??= columnIndex.get(column);
     const def = FIELD_BY_KEY.get(field);
     const idx = columnIndex.get(column);
     if (!def || idx === undefined || mapped.has(field)) continue;
@@ -201,6 +209,10 @@ export function createRowValidator(
     mapped.add(field);
     sources.push(source(def, -1, value, ctx.settings.dateOrder, undefined));
   }
+  // A whole name fills first_name and last_name where their own columns leave them empty: after them.
+  if (fullName !== undefined && !(mapped.has('first_name') && mapped.has('last_name')))
+    sources.push(source(FULL_NAME_FIELD, fullName, '', ctx.settings.dateOrder, undefined));
+  const amounts = (stats.amounts ??= { decimalComma: 0, thousands: 0 });
   // event_time is judged after action_source is known.
   sources.sort((a, b) => Number(a.def.key === 'event_time') - Number(b.def.key === 'event_time'));
   // Dates of birth are judged against today's date where the file was written.
@@ -219,6 +231,7 @@ export function createRowValidator(
       now,
       today,
       eventTimeAsWritten: undefined,
+      amounts,
     };
     const eff = row.effectiveRow;
     for (let i = 0; i < sources.length; i++) {
@@ -300,6 +313,8 @@ interface RowState extends Out {
   today: CalendarDate;
   /** event_time before a date-only value is moved to "now": the event_id must not depend on the clock. */
   eventTimeAsWritten: string | undefined;
+  /** The file's count of amounts read by convention (shared by every row). */
+  amounts: AmountReadings;
 }
 
 // Columns whose values repeat across rows (a file has few distinct countries, states, cities, first and last
@@ -388,6 +403,8 @@ function checkField(row: RowState, src: Source, raw: string, v: string): void {
       if (c.note) addCorrection(row, key, c.note, raw, c.value);
       return;
     }
+    case FULL_NAME:
+      return checkFullName(row, raw, v);
     case 'client_ip_address':
       if (!isIpAddress(v)) return addDrop(row, key, 'client_ip_address', raw, v, 'is not an IP address');
       eff[key] = v;
@@ -488,6 +505,7 @@ function checkAmount(
     return addError(row, key, `${key} "${v}" is not a number (for example 1200, 1,200.00 or 1.200,00).`);
   const n = String(a.value);
   row.effectiveRow[key] = n;
+  if (a.reading) countReading(row.amounts, v, a.reading);
   if (a.ambiguous) addCorrection(row, key, `${key} "${v}" read as ${n}: ${a.ambiguous}.`, raw, n);
 }
 
@@ -514,4 +532,41 @@ function checkWindow(row: RowState, seconds: number, v: string): void {
       message: `This event becomes too old for Meta in ${hoursLeft(limit - age)}. Send it today.`,
     });
   }
+}
+
+/** Counts an amount read by convention, keeping the file's first example of each (decision 0097). */
+function countReading(
+  r: AmountReadings,
+  written: string,
+  reading: NonNullable<ReturnType<typeof readAmount>>['reading'] & object,
+): void {
+  if (reading.decimalComma) {
+    r.decimalComma++;
+    r.decimalCommaExample ??= { written, read: reading.asRead };
+  }
+  if (reading.thousands) {
+    r.thousands++;
+    r.thousandsExample ??= { written, read: reading.asRead, separator: reading.thousands };
+  }
+}
+
+/**
+ * A whole name (decision 0097): split into first and last name, each normalised like its own column, filling
+ * only what the row's first_name and last_name columns left empty. A value that cannot be split is dropped.
+ */
+function checkFullName(row: RowState, raw: string, v: string): void {
+  const eff = row.effectiveRow;
+  if (eff.first_name !== undefined && eff.last_name !== undefined) return;
+  const drop = (reason: string) => addDrop(row, FULL_NAME, 'full name', raw, v, reason);
+  if (v.length === 64 && alreadyHashed(v))
+    return drop('is already hashed, so it cannot be split into first and last name');
+  if (isPlaceholder(v, 'name')) return drop('is a placeholder, not a name');
+  if (!/\p{L}/u.test(v)) return drop('has no letters');
+  const parts = splitFullName(v);
+  if (!parts) return drop('has no letters');
+  const first = normalizeName(parts.first);
+  const last = parts.last ? normalizeName(parts.last) : null;
+  if (!first.ok && !last?.ok) return drop(first.ok ? 'has no letters' : first.reason);
+  if (first.ok && eff.first_name === undefined) eff.first_name = first.value;
+  if (last?.ok && eff.last_name === undefined) eff.last_name = last.value;
 }

@@ -230,6 +230,7 @@ port.on('message', (msg: PipelineRequest) => {
       new Set(Object.keys(input.ctx.mappings).filter((c) => input.ctx.mappings[c])),
       trimmedHeaders,
       stats.trimmedCells,
+      stats.amounts,
     );
   summary.preview = previewMix([previewErrors, previewDropped, previewCorrected], input.previewLimit);
   postItems(out, true);

@@ -7,6 +7,8 @@ import {
   FIELD_BY_KEY,
   FIELD_GROUPS,
   FIELDS,
+  FULL_NAME,
+  FULL_NAME_FIELD,
   hardcodedChoices,
   mappingProblem,
   pruneMappings,
@@ -21,8 +23,10 @@ import { errorMessage } from '../../lib/errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { track } from '../../lib/track.ts';
 import { workflowApi } from '../workflow/workflow-api.ts';
+import { FullNameRow } from './FullNameRow.tsx';
 import { MappingActions } from './MappingActions.tsx';
 import { PhoneCountryPicker, TimeZonePicker } from './SettingsPickers.tsx';
+import { SuggestionChoices } from './SuggestionChoices.tsx';
 import {
   addField,
   applySuggestions,
@@ -104,7 +108,7 @@ export function MapColumnsPage() {
 }
 
 function initialRows(data: HeadersResponse): { rows: MappedRow[]; removed: string[] } {
-  if (!data.saved) return { rows: applySuggestions(clearAll(), data.headers), removed: [] };
+  if (!data.saved) return { rows: applySuggestions(clearAll(), data.headers, data.samples), removed: [] };
   const { mappings, removed } = pruneMappings(data.headers, data.mappings);
   // The saved mapping says which fields are still as suggested; those keep their flag.
   return { rows: markAuto(fromSaved(mappings, data.hardcodedValues), data.autoMapped), removed };
@@ -209,7 +213,7 @@ function MappingEditor({
   const used = new Map(rows.filter((r) => r.mode === 'column' && r.column).map((r) => [r.column, r.field]));
   const mappedKeys = new Set(rows.map((r) => r.field));
   const term = search.trim().toLowerCase();
-  const mappable = FIELDS.filter(
+  const mappable = [...FIELDS, FULL_NAME_FIELD].filter(
     (f) =>
       !mappedKeys.has(f.key) &&
       (!term || `${f.key} ${f.label} ${f.description}`.toLowerCase().includes(term)),
@@ -250,7 +254,7 @@ function MappingEditor({
         </div>
         <MappingActions
           rows={rows}
-          onApplySuggestions={() => setRows((r) => applySuggestions(r, data.headers))}
+          onApplySuggestions={() => setRows((r) => applySuggestions(r, data.headers, data.samples))}
           onClearSuggestions={() => setRows(clearSuggestions)}
           onClearAll={() => setRows(clearAll())}
           onApplyTemplate={(m, h) => {
@@ -265,17 +269,21 @@ function MappingEditor({
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-5">
         <Card className="self-start lg:col-span-3">
           <h2 className="text-base font-semibold text-slate-900">Mapped Fields</h2>
+          <SuggestionChoices rows={rows} headers={data.headers} samples={data.samples} />
           <ul className="mt-4 space-y-3">
-            {rows.map((row) => (
-              <MappedFieldRow
-                key={row.field}
-                row={row}
-                headers={data.headers}
-                samples={data.samples}
-                used={used}
-                onChange={setRows}
-              />
-            ))}
+            {rows.map((row) => {
+              const Row = row.field === FULL_NAME ? FullNameRow : MappedFieldRow;
+              return (
+                <Row
+                  key={row.field}
+                  row={row}
+                  headers={data.headers}
+                  samples={data.samples}
+                  used={used}
+                  onChange={setRows}
+                />
+              );
+            })}
           </ul>
           {/* Keyboard: the ~90 mappable fields and the settings come before Continue; this jumps over them. */}
           <button

@@ -1,10 +1,14 @@
 import {
+  choiceMessage,
   fieldsOfGroup,
+  FULL_NAME,
   pruneMappings,
   REQUIRED_FIELDS,
   suggestMappings,
+  type ColumnSamples,
   type HardcodedValues,
   type Mappings,
+  type SuggestionChoice,
 } from '@backsignal/core/browser';
 
 export interface MappedRow {
@@ -27,8 +31,13 @@ const withRequired = (rows: MappedRow[]) => [
   ...rows,
 ];
 const REQUIRED: readonly string[] = REQUIRED_FIELDS;
-/** The customer-information fields (email, phone, external_id, names, address, ...) in the catalogue's order. */
-const IDENTIFIERS: readonly string[] = fieldsOfGroup('user').map((f) => f.key);
+/**
+ * The customer-information fields (email, phone, external_id, names, address, ...) in the catalogue's order, a
+ * whole name (decision 0097) just before the first and last name it fills.
+ */
+const IDENTIFIERS: readonly string[] = fieldsOfGroup('user').flatMap((f) =>
+  f.key === 'first_name' ? [FULL_NAME, f.key] : [f.key],
+);
 /** Required fields first, in their spec order; then the identifiers, in the catalogue's; the rest as added. */
 const ordered = (rows: MappedRow[]) => {
   const by = (list: readonly string[]) => (a: MappedRow, b: MappedRow) =>
@@ -107,13 +116,24 @@ export function autoMapped(rows: MappedRow[]): Record<string, string> {
 export const markAuto = (rows: MappedRow[], auto: Record<string, string>): MappedRow[] =>
   rows.map((r) => (r.mode === 'column' && r.column && auto[r.field] === r.column ? { ...r, auto: true } : r));
 
-/** Merges the suggestions into the list, flagged auto-mapped; fields and columns already used are left alone. */
-export function applySuggestions(rows: MappedRow[], headers: readonly string[]): MappedRow[] {
-  const { reverse } = suggestMappings(headers);
+const hasSource = (r: MappedRow) => (r.mode === 'column' ? !!r.column : !!r.value.trim());
+
+/**
+ * Merges the suggestions into the list, flagged auto-mapped; fields and columns already used are left alone. With
+ * the columns' samples, a column with values wins over one empty in every row (decision 0097). A whole name is
+ * not suggested where the first or last name already has a source.
+ */
+export function applySuggestions(
+  rows: MappedRow[],
+  headers: readonly string[],
+  samples?: ColumnSamples,
+): MappedRow[] {
+  const { reverse } = suggestMappings(headers, samples);
   const used = new Set(rows.filter((r) => r.mode === 'column' && r.column).map((r) => r.column));
   const next = rows.map((r) => ({ ...r }));
+  const named = rows.some((r) => (r.field === 'first_name' || r.field === 'last_name') && hasSource(r));
   for (const [field, column] of Object.entries(reverse)) {
-    if (used.has(column)) continue;
+    if (used.has(column) || (field === FULL_NAME && named)) continue;
     const existing = next.find((r) => r.field === field);
     if (existing) {
       if (existing.mode === 'column' && !existing.column) Object.assign(existing, { column, auto: true });
@@ -181,4 +201,32 @@ export function columnOptionLabel(header: string, sample: string | undefined, in
   const s = sample?.trim();
   const shown = s ? ` — e.g. ${s.length > SAMPLE_CHARS ? `${s.slice(0, SAMPLE_CHARS - 1)}…` : s}` : '';
   return `${header}${shown}${inUse ? ' (in use)' : ''}`;
+}
+
+/**
+ * Undoes a whole-name mapping (decision 0097): the full-name row gives way to first and last name rows, empty,
+ * for the user to map one column to each.
+ */
+export const mapNamesSeparately = (rows: MappedRow[]): MappedRow[] =>
+  ordered(
+    addField(
+      addField(
+        rows.filter((r) => r.field !== FULL_NAME),
+        'first_name',
+      ),
+      'last_name',
+    ),
+  );
+
+/**
+ * The mapping screen's notes for suggestions the samples decided ("Billing Phone chosen over Phone: Phone is
+ * empty in every row."), for the rows that still hold them as suggested.
+ */
+export function suggestionChoices(
+  rows: readonly MappedRow[],
+  choices: readonly SuggestionChoice[],
+): string[] {
+  return choices
+    .filter((c) => rows.some((r) => r.auto && r.field === c.field && r.column === c.chosen))
+    .map(choiceMessage);
 }

@@ -324,7 +324,7 @@ describe('VerifyDataPage', () => {
       }),
     );
     renderPage();
-    const list = await screen.findByRole('region', { name: 'Repairs made to the file (2)' });
+    const list = await screen.findByRole('region', { name: 'How the file was read (2)' });
     expect([...list.querySelectorAll('li')].map(text)).toEqual([
       'Line endings: 4 lines ended with a lone carriage return.',
       'Blank lines: 2 empty lines were dropped.',

@@ -27,6 +27,7 @@ export const CORPUS: readonly CorpusExport[] = [
       'Name,Email,Financial Status,Paid at,Fulfillment Status,Fulfilled at,Accepts Marketing,Currency,Subtotal,Shipping,Taxes,Total,Discount Code,Discount Amount,Shipping Method,Created at,Lineitem quantity,Lineitem name,Lineitem price,Lineitem compare at price,Lineitem sku,Lineitem requires shipping,Lineitem taxable,Lineitem fulfillment status,Billing Name,Billing Street,Billing Address1,Billing Address2,Billing Company,Billing City,Billing Zip,Billing Province,Billing Country,Billing Phone,Shipping Name,Shipping Street,Shipping Address1,Shipping Address2,Shipping Company,Shipping City,Shipping Zip,Shipping Province,Shipping Country,Shipping Phone,Notes,Note Attributes,Cancelled at,Payment Method,Payment Reference,Refunded Amount,Vendor,Outstanding Balance,Employee,Location,Device ID,Id,Tags,Risk Level,Source,Lineitem discount,Tax 1 Name,Tax 1 Value,Tax 2 Name,Tax 2 Value,Tax 3 Name,Tax 3 Value,Tax 4 Name,Tax 4 Value,Tax 5 Name,Tax 5 Value,Phone,Receipt Number,Duties,Billing Province Name,Shipping Province Name,Payment ID,Payment Terms Name,Next Payment Due At,Payment References',
     ),
     expect: {
+      'Billing Name': 'full_name',
       Email: 'email',
       'Paid at': 'event_time',
       Currency: 'currency',
@@ -95,6 +96,7 @@ export const CORPUS: readonly CorpusExport[] = [
       'Name,Username,Last Active,Date Registered,Email,Orders,Total Spend,AOV,Country/Region,City,Region,Postal Code',
     ),
     expect: {
+      Name: 'full_name',
       'Date Registered': 'event_time',
       Email: 'email',
       'Country/Region': 'country',
@@ -227,6 +229,7 @@ export const CORPUS: readonly CorpusExport[] = [
       'id,Created (UTC),Amount,Amount Refunded,Currency,Captured,Converted Amount,Converted Amount Refunded,Converted Currency,Decline Reason,Description,Fee,Refunded date (UTC),Statement Descriptor,Status,Seller Message,Taxes On Fee,Card ID,Customer ID,Customer Description,Customer Email,Invoice ID,Transfer,Card Address Line1,Card Address Line2,Card Address City,Card Address State,Card Address Country,Card Address Zip,Card Brand,Card Funding,Card Last4,Card Name,Card Issue Country,Card Fingerprint,Card CVC Status,Card AVS Zip Status,Card AVS Line1 Status,Card Tokenization Method,Disputed Amount,Dispute Status,Dispute Reason,Dispute Date (UTC),Dispute Evidence Due (UTC),Invoice Number,Payment Source Type,Destination',
     ),
     expect: {
+      'Card Name': 'full_name',
       id: 'order_id',
       'Created (UTC)': 'event_time',
       Amount: 'value',
@@ -246,6 +249,7 @@ export const CORPUS: readonly CorpusExport[] = [
       'Date,Time,Time Zone,Gross Sales,Discounts,Service Charges,Net Sales,Gift Card Sales,Tax,Tip,Partial Refunds,Total Collected,Source,Card,Card Entry Methods,Cash,Square Gift Card,Other Tender,Other Tender Type,Tender Note,Fees,Net Total,Transaction ID,Payment ID,Card Brand,PAN Suffix,Device Name,Staff Name,Staff ID,Details,Description,Event Type,Location,Dining Option,Customer ID,Customer Name,Customer Reference ID,Device Nickname,Deposit ID,Deposit Date,Deposit Details',
     ),
     expect: {
+      'Customer Name': 'full_name',
       Date: 'event_time',
       'Total Collected': 'value',
       'Transaction ID': 'order_id',
@@ -280,7 +284,11 @@ export const CORPUS: readonly CorpusExport[] = [
     name: 'QuickBooks Online customer contact list',
     source: 'QuickBooks Online, Reports > Customer Contact List exported to CSV',
     headers: split('Customer,Phone Numbers,Email,Full Name,Billing Address,Shipping Address'),
-    expect: { 'Phone Numbers': 'phone', Email: 'email' },
+    expect: {
+      'Full Name': 'full_name',
+      'Phone Numbers': 'phone',
+      Email: 'email',
+    },
   },
   {
     name: 'Meta Lead Ads download',
@@ -289,7 +297,13 @@ export const CORPUS: readonly CorpusExport[] = [
     headers: split(
       'id,created_time,ad_id,ad_name,adset_id,adset_name,campaign_id,campaign_name,form_id,form_name,is_organic,platform,email,full_name,phone_number,lead_status',
     ),
-    expect: { id: 'lead_id', created_time: 'event_time', email: 'email', phone_number: 'phone' },
+    expect: {
+      full_name: 'full_name',
+      id: 'lead_id',
+      created_time: 'event_time',
+      email: 'email',
+      phone_number: 'phone',
+    },
   },
   {
     name: 'Meta Lead Ads download, full contact form',
@@ -320,6 +334,7 @@ export const CORPUS: readonly CorpusExport[] = [
       'Timestamp,Email Address,Full Name,Phone Number,What service are you interested in?,How did you hear about us?,Zip Code',
     ),
     expect: {
+      'Full Name': 'full_name',
       Timestamp: 'event_time',
       'Email Address': 'email',
       'Phone Number': 'phone',
@@ -376,6 +391,7 @@ export const CORPUS: readonly CorpusExport[] = [
       'Job #,Invoice #,Customer Name,Customer Email,Customer Phone,Location Address,Location City,Location State,Location Zip,Business Unit,Job Type,Campaign,Campaign Category,Primary Technician,Created Date,Completed Date,Jobs Subtotal,Total,Status',
     ),
     expect: {
+      'Customer Name': 'full_name',
       'Job #': 'order_id',
       'Customer Email': 'email',
       'Customer Phone': 'phone',
@@ -427,6 +443,7 @@ export const CORPUS: readonly CorpusExport[] = [
       'id,Description,Email,Name,Created (UTC),Card ID,Plan,Status,Cancel At Period End,Delinquent,Balance,Address Line1,Address Line2,Address City,Address State,Address Country,Address Zip,Phone,Currency',
     ),
     expect: {
+      Name: 'full_name',
       id: 'external_id',
       Email: 'email',
       'Created (UTC)': 'event_time',
@@ -445,6 +462,7 @@ export const CORPUS: readonly CorpusExport[] = [
       'Submission Date,Name,E-mail,Phone Number,Address,Your message,Submission ID,Submission IP',
     ),
     expect: {
+      Name: 'full_name',
       'Submission Date': 'event_time',
       'E-mail': 'email',
       'Phone Number': 'phone',
