@@ -128,7 +128,7 @@ function Wizard({ existing }: { existing?: SourceDetail }) {
         if (connection.kind === 'sftp' && res.hostKey && !connection.hostKey)
           setConnState({ ...connection, hostKey: res.hostKey });
         // A new source starts from the suggestions for these columns; an edited one keeps its mapping.
-        if (!existing) setRows(applySuggestions(clearAll(), res.headers));
+        if (!existing) setRows(applySuggestions(clearAll(), res.headers, res.samples));
       } else setFailure(res);
     } catch (err) {
       setFailure({ ok: false, reason: errorMessage(err, 'Test fetch failed.') });
@@ -308,7 +308,7 @@ function Wizard({ existing }: { existing?: SourceDetail }) {
             </div>
             <MappingActions
               rows={rows}
-              onApplySuggestions={() => setRows((r) => applySuggestions(r, fetched.headers))}
+              onApplySuggestions={() => setRows((r) => applySuggestions(r, fetched.headers, fetched.samples))}
               onClearSuggestions={() => setRows(clearSuggestions)}
               onClearAll={() => setRows(clearAll())}
               onApplyTemplate={(m, h) => {
