@@ -38,7 +38,8 @@ export default defineConfig({
     command: `rm -rf ${DATA_DIR} && node ../scripts/start.mjs`,
     url: `http://localhost:${PORT}/api/health`,
     reuseExistingServer: false,
-    timeout: 60_000,
+    // A first start builds the web app and bundles the server: on a busy 2-core machine that took 90–170 s.
+    timeout: 240_000,
     env: {
       PORT: String(PORT),
       DATA_DIR,
