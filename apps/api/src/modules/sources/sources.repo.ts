@@ -246,6 +246,7 @@ export const sourcesRepo = {
     return (await db.query('delete from sources where id = $1 and user_id = $2', [id, userId])).rowCount > 0;
   },
   async pause(db: Queryable, userId: string, id: string, reason: string | null): Promise<boolean> {
+    if (!isUuid(id)) return false;
     const r = await db.query(
       `update sources set status = 'paused', pause_reason = $3, updated_at = now()
        where id = $1 and user_id = $2`,
@@ -254,6 +255,7 @@ export const sourcesRepo = {
     return r.rowCount > 0;
   },
   async resume(db: Queryable, userId: string, id: string, nextRunAt: Date): Promise<boolean> {
+    if (!isUuid(id)) return false;
     const r = await db.query(
       `update sources set status = 'active', pause_reason = null, next_run_at = $3, updated_at = now()
        where id = $1 and user_id = $2`,
@@ -275,6 +277,7 @@ export const sourcesRepo = {
     return r.rows.map((x) => ({ id: x.id, name: x.name, userId: x.user_id }));
   },
   async requestRun(db: Queryable, userId: string, id: string, now: Date): Promise<boolean> {
+    if (!isUuid(id)) return false;
     const r = await db.query(
       'update sources set run_requested_at = coalesce(run_requested_at, $3) where id = $1 and user_id = $2',
       [id, userId, now],
