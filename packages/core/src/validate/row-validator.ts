@@ -341,13 +341,7 @@ function textMarked(row: RowState, src: Source, raw: string, v: string): string 
   if (value === null) return v;
   const read = trimmed(value);
   if (read)
-    addCorrection(
-      row,
-      src.def.key,
-      `Removed the apostrophe a spreadsheet puts before a value to keep it as text ("${v}" read as "${read}")`,
-      raw,
-      read,
-    );
+    addCorrection(row, src.def.key, `Spreadsheet apostrophe removed: "${v}" read as "${read}"`, raw, read);
   return read;
 }
 

@@ -132,13 +132,15 @@ describe('text apostrophes', () => {
     });
     expect(r.corrections).toContainEqual({
       field: 'zip',
-      message: `Removed the apostrophe a spreadsheet puts before a value to keep it as text ("'02108" read as "02108")`,
+      message: `Spreadsheet apostrophe removed: "'02108" read as "02108"`,
       original: "'02108",
       corrected: '02108',
     });
     for (const field of ['phone', 'value', 'last_name'])
       expect(
-        r.corrections.some((c) => c.field === field && c.message.startsWith('Removed the apostrophe')),
+        r.corrections.some(
+          (c) => c.field === field && c.message.startsWith('Spreadsheet apostrophe removed'),
+        ),
         field,
       ).toBe(true);
     expect(r.corrections.some((c) => c.field === 'currency')).toBe(false);
