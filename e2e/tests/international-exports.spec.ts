@@ -89,6 +89,8 @@ async function uploadFromDashboard(page: Page, name: string, text: string): Prom
   await page.goto('/dashboard');
   await page.getByTestId('file-input').first().setInputFiles(file(name, text));
   await expect(page).toHaveURL(/\/map-columns\?fileId=/);
+  // The mapping screen is a lazy chunk with the file's columns to fetch: on a busy machine, more than 10 s.
+  await expect(field(page, 'Event name')).toBeVisible({ timeout: 60_000 });
   return new URL(page.url()).searchParams.get('fileId')!;
 }
 
