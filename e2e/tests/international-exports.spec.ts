@@ -124,7 +124,7 @@ function expectArrived(customers: Customer[]) {
 test('Shopify, HubSpot and Stripe exports with UK, French and Dutch customers: every phone with its country code', async ({
   page,
 }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(480_000);
   await page.setViewportSize({ width: 1280, height: 900 });
   await signUpAndVerify(page, { firstName: 'Nora' });
   await saveAccount(page);
@@ -187,7 +187,7 @@ const ROUND_TRIP_CSV = [
 test('the failed rows of a refused batch, downloaded and uploaded again, read back to the same events', async ({
   page,
 }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(360_000);
   await page.setViewportSize({ width: 1280, height: 900 });
   await signUpAndVerify(page, { firstName: 'Ruth' });
   await saveAccount(page);
