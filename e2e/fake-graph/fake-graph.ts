@@ -28,7 +28,8 @@ export interface ReceivedRequest {
   pixelId: string;
   testEventCode: string | null;
   partnerAgent: string | null;
-  events: { event_id: string; event_name: string }[];
+  /** Each event's id, name and user_data as sent (hashed): what a journey checks arrived. */
+  events: { event_id: string; event_name: string; user_data: Record<string, unknown> }[];
   outcome: 'accepted' | 'rejected' | 'fault';
 }
 
@@ -201,6 +202,7 @@ export async function startFakeGraph(options: FakeGraphOptions = {}) {
           ? data.map((e) => ({
               event_id: String((e as { event_id?: unknown }).event_id),
               event_name: String((e as { event_name?: unknown }).event_name),
+              user_data: ((e as { user_data?: unknown }).user_data ?? {}) as Record<string, unknown>,
             }))
           : [],
       outcome: 'fault',

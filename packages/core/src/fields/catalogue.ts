@@ -148,7 +148,7 @@ const USER = group('user', 'user_data', [
   hashedUser(
     'phone',
     'ph',
-    'Phone number with country code. A missing country code is added from the file setting.',
+    "Phone number with country code. A missing one comes from the row's country, else the file setting.",
   ),
   hashedUser('first_name', 'fn', 'First name. Lowercased, punctuation removed, hashed.'),
   hashedUser('last_name', 'ln', 'Last name. Lowercased, punctuation removed, hashed.'),

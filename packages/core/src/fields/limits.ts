@@ -4,7 +4,8 @@ import type { FieldDef } from './catalogue.ts';
  * The longest value a mapped cell may hold for each customer field: past it no real value exists, so the cell
  * is a paste or export accident (a whole note, a list of addresses, a column mapped by mistake). Such a row is
  * an error: the value is never cut to fit and hashed (a hash of half a value matches nobody), nor dropped as a
- * correction. Decision 0065 gives the reasons for each number.
+ * correction. Decision 0065 gives the reasons for each number. A SHA-256 digest (64 hex characters) in a field
+ * that takes hashed values is recognised before these limits (decision 0096).
  */
 export const USER_DATA_LIMITS: Readonly<Record<string, number>> = {
   // RFC 5321's path limit, which Meta's own validator enforces.

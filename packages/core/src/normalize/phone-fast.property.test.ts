@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import examples from 'libphonenumber-js/examples.mobile.json' with { type: 'json' };
 import { getCountryCallingCode, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/min';
 import { describe, expect, it } from 'vitest';
-import { fastInternational, fastNational } from './phone-fast.ts';
+import { fastInternational, fastNational, fastNationalInvalid } from './phone-fast.ts';
 import { normalizePhone } from './phone.ts';
 
 const countries = Object.keys(examples) as CountryCode[];
@@ -70,5 +70,27 @@ describe('phone fast path answers what libphonenumber answers', () => {
       value: '442079460123',
       note: 'Removed the national 0 after +44 in the phone',
     });
+  });
+});
+
+describe('phone fast path: certainly invalid', () => {
+  it('says a national number is invalid only when the library says so', () => {
+    let hits = 0;
+    const anyCountry = fc.constantFrom(...countries);
+    fc.assert(
+      fc.property(nationalNumber, anyCountry, ({ digits }, country) => {
+        // Numbers of one country read in another: the usual case of a row country that is not the phone's.
+        if (!fastNationalInvalid(digits, country)) return;
+        hits++;
+        expect(parsePhoneNumberFromString(digits, country)?.isValid() ?? false, `${country} ${digits}`).toBe(
+          false,
+        );
+      }),
+      { numRuns: 1500 },
+    );
+    expect(hits).toBeGreaterThan(200);
+    // A North American number in a French row is ruled out without the library.
+    expect(fastNationalInvalid('2015550123', 'FR')).toBe(true);
+    expect(fastNationalInvalid('0612345678', 'FR')).toBe(false);
   });
 });

@@ -122,3 +122,22 @@ export function fastNational(digits: string, country: string): { e164: string; c
   const n = nationalNumber(p, digits);
   return n ? { e164: p.code + n, code: p.code } : null;
 }
+
+/**
+ * Whether `digits` is certain to be invalid written nationally in `country` (ISO, capitals), where the library
+ * would say so too: no international prefix or calling code to read first, no national prefix to strip, and
+ * not valid as it is. A row's country is tried before the file's default, and a number that is not the row
+ * country's must not cost a library parse on every such row (a North American number in a French row).
+ */
+export function fastNationalInvalid(digits: string, country: string): boolean {
+  const p = plan(country);
+  if (!p || !p.picked) return false;
+  if (digits.startsWith(p.code) || p.idd?.test(digits) || p.npfp?.test(digits)) return false;
+  return !valid(p, digits);
+}
+
+/** The trunk prefix a national number of `country` (ISO, capitals) is written with ('0' in the UK), or ''. */
+export function nationalPrefix(country: string): string {
+  const c = meta.countries[country];
+  return c ? (c[5] as string | 0) || '' : '';
+}

@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { digitsOnly, normalizePhone } from './phone.ts';
 
-const value = (raw: string, country: string) => {
-  const r = normalizePhone(raw, country);
+const value = (raw: string, country: string, rowCountry?: string) => {
+  const r = normalizePhone(raw, country, rowCountry);
   return r.ok ? r.value : null;
 };
 
@@ -100,4 +100,61 @@ describe('phone: wide digits', () => {
     ['(٤١٥) ٥٥٥-١٢١٢', '14155551212'],
     ['+４４ ２０ ７９４６ ０９５８', '442079460958'],
   ])('%j → %j', (raw, expected) => expect(value(raw, 'US')).toBe(expected));
+});
+
+describe("a row's own country", () => {
+  it('reads a national number in the row country first, then in the default country', () => {
+    expect(normalizePhone('07400 123456', 'US', 'gb')).toEqual({
+      ok: true,
+      value: '447400123456',
+      note: 'Added country code +44 to phone',
+    });
+    expect(value('06 12 34 56 78', 'US', 'fr')).toBe('33612345678');
+    expect(value('020 123 4567', 'US', 'nl')).toBe('31201234567');
+    expect(value('06 12345678', 'US', 'NL')).toBe('31612345678');
+    // Not a British number: the file's default country reads it.
+    expect(normalizePhone('(201) 555-0123', 'US', 'gb')).toEqual({
+      ok: true,
+      value: '12015550123',
+      note: 'Added country code +1 to phone',
+    });
+    // Written internationally, the number's own code wins over both.
+    expect(normalizePhone('+33 6 12 34 56 78', 'US', 'gb')).toEqual({ ok: true, value: '33612345678' });
+  });
+
+  it("reads a number written with its country code but no '+' as the row country's", () => {
+    expect(normalizePhone('447400123456', 'US', 'gb')).toEqual({ ok: true, value: '447400123456' });
+    expect(normalizePhone('33612345678', 'US', 'fr')).toEqual({ ok: true, value: '33612345678' });
+  });
+
+  it("takes a number without the row country's trunk prefix as the default country's first", () => {
+    // "2015550123" is also a London number (+44 20 1555 0123), but British numbers are written with their 0.
+    expect(value('2015550123', 'US', 'gb')).toBe('12015550123');
+    // A US row in a British file: North American numbers have no trunk prefix to look for.
+    expect(value('(201) 555-0123', 'GB', 'us')).toBe('12015550123');
+    // A British number that lost its 0 and is nothing in the default country is still the row country's.
+    expect(value('7400 123456', 'US', 'gb')).toBe('447400123456');
+    // A country without a trunk prefix writes its numbers bare.
+    expect(value('612 34 56 78', 'US', 'es')).toBe('34612345678');
+  });
+
+  it('names every country it tried when the number is valid in none', () => {
+    // 07700 900xxx is the range Ofcom keeps for drama: no real phone has it.
+    expect(normalizePhone('07700 900123', 'US', 'gb')).toEqual({
+      ok: false,
+      reason: 'is not a valid phone number for GB, US or any country code',
+    });
+    expect(normalizePhone('12345', 'US', 'us')).toEqual({
+      ok: false,
+      reason: 'is not a valid phone number for US or any country code',
+    });
+  });
+
+  it('is the default country alone without a row country', () => {
+    expect(normalizePhone('07400 123456', 'US')).toEqual({
+      ok: false,
+      reason: 'is not a valid phone number for US or any country code',
+    });
+    expect(value('07400 123456', 'GB', undefined)).toBe('447400123456');
+  });
 });

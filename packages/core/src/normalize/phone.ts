@@ -1,5 +1,5 @@
 import { getCountryCallingCode, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/min';
-import { fastInternational, fastNational } from './phone-fast.ts';
+import { fastInternational, fastNational, fastNationalInvalid, nationalPrefix } from './phone-fast.ts';
 import { clean, ok, trimmed, unusable, type Normalized } from './result.ts';
 
 const PLAIN_PHONE = /^[\d\s().+-]+$/;
@@ -59,35 +59,38 @@ export function digitsOnly(s: string): string {
   return run >= 0 ? out + s.slice(run) : out;
 }
 
-/** A default country as the file's settings write it → its ISO code in capitals and calling code ('' if none). */
-const countries = new Map<string, { iso: string; code: string }>();
-function countryOf(defaultCountry: string): { iso: string; code: string } {
-  let c = countries.get(defaultCountry);
+type Country = { iso: string; code: string; trunk: string };
+/** A country as settings or a row write it → its ISO code in capitals, calling code and trunk prefix ('' if none). */
+const countries = new Map<string, Country>();
+function countryOf(written: string): Country {
+  let c = countries.get(written);
   if (!c) {
-    const iso = defaultCountry.toUpperCase();
+    const iso = written.toUpperCase();
     let code = '';
     try {
       code = getCountryCallingCode(iso as CountryCode);
     } catch {
       // Not a country libphonenumber knows: national numbers get no code.
     }
-    c = { iso, code };
-    if (countries.size >= 300) countries.clear(); // settings hold ISO codes: only odd callers get here
-    countries.set(defaultCountry, c);
+    // North America's trunk 1 is rarely written: its national numbers are ten bare digits.
+    c = { iso, code, trunk: code && code !== '1' ? nationalPrefix(iso) : '' };
+    if (countries.size >= 600) countries.clear(); // ISO codes in either case: only odd callers get here
+    countries.set(written, c);
   }
   return c;
 }
 
 /**
  * ph: digits only, with the country code Meta requires. Numbers written internationally (+44…, 0044…,
- * 011…) keep their own code; national numbers lose their trunk prefix and get the file's default country
- * code (reported). Extensions, a trunk "(0)", a spreadsheet ".0" and full-width digits are handled. Numbers
+ * 011…) keep their own code; national numbers lose their trunk prefix and get the code of the row's own
+ * country (`rowCountry`, from its country column or fixed value) when they are valid there, else of the file's
+ * default country (reported; decision 0096). Extensions, a trunk "(0)", a spreadsheet ".0" and full-width digits are handled. Numbers
  * whose digits were lost (1.65056E+10), all zeros, and numbers that cannot exist (North American area code or
  * exchange starting with 0 or 1, or invalid in libphonenumber's numbering plan elsewhere) are unusable, so a
  * made-up number never reaches Meta as a match key.
  * @example normalizePhone('(650)555-1212', 'US') // { ok: true, value: '16505551212', note: 'Added country code +1 to phone' }
  */
-export function normalizePhone(raw: string, defaultCountry: string): Normalized {
+export function normalizePhone(raw: string, defaultCountry: string, rowCountry?: string): Normalized {
   // Written with ASCII digits, spaces, ( ) . + - only (the usual case), there are no wide digits or letters to
   // convert, and no "e", "tel:" or extension to read. (A number that is plain only once its wide digits are
   // converted takes the steps for one that is not, which change nothing in it.) The usual phone is checked by
@@ -125,36 +128,55 @@ export function normalizePhone(raw: string, defaultCountry: string): Normalized 
   if (!digits || (digits.charCodeAt(0) === 48 && /^0+$/.test(digits))) return unusable('has no digits');
   if (international) return internationalNumber(digits);
 
-  // Once per setting, not per row: the file's default country is the same string on every row.
-  const { iso: country, code } = countryOf(defaultCountry);
-  if (code === '1') {
-    if (nanp(digits, 0)) return ok(`1${digits}`, 'Added country code +1 to phone');
-    if (digits.charCodeAt(0) === 49 && nanp(digits, 1)) return ok(digits);
-  } else if (code) {
-    const fast = fastNational(digits, country);
-    if (fast) return ok(fast.e164, `Added country code +${fast.code} to phone`);
-    // The numbering plan knows each country's trunk prefix (the UK's 0, for instance) and drops it.
-    const parsed = parsePhoneNumberFromString(digits, country as CountryCode);
-    if (parsed?.isValid()) {
-      const e164 = parsed.number.slice(1);
-      const added = !digits.startsWith(code) || digits.length < e164.length;
-      return ok(e164, added ? `Added country code +${parsed.countryCallingCode} to phone` : undefined);
-    }
+  // Once per country, not per row: the default is the same string on every row, a row's country one of few.
+  const fallback = countryOf(defaultCountry);
+  const own = rowCountry ? countryOf(rowCountry) : fallback;
+  const other = own !== fallback && own.iso !== fallback.iso;
+  // The row's country first, as its people write its numbers: with the trunk prefix where the country has
+  // one (07400 123456) or with its calling code. Without either, "2015550123" in a British row is a North
+  // American number of a US file before it is a London one.
+  const asWritten = other && (!own.trunk || digits.startsWith(own.trunk) || digits.startsWith(own.code));
+  if (asWritten) {
+    const read = national(digits, own);
+    if (read) return read;
   }
+  const read = national(digits, fallback) ?? (other && !asWritten ? national(digits, own) : null);
+  if (read) return read;
+  const tried = own.iso === fallback.iso ? [fallback] : [own, fallback];
   // Only a number that cannot be national (wrong length, no trunk 0) may be a foreign one written without
   // its '+'; otherwise a mistyped US number would become, say, an Egyptian one.
-  const nationalLength = code
-    ? parsePhoneNumberFromString(digits, country as CountryCode)?.isPossible()
-    : false;
+  const nationalLength = tried.some(
+    (c) => c.code && parsePhoneNumberFromString(digits, c.iso as CountryCode)?.isPossible(),
+  );
+  const names = tried.map((c) => c.iso).join(tried.length > 1 ? ', ' : '');
   if (!digits.startsWith('0') && !nationalLength) {
     const foreign = internationalNumber(digits);
     if (foreign.ok)
       return ok(
         foreign.value,
-        `Phone read as an international number (+${foreign.value}): it is not a valid ${country} number`,
+        `Phone read as an international number (+${foreign.value}): it is not a valid ${tried.map((c) => c.iso).join(' or ')} number`,
       );
   }
-  return unusable(`is not a valid phone number for ${country} or any country code`);
+  return unusable(`is not a valid phone number for ${names} or any country code`);
+}
+
+/** `digits` (no international prefix) read as a national number of `country`, or null when it is not one. */
+function national(digits: string, { iso: country, code }: Country): Normalized | null {
+  if (code === '1') {
+    if (nanp(digits, 0)) return ok(`1${digits}`, 'Added country code +1 to phone');
+    if (digits.charCodeAt(0) === 49 && nanp(digits, 1)) return ok(digits);
+    return null;
+  }
+  if (!code) return null;
+  const fast = fastNational(digits, country);
+  if (fast) return ok(fast.e164, `Added country code +${fast.code} to phone`);
+  if (fastNationalInvalid(digits, country)) return null;
+  // The numbering plan knows each country's trunk prefix (the UK's 0, for instance) and drops it.
+  const parsed = parsePhoneNumberFromString(digits, country as CountryCode);
+  if (!parsed?.isValid()) return null;
+  const e164 = parsed.number.slice(1);
+  const added = !digits.startsWith(code) || digits.length < e164.length;
+  return ok(e164, added ? `Added country code +${parsed.countryCallingCode} to phone` : undefined);
 }
 
 /**

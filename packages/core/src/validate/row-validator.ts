@@ -26,6 +26,7 @@ import {
   type DateOrder,
 } from './event-time.ts';
 import { identifierProblem } from './identifiers.ts';
+import { withoutTextMarker } from './text-marker.ts';
 import { isoSeconds as iso } from './iso-seconds.ts';
 import { ValueMemo } from './value-memo.ts';
 import { zonedDate } from './zoned-time.ts';
@@ -146,7 +147,13 @@ function source(
   };
 }
 
-type Rule = (v: string, s: FileSettings, today: CalendarDate, order: DateOrder) => Normalized;
+type Rule = (
+  v: string,
+  s: FileSettings,
+  today: CalendarDate,
+  order: DateOrder,
+  rowCountry: string | undefined,
+) => Normalized;
 type Store = (eff: Record<string, string>, value: string) => void;
 /**
  * Each hashed customer key: its normalisation, and the store of its value in the effective row. Each key is
@@ -157,7 +164,11 @@ type Store = (eff: Record<string, string>, value: string) => void;
  */
 const HASHED: Record<string, { rule: Rule; store: Store }> = {
   email: { rule: (v) => normalizeEmail(v), store: (eff, v) => void (eff.email = v) },
-  phone: { rule: (v, s) => normalizePhone(v, s.defaultCountry), store: (eff, v) => void (eff.phone = v) },
+  // The row's own country (read before the phone: see the sort in createRowValidator) comes first.
+  phone: {
+    rule: (v, s, _t, _o, rowCountry) => normalizePhone(v, s.defaultCountry, rowCountry),
+    store: (eff, v) => void (eff.phone = v),
+  },
   first_name: { rule: (v) => normalizeName(v), store: (eff, v) => void (eff.first_name = v) },
   last_name: { rule: (v) => normalizeName(v), store: (eff, v) => void (eff.last_name = v) },
   db: {
@@ -213,8 +224,10 @@ export function createRowValidator(
   if (fullName !== undefined && !(mapped.has('first_name') && mapped.has('last_name')))
     sources.push(source(FULL_NAME_FIELD, fullName, '', ctx.settings.dateOrder, undefined));
   const amounts = (stats.amounts ??= { decimalComma: 0, thousands: 0 });
-  // event_time is judged after action_source is known.
-  sources.sort((a, b) => Number(a.def.key === 'event_time') - Number(b.def.key === 'event_time'));
+  // event_time is judged after action_source is known, and a phone after its row's country (decision 0096); the
+  // sort is stable, so the whole name stays after first and last name.
+  const rank = (s: Source) => (s.def.key === 'country' ? -1 : s.def.key === 'event_time' ? 1 : 0);
+  sources.sort((a, b) => rank(a) - rank(b));
   // Dates of birth are judged against today's date where the file was written.
   const today = zonedDate(ctx.settings.timeZone, ctx.now * 1000);
   const { settings, now } = ctx;
@@ -237,9 +250,10 @@ export function createRowValidator(
     for (let i = 0; i < sources.length; i++) {
       const src = sources[i]!;
       const raw = src.column >= 0 ? (values[src.column] ?? '') : src.hardcoded;
-      const v = trimmed(raw);
+      let v = trimmed(raw);
       // Trimming is routine, not a correction of the value: it is one file notice with its count.
       if (v.length !== raw.length && src.column >= 0) stats.trimmedCells++;
+      if (v.charCodeAt(0) === 39 && src.column >= 0) v = textMarked(row, src, raw, v);
       if (v) checkField(row, src, raw, v);
     }
 
@@ -325,8 +339,9 @@ const REPEATING = new Set(['first_name', 'last_name', 'city', 'state', 'country'
 
 function normalizeMemo(row: RowState, src: Source, v: string, rule: Rule): Normalized {
   const m = src.memo;
-  if (!m) return rule(v, row.settings, row.today, src.dateOrder);
-  return m.get(v) ?? m.set(v, rule(v, row.settings, row.today, src.dateOrder));
+  // Only the phone reads the row's country, and it is not memoised.
+  if (!m) return rule(v, row.settings, row.today, src.dateOrder, row.effectiveRow.country);
+  return m.get(v) ?? m.set(v, rule(v, row.settings, row.today, src.dateOrder, undefined));
 }
 
 function cachedText(src: Source, v: string, fn: (v: string) => { value: string; note?: string } | null) {
@@ -336,15 +351,28 @@ function cachedText(src: Source, v: string, fn: (v: string) => { value: string; 
   return hit !== undefined ? hit : m.set(v, fn(v));
 }
 
+/** `v` (a cell starting with "'") without a spreadsheet's text apostrophe, said as a correction. */
+function textMarked(row: RowState, src: Source, raw: string, v: string): string {
+  const value = withoutTextMarker(v);
+  if (value === null) return v;
+  const read = trimmed(value);
+  if (read)
+    addCorrection(row, src.def.key, `Spreadsheet apostrophe removed: "${v}" read as "${read}"`, raw, read);
+  return read;
+}
+
 function checkField(row: RowState, src: Source, raw: string, v: string): void {
   const { def } = src;
   const eff = row.effectiveRow;
   const { settings } = row;
   const key = def.key;
   const { rule, store } = src;
-  if (v.length > src.limit) return addError(row, key, tooLongMessage(def, v.length, src.limit));
+  // A SHA-256 digest is taken as one before the length rule: a hashed phone, zip or gender is longer than
+  // any real one (decision 0096).
+  const hashed = rule && v.length === 64 ? alreadyHashed(v) : null;
+  if (!hashed && v.length > src.limit) return addError(row, key, tooLongMessage(def, v.length, src.limit));
   if (rule && store) {
-    const r = (v.length === 64 ? alreadyHashed(v) : null) ?? normalizeMemo(row, src, v, rule);
+    const r = hashed ?? normalizeMemo(row, src, v, rule);
     if (!r.ok) return addDrop(row, key, def.label.toLowerCase(), raw, v, r.reason);
     store(eff, r.value);
     if (r.note) addCorrection(row, key, r.note, raw, r.value);
