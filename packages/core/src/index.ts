@@ -2,6 +2,7 @@
 export * from './fields/catalogue.ts';
 export * from './mapping/suggest.ts';
 export * from './mapping/rules.ts';
+export * from './mapping/source-rules.ts';
 export * from './settings.ts';
 export * from './csv/types.ts';
 export { readCsv, createCsvReader, cleanHeaders } from './csv/read-csv.ts';
@@ -36,6 +37,7 @@ export { deriveEventId } from './validate/event-id.ts';
 export { createDuplicateTracker, markDuplicate } from './validate/duplicates.ts';
 export * from './validate/row-validator.ts';
 export * from './validate/drop-reason.ts';
+export * from './validate/refunds.ts';
 export * from './events/build-event.ts';
 export * from './events/event-writer.ts';
 export * from './batch/batcher.ts';

@@ -6,7 +6,7 @@ import { runSend, type EngineOptions } from '../delivery/delivery.engine.ts';
 import { deliveryRepo } from '../delivery/delivery.repo.ts';
 import { filesRepo } from '../files/files.repo.ts';
 import { createUpload } from '../files/files.service.ts';
-import { runPipeline } from '../files/pipeline.ts';
+import { fingerprint, runPipeline } from '../files/pipeline.ts';
 import type { ReportRow } from '../files/pipeline-types.ts';
 import { pixelsRepo } from '../pixels/pixels.repo.ts';
 import { takeQuota } from '../usage/quota.service.ts';
@@ -259,7 +259,11 @@ async function execute(deps: RunnerDeps, s: SourceRow, runId: string, picked: Ru
     autoMapped: {},
     settings: s.settings,
   });
-  const upload = (await filesRepo.findForUser(db, s.userId, file.id))!;
+  let upload = (await filesRepo.findForUser(db, s.userId, file.id))!;
+  // Nobody is there to choose for a scheduled run: refunds (negative Purchase values) are skipped and the run
+  // says how many (docs/decisions/0098). Sending them is a choice made on a file, never by default.
+  await filesRepo.setRefundChoice(db, file.id, 'skip', fingerprint(upload));
+  upload = (await filesRepo.findForUser(db, s.userId, file.id))!;
 
   const skippedRows: { rowNumber: number; message: string }[] = [];
   const report = await runPipeline(
@@ -299,7 +303,8 @@ async function execute(deps: RunnerDeps, s: SourceRow, runId: string, picked: Ru
     return 'paused';
   }
 
-  const toSend = report.rowsChecked - report.rowsWithErrors - report.repeatedRows;
+  const toSend = report.rowsChecked - report.rowsWithErrors - report.repeatedRows - report.refundRows;
+  await filesRepo.setRefundRows(db, file.id, report.refundRows);
   const run = await db.transaction(async (tx) => {
     await takeQuota(tx, { quotas: config.quotas, userId: s.userId, action: 'send', amount: toSend, now });
     await filesRepo.setStatus(tx, file.id, 'submitted');
@@ -330,7 +335,10 @@ async function execute(deps: RunnerDeps, s: SourceRow, runId: string, picked: Ru
   }
   const totals = await deliveryRepo.totals(db, run.id);
   const sentAny = totals.events_sent + totals.events_failed > 0;
-  const message = done.stop_reason ? (done.stop_error ?? `Sending stopped (${done.stop_reason}).`) : null;
+  const refunds = report.refundRows
+    ? `${report.refundRows} Purchase ${report.refundRows === 1 ? 'row' : 'rows'} with a negative value (refunds) skipped, not sent.`
+    : null;
+  const message = done.stop_reason ? (done.stop_error ?? `Sending stopped (${done.stop_reason}).`) : refunds;
   const status = done.stop_reason && !sentAny ? 'failed' : sentAny ? 'sent' : 'nothing_new';
   await sourcesRepo.finishRun(db, runId, { status, message, ...skipped });
   // An hourly source whose file did not grow would otherwise leave an upload per hour on the dashboard.
