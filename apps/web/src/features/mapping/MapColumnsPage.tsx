@@ -11,6 +11,7 @@ import {
   mappingProblem,
   pruneMappings,
   REQUIRED_FIELDS,
+  sourceRuleProblems,
 } from '@backsignal/core/browser';
 import { StepIndicator } from '../../components/StepIndicator.tsx';
 import { Button } from '../../components/ui/Button.tsx';
@@ -22,6 +23,9 @@ import { usePageMeta } from '../../lib/page-meta.ts';
 import { track } from '../../lib/track.ts';
 import { workflowApi } from '../workflow/workflow-api.ts';
 import { MappingActions } from './MappingActions.tsx';
+import { SourceRulesNotice } from './SourceRulesNotice.tsx';
+import { TemplateAppliedNote } from './TemplateAppliedNote.tsx';
+import { templateChanges, type TemplateChanges } from './template-changes.ts';
 import {
   addField,
   applySuggestions,
@@ -161,6 +165,13 @@ function MappingEditor({
   const [settings, setSettings] = useState<FileSettings>(data.settings);
   const [search, setSearch] = useState('');
   const [busy, setBusy] = useState(false);
+  /** The last template applied: what it changed, and the mapping before it for Undo. */
+  const [applied, setApplied] = useState<{
+    changes: TemplateChanges;
+    before: MappedRow[];
+    after: MappedRow[];
+    undone: boolean;
+  } | null>(null);
   const first = useRef(true);
   const continueButton = useRef<HTMLButtonElement>(null);
   // An added field lands at the end of the scrolled Mapped Fields list and its Add button disappears: move focus
@@ -187,11 +198,21 @@ function MappingEditor({
   const payload = useMemo(() => toPayload(rows), [rows]);
   // Saved with the mapping, so the Auto-Mapped flags come back on a reload or on another device.
   const auto = useMemo(() => autoMapped(rows), [rows]);
-  const problem = mappingProblem({
+  // Meta's per-source rules come after the spec's messages, in their order: a fixed website or app source
+  // without its fields fails every row, so it blocks Continue; a column's samples only warn.
+  const sourceProblems = sourceRuleProblems({
     mappings: payload.mappings,
     hardcoded: payload.hardcodedValues,
-    mappedFields: rows.map((r) => r.field),
+    samples: data.samples,
   });
+  const problem =
+    mappingProblem({
+      mappings: payload.mappings,
+      hardcoded: payload.hardcodedValues,
+      mappedFields: rows.map((r) => r.field),
+    }) ??
+    sourceProblems.find((p) => p.scope === 'fixed')?.message ??
+    null;
   // The spec's sentence does not say which field is empty; in a long list the user has to be told.
   const empty = rows.filter((r) => (r.mode === 'column' ? !r.column : !r.value.trim())).map((r) => r.field);
   const problemText =
@@ -288,13 +309,32 @@ function MappingEditor({
           onApplySuggestions={() => setRows((r) => applySuggestions(r, data.headers))}
           onClearSuggestions={() => setRows(clearSuggestions)}
           onClearAll={() => setRows(clearAll())}
-          onApplyTemplate={(m, h) => {
-            const applied = applyTemplate(rows, data.headers, m, h);
-            setRows(applied.rows);
-            return applied.missing;
+          onApplyTemplate={(m, h, name) => {
+            const next = applyTemplate(rows, data.headers, m, h);
+            setApplied({
+              changes: templateChanges(name, rows, next.rows, { mappings: m, hardcoded: h }, next.missing),
+              before: rows,
+              after: next.rows,
+              undone: false,
+            });
+            setRows(next.rows);
           }}
         />
       </div>
+
+      {applied && (
+        <TemplateAppliedNote
+          changes={applied.changes}
+          undone={applied.undone}
+          canUndo={rows === applied.after}
+          onUndo={() => {
+            setRows(applied.before);
+            setApplied({ ...applied, undone: true });
+          }}
+          onDismiss={() => setApplied(null)}
+        />
+      )}
+      <SourceRulesNotice problems={sourceProblems} />
 
       {/* grid-cols-1 is minmax(0,1fr): without it the selects' long option texts widen the track past a phone screen. */}
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-5">
