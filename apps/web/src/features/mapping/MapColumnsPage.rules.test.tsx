@@ -96,6 +96,9 @@ describe('Meta’s per-source rules at mapping', () => {
       'The action_source column "Channel" reads website in every sample row. Meta needs event_source_url for website events',
     );
     expect(screen.getByRole('button', { name: 'Continue to Validation' })).toHaveProperty('disabled', false);
+    expect(screen.getByRole('status').textContent).toBe(
+      'Every mapped field has a source, but see the warning above: Meta needs more for some rows.',
+    );
   });
 });
 

@@ -477,9 +477,13 @@ function MappingEditor({
           ref={footerStatus}
           tabIndex={-1}
           role="status"
-          className={`text-sm ${problem ? 'text-amber-700' : 'text-emerald-700'}`}
+          className={`text-sm ${problem || sourceProblems.length ? 'text-amber-700' : 'text-emerald-700'}`}
         >
-          {problemText ?? 'All set: every mapped field has a source.'}
+          {problemText ??
+            // "All set" under a warning that Meta will refuse rows would contradict it.
+            (sourceProblems.length
+              ? 'Every mapped field has a source, but see the warning above: Meta needs more for some rows.'
+              : 'All set: every mapped field has a source.')}
         </p>
         <Button ref={continueButton} onClick={continueToValidation} disabled={!!problem || busy}>
           {busy ? 'Saving...' : 'Continue to Validation'}
