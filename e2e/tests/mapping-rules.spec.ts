@@ -38,6 +38,8 @@ async function axe(page: Page, screen: string) {
 async function upload(page: Page, name: string, csv: string) {
   await page.getByTestId('file-input').first().setInputFiles(file(name, csv));
   await expect(page).toHaveURL(/\/map-columns\?fileId=/);
+  // The mapping screen loads its file's headers first (slow on a loaded machine).
+  await expect(page.getByRole('button', { name: 'Continue to Validation' })).toBeVisible({ timeout: 60_000 });
 }
 
 async function continueToValidation(page: Page) {
