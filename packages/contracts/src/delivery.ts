@@ -109,6 +109,8 @@ export const DeliverySummary = z.object({
   failureGroups: z.array(FailureGroup),
   /** Rows with errors the user chose to leave out of the file before sending (docs/decisions/0055). */
   errorRowsSkipped: z.number().int().optional(),
+  /** Refund rows (negative Purchase values) the user chose to leave out (docs/decisions/0098). */
+  refundRowsSkipped: z.number().int().optional(),
   stopReason: z.enum(['token', 'permission', 'pixel', 'internal']).nullable(),
   stopExplanation: ErrorExplanation.nullable(),
   startedAt: z.string().nullable(),

@@ -87,6 +87,12 @@ export const StatusUpdate = z.object({
 });
 export type StatusUpdate = z.infer<typeof StatusUpdate>;
 
+/** PUT /api/uploads/:id/refund-rows: skip or send the file's Purchase rows with a negative value (decision 0098). */
+export const RefundChoiceUpdate = z.object({
+  choice: z.enum(['skip', 'send'], { error: 'Choose skip or send for the refund rows.' }),
+});
+export type RefundChoiceUpdate = z.infer<typeof RefundChoiceUpdate>;
+
 export const RowMessage = z.object({ field: z.string(), message: z.string() });
 export const ValidationRow = z.object({
   rowNumber: z.number(),
@@ -132,6 +138,12 @@ export const ValidationResponse = z.object({
   timeZone: z.string(),
   /** The user chose to leave the rows with errors out (StatusUpdate.skipErrorRows). */
   skipErrorRows: z.boolean(),
+  /**
+   * Purchase rows with a negative value (refunds) among the rows to send, and what the user chose for them
+   * ('ask' until a choice is made for this content and mapping; docs/decisions/0098).
+   */
+  refundRows: z.number(),
+  refundChoice: z.enum(['ask', 'skip', 'send']),
   fileIssues: z.array(z.object({ rowNumber: z.number().nullable(), code: z.string(), message: z.string() })),
   /** Repairs of the file itself (encoding, line endings, blank lines, whitespace, title lines, long cells), each once with its count. */
   fileNotices: z.array(z.object({ code: z.string(), message: z.string(), count: z.number() })),
@@ -146,6 +158,8 @@ export const PrepareResponse = z.object({
   status: z.enum(FILE_STATUSES),
   /** Rows with errors left out by the user's choice (0 when the file had none). */
   skippedErrorRows: z.number(),
+  /** Refund rows (negative Purchase values) left out by the user's choice (docs/decisions/0098). */
+  skippedRefundRows: z.number(),
 });
 export type PrepareResponse = z.infer<typeof PrepareResponse>;
 export const PreviewResponse = z.object({

@@ -75,8 +75,10 @@ describe('createRowValidator', () => {
       order_id: 'A-1',
     });
     // "$1,200.00" is 1200 written differently: read, not corrected (issue 20).
-    expect(r.corrections.map((c) => c.field)).toEqual(expect.arrayContaining(['phone', 'currency', 'db']));
+    expect(r.corrections.map((c) => c.field)).toEqual(expect.arrayContaining(['phone', 'db']));
     expect(r.corrections.map((c) => c.field)).not.toContain('value');
+    // "usd" is USD in lower case: read, not corrected (issue 29).
+    expect(r.corrections.map((c) => c.field)).not.toContain('currency');
     expect(r.corrections.find((c) => c.field === 'phone')).toMatchObject({
       message: 'Added country code +1 to phone',
       original: '(650)555-1212',

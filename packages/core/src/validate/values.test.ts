@@ -3,10 +3,11 @@ import { identifierProblem } from './identifiers.ts';
 import { canonicalActionSource, canonicalCurrency, FBC, FBP, isIpAddress, LEAD_ID } from './values.ts';
 
 describe('canonicalCurrency', () => {
+  // A change of case only is the same code: not a correction (issue 29); a symbol read as a code is one.
   it.each([
     ['USD', 'USD', false],
-    ['usd', 'USD', true],
-    [' eur ', 'EUR', true],
+    ['usd', 'USD', false],
+    [' eur ', 'EUR', false],
     ['$', 'USD', true],
     ['€', 'EUR', true],
     ['£', 'GBP', true],
@@ -15,7 +16,7 @@ describe('canonicalCurrency', () => {
     ['¥', 'JPY', true],
     ['₹', 'INR', true],
     ['JPY', 'JPY', false],
-    ['chf', 'CHF', true],
+    ['chf', 'CHF', false],
   ])('%j → %s', (raw, code, noted) => {
     const c = canonicalCurrency(raw);
     expect(c?.value).toBe(code);

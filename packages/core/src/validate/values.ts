@@ -106,8 +106,8 @@ const CURRENCY_SYMBOLS = lookupTable({
 export function canonicalCurrency(raw: string): { value: string; note?: string } | null {
   const v = raw.trim();
   const upper = v.toUpperCase();
-  if (isCurrency(upper))
-    return upper === v ? { value: upper } : { value: upper, note: `currency "${v}" → "${upper}"` };
+  // "usd" is USD written in lower case: read, not corrected (issue 29), like "$1,200.00" for 1200.
+  if (isCurrency(upper)) return { value: upper };
   const sym = CURRENCY_SYMBOLS[v.toLowerCase()];
   return sym ? { value: sym, note: `currency "${v}" → "${sym}"` } : null;
 }

@@ -14,6 +14,7 @@ import type { Db } from '../../db/db.ts';
 import { AppError, notFound } from '../../errors/app-error.ts';
 import { filesRepo, type UploadRow } from '../files/files.repo.ts';
 import { skipsErrorRows } from '../files/files.service.ts';
+import { refundChoice } from '../files/pipeline.ts';
 import { getAccountWithToken } from '../pixels/pixels.service.ts';
 import { takeQuota } from '../usage/quota.service.ts';
 import {
@@ -86,7 +87,10 @@ export async function startSend(
       skipDelivered: body.skipDelivered ?? true,
       // A prepared file has no row with errors but those the user chose to skip, so this is at most the events
       // to send: rows repeating an earlier row's event and events already delivered come off once it is planned.
-      expectedEvents: upload.rowCount - (skipsErrorRows(upload) ? upload.errorRows : 0),
+      expectedEvents:
+        upload.rowCount -
+        (skipsErrorRows(upload) ? upload.errorRows : 0) -
+        (refundChoice(upload) === 'send' ? 0 : upload.refundRows),
     });
   });
   await deps.queue.send(SEND_RUN_JOB, { runId: run.id }, { singletonKey: run.id });
@@ -284,6 +288,7 @@ export async function summary(
     },
     failureGroups: groups.map(presentGroup),
     errorRowsSkipped: skipsErrorRows(upload) ? upload.errorRows : 0,
+    refundRowsSkipped: refundChoice(upload) === 'skip' ? upload.refundRows : 0,
     stopReason: run.stop_reason,
     stopExplanation: run.stop_reason ? explainStop(run.stop_reason, run.stop_error) : null,
     startedAt: run.started_at?.toISOString() ?? null,

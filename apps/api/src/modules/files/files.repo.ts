@@ -27,12 +27,16 @@ export interface UploadRow {
   skippableFingerprint: string | null;
   skipErrorsFingerprint: string | null;
   errorRows: number;
+  /** Migration 0760: refunds (negative Purchase values) to send, and the user's choice for them with its fingerprint. */
+  refundRows: number;
+  refundChoice: 'skip' | 'send' | null;
+  refundFingerprint: string | null;
   fileVersion: number;
   createdAt: Date;
 }
 
 const COLS = `id, user_id, file_name, status, size_bytes, row_count, encoding, delimiter, headers, samples, date_orders,
-  decimal_separators, mappings, hardcoded_values, auto_mapped, settings, mapping_saved, clean_fingerprint, clean_rows, clean_repeats, clean_valid_until, skippable_fingerprint, skip_errors_fingerprint, error_rows, file_version, created_at`;
+  decimal_separators, mappings, hardcoded_values, auto_mapped, settings, mapping_saved, clean_fingerprint, clean_rows, clean_repeats, clean_valid_until, skippable_fingerprint, skip_errors_fingerprint, error_rows, refund_rows, refund_choice, refund_fingerprint, file_version, created_at`;
 
 function toRow(r: Record<string, unknown>): UploadRow {
   return {
@@ -65,6 +69,9 @@ function toRow(r: Record<string, unknown>): UploadRow {
     skippableFingerprint: (r.skippable_fingerprint as string | null) ?? null,
     skipErrorsFingerprint: (r.skip_errors_fingerprint as string | null) ?? null,
     errorRows: Number(r.error_rows ?? 0),
+    refundRows: Number(r.refund_rows ?? 0),
+    refundChoice: (r.refund_choice as 'skip' | 'send' | null) ?? null,
+    refundFingerprint: (r.refund_fingerprint as string | null) ?? null,
     fileVersion: Number(r.file_version),
     createdAt: r.created_at as Date,
   };
@@ -275,5 +282,16 @@ export const filesRepo = {
       [userId, uploadIds],
     );
     return new Map(rows.map((r) => [r.upload_id, r.name]));
+  },
+  async setRefundRows(db: Queryable, id: string, refundRows: number) {
+    await db.query('update uploads set refund_rows = $2 where id = $1', [id, refundRows]);
+  },
+  /** The user's choice for the refund rows of exactly this content and mapping (its fingerprint). */
+  async setRefundChoice(db: Queryable, id: string, choice: 'skip' | 'send', fingerprint: string) {
+    await db.query('update uploads set refund_choice = $2, refund_fingerprint = $3 where id = $1', [
+      id,
+      choice,
+      fingerprint,
+    ]);
   },
 };

@@ -504,7 +504,9 @@ describe('validation, report, prepare and preview', () => {
     expect(at(5, 'currency', 'error')).toMatch(/,"dollars","",""$/);
     expect(at(4, 'user_data', 'error')).toMatch(/,"email=not-an-email; phone=","",""$/);
     // Corrections keep both values.
-    expect(at(2, 'currency', 'correction')).toMatch(/,"usd","USD",""$/);
+    expect(at(2, 'phone', 'correction')).toMatch(/,"\(650\)555-1212","16505551212",""$/);
+    // "usd" is USD in lower case: read, not a correction (issue 29).
+    expect(at(2, 'currency', 'correction')).toBeUndefined();
     // A dropped value has nothing sent in its place, and says why by its code.
     expect(at(4, 'email', 'dropped')).toMatch(/,"not-an-email","","invalid"$/);
   });
@@ -527,7 +529,12 @@ describe('validation, report, prepare and preview', () => {
       'validated',
     );
     const p = await agent.get(`/api/uploads/${id}/prepare`);
-    expect(p.json()).toEqual({ totalCount: 2, status: 'prepared', skippedErrorRows: 0 });
+    expect(p.json()).toEqual({
+      totalCount: 2,
+      status: 'prepared',
+      skippedErrorRows: 0,
+      skippedRefundRows: 0,
+    });
     const preview = (await agent.get(`/api/uploads/${id}/preview`)).json();
     expect(preview.totalCount).toBe(2);
     expect(preview.previewRows[0]).toMatchObject({

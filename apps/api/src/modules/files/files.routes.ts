@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   ListQuery,
+  RefundChoiceUpdate,
   StatusUpdate,
   type HeadersResponse,
   type PrepareResponse,
@@ -176,6 +177,13 @@ export const fileRoutes =
       const f = await files.updateStatus(db, uid(request), request.params.id, request.body);
       return { ...presentUpload(f), message: `File marked as ${f.status}` };
     });
+
+    // The file's refund rows (negative Purchase values): skip or send, for the file as it is now (decision 0098).
+    app.put(
+      '/api/uploads/:id/refund-rows',
+      { schema: { params: Id, body: RefundChoiceUpdate } },
+      async (request) => files.chooseRefunds(db, uid(request), request.params.id, request.body.choice),
+    );
 
     app.post(
       '/api/uploads/:id/fixed',

@@ -11,7 +11,7 @@ import { AppError, notFound } from '../../errors/app-error.ts';
 import { filesRepo, type UploadRow } from './files.repo.ts';
 import { presentDrops, presentRow } from './files.presenter.ts';
 import { ingest, type IngestResult } from './ingest.ts';
-import { effectiveSettings, fingerprint, runPipeline } from './pipeline.ts';
+import { effectiveSettings, fingerprint, refundChoice, runPipeline } from './pipeline.ts';
 import type { PipelineSummary } from './pipeline-types.ts';
 import { checkQuota, takeQuota, type Quotas } from '../usage/quota.service.ts';
 import { usageRepo } from '../usage/usage.repo.ts';
@@ -149,6 +149,9 @@ export async function updateStatus(
         throw new AppError('INVALID_STATE', 'You must fix all errors before continuing.');
       await filesRepo.setSkipErrors(db, id, fp);
     }
+    // Refunds are never sent, nor left out, silently: the user chooses first (docs/decisions/0098).
+    if (f.refundRows > 0 && refundChoice(f) === 'ask')
+      throw new AppError('INVALID_STATE', refundsAsk(f.refundRows));
     if (f.status === 'mapped') await filesRepo.setStatus(db, id, 'validated');
     return (await filesRepo.findForUser(db, userId, id))!;
   }
@@ -211,6 +214,18 @@ export interface FilePass<R> {
   save(tx: Queryable, f: UploadRow, summary: PipelineSummary): Promise<{ result: R } | { error: AppError }>;
 }
 
+/** The block while the user has not chosen what to do with the file's refund rows. */
+export const refundsAsk = (n: number) =>
+  `Choose whether to skip or send the ${n.toLocaleString('en-US')} Purchase ${n === 1 ? 'row' : 'rows'} with a negative value (refunds) before continuing.`;
+
+/** The user's choice for the refund rows of the file as it is now (its content, mapping and settings). */
+export async function chooseRefunds(db: Db, userId: string, id: string, choice: 'skip' | 'send') {
+  const f = await ownFile(db, userId, id);
+  notSubmitted(f);
+  await filesRepo.setRefundChoice(db, id, choice, fingerprint(f));
+  return { choice, refundRows: f.refundRows };
+}
+
 /** Validates the whole file; a clean run records the fingerprint that allows 'validated'. */
 export const validatePass: FilePass<ValidationResponse> = {
   quota: 'validate',
@@ -238,6 +253,7 @@ export const validatePass: FilePass<ValidationResponse> = {
     const sendable = s.rowsChecked - s.rowsWithErrors - s.repeatedRows;
     const skippable = !s.error && s.rowsWithErrors > 0 && sendable > 0;
     await filesRepo.setErrorRows(tx, f.id, s.rowsWithErrors, skippable ? fp : null);
+    await filesRepo.setRefundRows(tx, f.id, s.error ? 0 : s.refundRows);
     return {
       result: {
         rows: s.preview.map(presentRow),
@@ -249,6 +265,8 @@ export const validatePass: FilePass<ValidationResponse> = {
         droppedValues: presentDrops(s.drops),
         timeZone: effectiveSettings(f).timeZone,
         skipErrorRows: s.rowsWithErrors > 0 && skipsErrorRows(f),
+        refundRows: s.error ? 0 : s.refundRows,
+        refundChoice: refundChoice(f),
         fileIssues: s.fileIssues,
         fileNotices: s.fileNotices.map(({ code, message, count }) => ({ code, message, count })),
         quality: s.quality,
@@ -273,6 +291,7 @@ function cleanValidation(f: UploadRow, now: Date): PipelineSummary | null {
     rowsWithDrops: 0,
     drops: {},
     repeatedRows: f.clean.repeats,
+    refundRows: f.refundRows,
     validEvents: f.clean.rows - f.clean.repeats,
     validUntil: f.clean.validUntil.getTime() / 1000,
     preview: [],
@@ -299,8 +318,10 @@ export const preparePass: FilePass<PrepareResponse> = {
   },
   async save(tx, f, s) {
     const skip = skipsErrorRows(f);
-    const totalCount = s.rowsChecked - s.repeatedRows - s.rowsWithErrors;
-    if (s.error || (s.rowsWithErrors > 0 && (!skip || totalCount <= 0))) {
+    const refunds = refundChoice(f);
+    const skippedRefundRows = refunds === 'send' ? 0 : s.refundRows;
+    const totalCount = s.rowsChecked - s.repeatedRows - s.rowsWithErrors - skippedRefundRows;
+    if (s.error || (s.rowsWithErrors > 0 && (!skip || totalCount + skippedRefundRows <= 0))) {
       // Time passed since validation (events aged out of Meta's window): back to validation.
       await filesRepo.transition(tx, f.id, ['validated', 'prepared'], 'mapped');
       return {
@@ -312,10 +333,16 @@ export const preparePass: FilePass<PrepareResponse> = {
     }
     if (s.rowsWithErrors !== f.errorRows)
       await filesRepo.setErrorRows(tx, f.id, s.rowsWithErrors, f.skippableFingerprint);
+    if (s.refundRows !== f.refundRows) await filesRepo.setRefundRows(tx, f.id, s.refundRows);
+    // Refunds found since the choice was asked for (or never asked): nothing goes out until the user chooses.
+    if (s.refundRows > 0 && refunds === 'ask')
+      return { error: new AppError('INVALID_STATE', refundsAsk(s.refundRows)) };
     await filesRepo.transition(tx, f.id, ['validated'], 'prepared');
     // Rows repeating an earlier row's event, and the rows with errors the user chose to skip, are left out: the
     // total is what will be sent.
-    return { result: { totalCount, status: 'prepared', skippedErrorRows: s.rowsWithErrors } };
+    return {
+      result: { totalCount, status: 'prepared', skippedErrorRows: s.rowsWithErrors, skippedRefundRows },
+    };
   },
 };
 
@@ -338,7 +365,7 @@ export async function previewFile(db: Db, userId: string, id: string, now: Date,
       }
     },
   );
-  const skipped = skipsErrorRows(f) ? f.errorRows : 0;
+  const skipped = (skipsErrorRows(f) ? f.errorRows : 0) + (refundChoice(f) === 'send' ? 0 : f.refundRows);
   return {
     previewRows,
     previewDetails,

@@ -3,6 +3,7 @@ import type {
   EncodedEvent,
   FileNotice,
   MatchQuality,
+  RefundChoice,
   RowResult,
   ValidationContext,
 } from '@backsignal/core';
@@ -25,6 +26,8 @@ export interface PipelineInput {
   withValues?: boolean;
   /** 'events' only: the events come as one buffer per answer (PackedEvents), handed over rather than copied. */
   packed?: boolean;
+  /** The file's choice for Purchase rows with a negative value: only 'send' makes them events. */
+  refunds: RefundChoice;
 }
 
 export interface PipelineSummary {
@@ -37,6 +40,8 @@ export interface PipelineSummary {
   drops: Record<string, number>;
   /** Rows that repeat an earlier row's event (left out, with a correction). */
   repeatedRows: number;
+  /** Rows without errors, not repeats, that are a Purchase with a negative value (a refund; decision 0098). */
+  refundRows: number;
   validEvents: number;
   preview: RowResult[];
   fileIssues: CsvIssue[];

@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { DEFAULT_FILE_SETTINGS, type FileSettings } from '@backsignal/core';
+import { DEFAULT_FILE_SETTINGS, type FileSettings, type RefundChoice } from '@backsignal/core';
 import type { Queryable } from '../../db/db.ts';
 import { readUploadBytes } from './file-store.ts';
 import { unpackEvents } from './packed-events.ts';
@@ -27,6 +27,26 @@ export function fingerprint(upload: UploadRow): string {
     JSON.stringify([upload.fileVersion, upload.mappings, upload.hardcodedValues, upload.settings]),
     'hex',
   );
+}
+
+/**
+ * The user's choice for the file's refund rows (negative Purchase values), in force only for the content and
+ * mapping it was made for: anything else asks again (docs/decisions/0098).
+ */
+export function refundChoice(upload: UploadRow): RefundChoice {
+  return upload.refundChoice && upload.refundFingerprint === fingerprint(upload)
+    ? upload.refundChoice
+    : 'ask';
+}
+
+/**
+ * What a job's result depends on: a validation on the file and mapping (the refund choice is made after it and
+ * read when presented, like skipping rows with errors); a prepare also on the refund choice, since its total
+ * leaves skipped refunds out.
+ */
+export function jobFingerprint(upload: UploadRow, kind: 'validate' | 'prepare'): string {
+  const fp = fingerprint(upload);
+  return kind === 'prepare' ? hash('sha256', `${fp} refunds:${refundChoice(upload)}`, 'hex') : fp;
 }
 
 /** Chunks posted to the worker and not yet answered: enough to keep it busy, few enough to bound memory. */
@@ -69,6 +89,7 @@ export async function runPipeline<M extends PipelineMode>(
     ...(opts.withNormalized ? { withNormalized: true } : {}),
     ...(opts.withValues ? { withValues: true } : {}),
     ...(opts.packed ? { packed: true } : {}),
+    refunds: refundChoice(upload),
     ctx: {
       mappings: upload.mappings,
       hardcoded: upload.hardcodedValues,

@@ -11,7 +11,9 @@ import {
   createEventWriter,
   createMatchQualityTracker,
   createRowValidator,
+  createSourceRuleTracker,
   headerProblem,
+  isRefundRow,
   markDuplicate,
   validationNotices,
   windowFor,
@@ -52,6 +54,8 @@ let previewCorrected: RowResult[] = [];
 let readerNotices: FileNotice[] = [];
 let stats: ValidationStats = { trimmedCells: 0 };
 let trimmedHeaders = 0;
+/** Rows of a source whose fields nothing gives (website without event_source_url): one file-level message. */
+let sourceRules: ReturnType<typeof createSourceRuleTracker> | null = null;
 
 function start(job: PipelineInput) {
   input = job;
@@ -66,6 +70,7 @@ function start(job: PipelineInput) {
     rowsWithDrops: 0,
     drops: {},
     repeatedRows: 0,
+    refundRows: 0,
     preview: [],
     fileIssues: [],
     fileNotices: [],
@@ -84,6 +89,7 @@ function start(job: PipelineInput) {
   readerNotices = [];
   stats = { trimmedCells: 0 };
   trimmedHeaders = 0;
+  sourceRules = createSourceRuleTracker({ mappings: job.ctx.mappings, hardcoded: job.ctx.hardcoded });
 }
 
 /** The value a field had in the file: its mapped cell, its hardcoded value, or for 'user_data' every mapped customer column. */
@@ -160,6 +166,10 @@ function handle(items: ReturnType<typeof reader.push>, out: unknown[]) {
           const deadline = Number(r.effectiveRow.event_time) + windowFor(r.effectiveRow.action_source);
           if (deadline < (summary.validUntil ?? Infinity)) summary.validUntil = deadline;
         }
+        sourceRules!.add(r.effectiveRow);
+        // A refund is counted once, as the row that would be sent: not a row with errors, not a repeat.
+        const refund = !bad && !repeat && isRefundRow(r.effectiveRow);
+        if (refund) summary.refundRows++;
         if (r.corrections.length) summary.rowsCorrected++;
         if (r.warnings.length) summary.rowsWithWarnings++;
         // A row with errors is not sent at all: what it would have lost is not counted as lost.
@@ -182,7 +192,8 @@ function handle(items: ReturnType<typeof reader.push>, out: unknown[]) {
         } else if (r.corrections.length && previewCorrected.length < input.previewLimit)
           previewCorrected.push(r);
         if (input.mode === 'report' && problem) out.push(withOriginals(r, item.values));
-        if (input.mode === 'events' && !bad && !repeat) {
+        // Refunds go out only when the user chose to send them (docs/decisions/0098).
+        if (input.mode === 'events' && !bad && !repeat && !(refund && input.refunds !== 'send')) {
           summary.validEvents++;
           const event = writeEvent!(r);
           if (input.packed) packer.add(item.rowNumber, event);
@@ -223,6 +234,10 @@ port.on('message', (msg: PipelineRequest) => {
     return;
   }
   if (!stopped) handle(reader.end(), out);
+  if (!summary.error && !summary.stoppedEarly) {
+    const problem = sourceRules!.result(summary.rowsChecked);
+    if (problem) summary.error = problem;
+  }
   summary.quality = summary.rowsChecked && input.mode === 'validate' ? quality.result() : null;
   if (!summary.error)
     summary.fileNotices = validationNotices(

@@ -127,7 +127,12 @@ describe('skipping the rows with errors', () => {
 
     const prepared = await agent.get(`/api/uploads/${id}/prepare`);
     expect(prepared.statusCode).toBe(200);
-    expect(prepared.json()).toEqual({ totalCount: 3, status: 'prepared', skippedErrorRows: 2 });
+    expect(prepared.json()).toEqual({
+      totalCount: 3,
+      status: 'prepared',
+      skippedErrorRows: 2,
+      skippedRefundRows: 0,
+    });
 
     const preview = (await agent.get(`/api/uploads/${id}/preview?limit=2`)).json();
     expect(preview.totalCount).toBe(3);

@@ -244,7 +244,12 @@ describe('prepare job', () => {
     expect((await agent.post(jobUrl(id, 'prepare'))).statusCode).toBe(202);
     const job = await finished(agent, id, 'prepare');
     expect(job).toMatchObject({ kind: 'prepare', status: 'done' });
-    expect(job.result).toEqual({ totalCount: 3, status: 'prepared', skippedErrorRows: 0 });
+    expect(job.result).toEqual({
+      totalCount: 3,
+      status: 'prepared',
+      skippedErrorRows: 0,
+      skippedRefundRows: 0,
+    });
     expect((await agent.get(`/api/uploads/${id}`)).json().status).toBe('prepared');
     const old = await agent.get(`/api/uploads/${id}/prepare`);
     expect(old.statusCode).toBe(200);

@@ -4,7 +4,7 @@ import type { ResolvedDeps } from '../../app.ts';
 import { AppError } from '../../errors/app-error.ts';
 import type { UploadRow } from './files.repo.ts';
 import { ownFile, skipsErrorRows } from './files.service.ts';
-import { fingerprint } from './pipeline.ts';
+import { jobFingerprint, refundChoice } from './pipeline.ts';
 import { uploadJobsRepo, type UploadJobRow } from './upload-jobs.repo.ts';
 import { INTERNAL_JOB_ERROR, launch, MAX_ATTEMPTS, runningHere, type JobDeps } from './upload-jobs.runner.ts';
 
@@ -25,7 +25,11 @@ export function presentJob(job: UploadJobRow, upload: UploadRow): UploadJob {
   if (result && job.kind === 'validate') {
     // The user's choice to skip the rows with errors is made after the validation: read it as it is now.
     const v = result as ValidationResponse;
-    result = { ...v, skipErrorRows: v.rowsWithErrors > 0 && skipsErrorRows(upload) };
+    result = {
+      ...v,
+      skipErrorRows: v.rowsWithErrors > 0 && skipsErrorRows(upload),
+      refundChoice: refundChoice(upload),
+    };
   }
   return {
     id: job.id,
@@ -35,7 +39,7 @@ export function presentJob(job: UploadJobRow, upload: UploadRow): UploadJob {
     stage: job.stage,
     rowsDone: Math.min(job.rowsDone, job.rowsTotal),
     rowsTotal: job.rowsTotal,
-    stale: job.fingerprint !== fingerprint(upload),
+    stale: job.fingerprint !== jobFingerprint(upload, job.kind),
     startedAt: job.startedAt.toISOString(),
     finishedAt: job.finishedAt?.toISOString() ?? null,
     error: job.error,
@@ -60,7 +64,7 @@ export async function startJob(
     uploadId: upload.id,
     userId,
     kind,
-    fingerprint: fingerprint(upload),
+    fingerprint: jobFingerprint(upload, kind),
     claimToken: randomUUID(),
     rowsTotal: upload.rowCount,
   });

@@ -7,7 +7,7 @@ import { runSend, type EngineOptions } from '../delivery/delivery.engine.ts';
 import { deliveryRepo, ledgerKey } from '../delivery/delivery.repo.ts';
 import { filesRepo } from '../files/files.repo.ts';
 import { createUpload } from '../files/files.service.ts';
-import { runPipeline } from '../files/pipeline.ts';
+import { fingerprint, runPipeline } from '../files/pipeline.ts';
 import type { PipelineSummary, ReportRow } from '../files/pipeline-types.ts';
 import type { UploadRow } from '../files/files.repo.ts';
 import { preparedEvents } from '../delivery/delivery.source.ts';
@@ -268,7 +268,11 @@ async function execute(deps: RunnerDeps, s: SourceRow, runId: string, picked: Ru
     autoMapped: {},
     settings: s.settings,
   });
-  const upload = (await filesRepo.findForUser(db, s.userId, file.id))!;
+  let upload = (await filesRepo.findForUser(db, s.userId, file.id))!;
+  // Nobody is there to choose for a scheduled run: refunds (negative Purchase values) are skipped and the run
+  // says how many (docs/decisions/0098). Sending them is a choice made on a file, never by default.
+  await filesRepo.setRefundChoice(db, file.id, 'skip', fingerprint(upload));
+  upload = (await filesRepo.findForUser(db, s.userId, file.id))!;
 
   const skippedRows: { rowNumber: number; message: string }[] = [];
   const badRows: string[] = [];
@@ -314,7 +318,8 @@ async function execute(deps: RunnerDeps, s: SourceRow, runId: string, picked: Ru
   // Let through: these rows are skipped, and no longer new to the next run.
   await sourcesRepo.rememberBadRows(db, s.id, [...new Set(badRows)], now);
 
-  const toSend = report.rowsChecked - report.rowsWithErrors - report.repeatedRows;
+  const toSend = report.rowsChecked - report.rowsWithErrors - report.repeatedRows - report.refundRows;
+  await filesRepo.setRefundRows(db, file.id, report.refundRows);
   const run = await db.transaction(async (tx) => {
     await takeQuota(tx, { quotas: config.quotas, userId: s.userId, action: 'send', amount: toSend, now });
     await filesRepo.setStatus(tx, file.id, 'submitted');
@@ -345,7 +350,10 @@ async function execute(deps: RunnerDeps, s: SourceRow, runId: string, picked: Ru
   }
   const totals = await deliveryRepo.totals(db, run.id);
   const sentAny = totals.events_sent + totals.events_failed > 0;
-  const message = done.stop_reason ? stopMessage(done.stop_reason, done.stop_error) : null;
+  const refunds = report.refundRows
+    ? `${report.refundRows} Purchase ${report.refundRows === 1 ? 'row' : 'rows'} with a negative value (refunds) skipped, not sent.`
+    : null;
+  const message = done.stop_reason ? stopMessage(done.stop_reason, done.stop_error) : refunds;
   const status = done.stop_reason && !sentAny ? 'failed' : sentAny ? 'sent' : 'nothing_new';
   await sourcesRepo.finishRun(db, runId, { status, message, ...skipped });
   return status;

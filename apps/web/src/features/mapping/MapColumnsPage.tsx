@@ -13,6 +13,7 @@ import {
   mappingProblem,
   pruneMappings,
   REQUIRED_FIELDS,
+  sourceRuleProblems,
 } from '@backsignal/core/browser';
 import { StepIndicator } from '../../components/StepIndicator.tsx';
 import { Button } from '../../components/ui/Button.tsx';
@@ -27,6 +28,9 @@ import { FullNameRow } from './FullNameRow.tsx';
 import { MappingActions } from './MappingActions.tsx';
 import { PhoneCountryPicker, TimeZonePicker } from './SettingsPickers.tsx';
 import { SuggestionChoices } from './SuggestionChoices.tsx';
+import { SourceRulesNotice } from './SourceRulesNotice.tsx';
+import { TemplateAppliedNote } from './TemplateAppliedNote.tsx';
+import { templateChanges, type TemplateChanges } from './template-changes.ts';
 import {
   addField,
   applySuggestions,
@@ -130,6 +134,13 @@ function MappingEditor({
   const [settings, setSettings] = useState<FileSettings>(data.settings);
   const [search, setSearch] = useState('');
   const [busy, setBusy] = useState(false);
+  /** The last template applied: what it changed, and the mapping before it for Undo. */
+  const [applied, setApplied] = useState<{
+    changes: TemplateChanges;
+    before: MappedRow[];
+    after: MappedRow[];
+    undone: boolean;
+  } | null>(null);
   const first = useRef(true);
   const continueButton = useRef<HTMLButtonElement>(null);
   // An added field lands at the end of the scrolled Mapped Fields list and its Add button disappears: move focus
@@ -156,11 +167,21 @@ function MappingEditor({
   const payload = useMemo(() => toPayload(rows), [rows]);
   // Saved with the mapping, so the Auto-Mapped flags come back on a reload or on another device.
   const auto = useMemo(() => autoMapped(rows), [rows]);
-  const problem = mappingProblem({
+  // Meta's per-source rules come after the spec's messages, in their order: a fixed website or app source
+  // without its fields fails every row, so it blocks Continue; a column's samples only warn.
+  const sourceProblems = sourceRuleProblems({
     mappings: payload.mappings,
     hardcoded: payload.hardcodedValues,
-    mappedFields: rows.map((r) => r.field),
+    samples: data.samples,
   });
+  const problem =
+    mappingProblem({
+      mappings: payload.mappings,
+      hardcoded: payload.hardcodedValues,
+      mappedFields: rows.map((r) => r.field),
+    }) ??
+    sourceProblems.find((p) => p.scope === 'fixed')?.message ??
+    null;
   // The spec's sentence does not say which field is empty; in a long list the user has to be told.
   const empty = rows.filter((r) => (r.mode === 'column' ? !r.column : !r.value.trim())).map((r) => r.field);
   const problemText =
@@ -257,13 +278,32 @@ function MappingEditor({
           onApplySuggestions={() => setRows((r) => applySuggestions(r, data.headers, data.samples))}
           onClearSuggestions={() => setRows(clearSuggestions)}
           onClearAll={() => setRows(clearAll())}
-          onApplyTemplate={(m, h) => {
-            const applied = applyTemplate(rows, data.headers, m, h);
-            setRows(applied.rows);
-            return applied.missing;
+          onApplyTemplate={(m, h, name) => {
+            const next = applyTemplate(rows, data.headers, m, h);
+            setApplied({
+              changes: templateChanges(name, rows, next.rows, { mappings: m, hardcoded: h }, next.missing),
+              before: rows,
+              after: next.rows,
+              undone: false,
+            });
+            setRows(next.rows);
           }}
         />
       </div>
+
+      {applied && (
+        <TemplateAppliedNote
+          changes={applied.changes}
+          undone={applied.undone}
+          canUndo={rows === applied.after}
+          onUndo={() => {
+            setRows(applied.before);
+            setApplied({ ...applied, undone: true });
+          }}
+          onDismiss={() => setApplied(null)}
+        />
+      )}
+      <SourceRulesNotice problems={sourceProblems} />
 
       {/* grid-cols-1 is minmax(0,1fr): without it the selects' long option texts widen the track past a phone screen. */}
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-5">
@@ -394,9 +434,13 @@ function MappingEditor({
           ref={footerStatus}
           tabIndex={-1}
           role="status"
-          className={`text-sm ${problem ? 'text-amber-700' : 'text-emerald-700'}`}
+          className={`text-sm ${problem || sourceProblems.length ? 'text-amber-700' : 'text-emerald-700'}`}
         >
-          {problemText ?? 'All set: every mapped field has a source.'}
+          {problemText ??
+            // "All set" under a warning that Meta will refuse rows would contradict it.
+            (sourceProblems.length
+              ? 'Every mapped field has a source, but see the warning above: Meta needs more for some rows.'
+              : 'All set: every mapped field has a source.')}
         </p>
         <Button ref={continueButton} onClick={continueToValidation} disabled={!!problem || busy}>
           {busy ? 'Saving...' : 'Continue to Validation'}

@@ -5,7 +5,7 @@ import type { HardcodedValues, Mappings } from '@backsignal/core/browser';
 import { Button, buttonClass } from '../../components/ui/Button.tsx';
 import { errorMessage } from '../../lib/errors.ts';
 import { workflowApi } from '../workflow/workflow-api.ts';
-import { templateAppliedMessage, toPayload, type MappedRow } from './mapping-state.ts';
+import { toPayload, type MappedRow } from './mapping-state.ts';
 
 const TEMPLATES_CACHE = 'backsignal:templates';
 
@@ -16,7 +16,8 @@ export function MappingActions(props: {
   onClearSuggestions: () => void;
   onClearAll: () => void;
   /** Applies the template; answers its columns that are not in this file. */
-  onApplyTemplate: (mappings: Mappings, hardcoded: HardcodedValues) => string[];
+  /** What the template changed is said on the page (TemplateAppliedNote); the toast stays the spec's. */
+  onApplyTemplate: (mappings: Mappings, hardcoded: HardcodedValues, name: string) => void;
 }) {
   const [open, setOpen] = useState(false);
   const panelId = useId();
@@ -177,10 +178,8 @@ export function MappingActions(props: {
                 onClick={async () => {
                   try {
                     const t = await workflowApi.template(selected);
-                    const missing = props.onApplyTemplate(t.mappings, t.hardcoded);
-                    const message = templateAppliedMessage(missing);
-                    if (missing.length) toast.warn(message);
-                    else toast.success(message);
+                    props.onApplyTemplate(t.mappings, t.hardcoded, t.name);
+                    toast.success('Template applied!');
                     close();
                   } catch (err) {
                     toast.error(

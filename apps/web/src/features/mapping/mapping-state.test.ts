@@ -3,7 +3,6 @@ import {
   addField,
   applySuggestions,
   applyTemplate,
-  templateAppliedMessage,
   autoMapped,
   clearAll,
   clearSuggestions,
@@ -102,13 +101,6 @@ describe('mapping state', () => {
     const { rows } = applyTemplate(before, file, { Email: 'external_id', Mail: 'email' }, {});
     expect(rows.find((r) => r.field === 'external_id')).toMatchObject({ column: 'Email' });
     expect(rows.find((r) => r.field === 'email')).toBeUndefined();
-  });
-
-  it("names the template's missing columns in its toast", () => {
-    expect(templateAppliedMessage([])).toBe('Template applied!');
-    expect(templateAppliedMessage(['Job #'])).toBe(
-      "1 of the template's columns is not in this file: Job #. Its field keeps the current mapping.",
-    );
   });
 
   it('lists required fields first, then identifiers, then the rest', () => {

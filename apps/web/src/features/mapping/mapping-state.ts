@@ -93,15 +93,6 @@ export function applyTemplate(
   return { rows: ordered(next), missing: removed };
 }
 
-/** The toast after applying a template: the spec's when every column was found, else the columns it lacks. */
-export function templateAppliedMessage(missing: readonly string[]): string {
-  if (!missing.length) return 'Template applied!';
-  const n = missing.length;
-  return `${n} of the template's columns ${n === 1 ? 'is' : 'are'} not in this file: ${missing.join(', ')}. ${
-    n === 1 ? 'Its field keeps' : 'Their fields keep'
-  } the current mapping.`;
-}
-
 /** Field → column of the rows still as the suggestions left them (column mode, untouched by the user). */
 export function autoMapped(rows: MappedRow[]): Record<string, string> {
   return Object.fromEntries(

@@ -127,6 +127,20 @@ describe('SubmitPage', () => {
     expect(screen.getByRole('button', { name: /Send 22 events to Meta/ })).toBeTruthy();
   });
 
+  it('says how many refund rows are skipped (issue 29)', async () => {
+    api.prepare.mockResolvedValue({
+      totalCount: 20,
+      skippedErrorRows: 0,
+      skippedRefundRows: 2,
+      status: 'prepared',
+    });
+    api.preview.mockResolvedValue({ previewRows: [], previewDetails: [], timeZone: 'UTC', totalCount: 20 });
+    renderPage();
+    expect(
+      await screen.findByText('2 refund rows (Purchase with a negative value) skipped, not sent.'),
+    ).toBeTruthy();
+  });
+
   it('does not show the new-account form while saved accounts are still loading', async () => {
     api.preview.mockResolvedValue({ previewRows: [], totalCount: 25 });
     api.accounts.mockReturnValue(new Promise(() => {}));

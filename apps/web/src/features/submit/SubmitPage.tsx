@@ -26,6 +26,7 @@ import { PreparedPreview } from './PreparedPreview.tsx';
 import { JobProgressBar } from '../workflow/JobProgressBar.tsx';
 import type { JobProgress } from '../workflow/upload-job.ts';
 import { SkippedErrorRows } from './SkippedErrorRows.tsx';
+import { SkippedRefundRows } from './SkippedRefundRows.tsx';
 
 const NEW = '__new__';
 
@@ -59,13 +60,13 @@ export function SubmitPage() {
       if (file.status !== 'validated' && file.status !== 'prepared')
         throw Object.assign(new Error('File is not ready to be submitted.'), { goto: '/dashboard' });
       try {
-        const { totalCount, skippedErrorRows } = await atLeast(
+        const { totalCount, skippedErrorRows, skippedRefundRows } = await atLeast(
           1000,
           workflowApi.prepare(fileId, setProgress),
         );
         // Spec §8: each move of a file's status is told ('File marked as {status}').
         if (file.status === 'validated') toast.success('File marked as prepared');
-        return { file, totalCount, skippedErrorRows };
+        return { file, totalCount, skippedErrorRows, skippedRefundRows };
       } catch (err) {
         throw Object.assign(new Error(errorMessage(err, 'Failed to prepare data')), {
           goto: `/verify-data?fileId=${fileId}`,
@@ -177,6 +178,7 @@ export function SubmitPage() {
             ))}
           </ul>
           <SkippedErrorRows fileId={fileId} count={prepared.data.skippedErrorRows} />
+          <SkippedRefundRows count={prepared.data.skippedRefundRows ?? 0} />
         </Card>
 
         <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">

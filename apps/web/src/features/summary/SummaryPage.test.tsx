@@ -178,6 +178,15 @@ describe('SummaryPage announcing the end of a send', () => {
     expect(toastSuccess).not.toHaveBeenCalled();
   });
 
+  it('says how many refund rows were skipped (issue 29)', async () => {
+    vi.mocked(summaryApi.file).mockResolvedValue({ status: 'submitted' } as never);
+    vi.mocked(summaryApi.summary).mockResolvedValue({ ...finished('completed'), refundRowsSkipped: 3 });
+    renderSummary(null);
+    expect(
+      await screen.findByText('3 refund rows (Purchase with a negative value) skipped, not sent.'),
+    ).toBeTruthy();
+  });
+
   it('says how many rows with errors were skipped before sending, with their download', async () => {
     vi.mocked(summaryApi.file).mockResolvedValue({ status: 'submitted' } as never);
     vi.mocked(summaryApi.summary).mockResolvedValue({ ...finished('completed'), errorRowsSkipped: 12 });

@@ -17,6 +17,7 @@ import { FailureGroups } from './FailureGroups.tsx';
 import { Progress } from './Progress.tsx';
 import { RetryStopped } from './RetryStopped.tsx';
 import { SkippedErrorRows } from '../submit/SkippedErrorRows.tsx';
+import { SkippedRefundRows } from '../submit/SkippedRefundRows.tsx';
 import { POLL_MS, summaryApi } from './summary-api.ts';
 
 interface SendState {
@@ -176,6 +177,7 @@ function Running({ summary, fileId, fileName }: RunProps) {
           <Progress summary={summary} />
         </div>
         <SkippedErrorRows fileId={fileId} count={summary.errorRowsSkipped ?? 0} />
+        <SkippedRefundRows count={summary.refundRowsSkipped ?? 0} />
         <AccountLine summary={summary} />
       </Card>
       <FailureGroups summary={summary} fileId={fileId} fileName={fileName} />
@@ -253,6 +255,7 @@ function Result({ summary, fileId, fileName }: RunProps) {
         )}
         <Progress summary={summary} />
         <SkippedErrorRows fileId={fileId} count={summary.errorRowsSkipped ?? 0} />
+        <SkippedRefundRows count={summary.refundRowsSkipped ?? 0} />
         <AccountLine summary={summary} />
       </Card>
       <FailureGroups summary={summary} fileId={fileId} fileName={fileName} />

@@ -2,7 +2,15 @@ import { useMemo, useState } from 'react';
 import type { ValidationRow } from '@backsignal/contracts';
 import { CardTable } from '../../components/ui/CardTable.tsx';
 import { formatEventTime, TIME_FIELDS } from '../workflow/event-time-format.ts';
-import { bySeverity, SEVERITIES, SEVERITY_LABEL, severityOf, type Severity } from './review-rows.ts';
+import {
+  bySeverity,
+  filterLabel,
+  hasKind,
+  SEVERITIES,
+  SEVERITY_LABEL,
+  severityOf,
+  type Severity,
+} from './review-rows.ts';
 
 /** The server previews at most this many rows (spec §9). */
 const PREVIEW_LIMIT = 10;
@@ -11,15 +19,24 @@ const PREVIEW_LIMIT = 10;
  * The rows to review as a table, most severe first, with a filter per kind. On a phone each row is a card: the
  * columns stack rather than scroll sideways (a scrolled box would need to take focus).
  */
-export function ReviewTable({ rows, timeZone }: { rows: readonly ValidationRow[]; timeZone: string }) {
+export function ReviewTable({
+  rows,
+  timeZone,
+  totals,
+}: {
+  rows: readonly ValidationRow[];
+  timeZone: string;
+  /** The file's own counts per kind (the page's counters): a filter shows how many of them the preview holds. */
+  totals?: Partial<Record<Severity, number>>;
+}) {
   const [filter, setFilter] = useState<Severity | 'all'>('all');
   const sorted = useMemo(() => bySeverity(rows), [rows]);
   const counts = useMemo(() => {
     const c: Record<Severity, number> = { error: 0, dropped: 0, corrected: 0, warning: 0 };
-    for (const r of rows) c[severityOf(r)]++;
+    for (const r of rows) for (const k of SEVERITIES) if (hasKind(r, k)) c[k]++;
     return c;
   }, [rows]);
-  const shown = filter === 'all' ? sorted : sorted.filter((r) => severityOf(r) === filter);
+  const shown = filter === 'all' ? sorted : sorted.filter((r) => hasKind(r, filter));
   const kinds = SEVERITIES.filter((s) => counts[s] > 0);
 
   return (
@@ -46,7 +63,7 @@ export function ReviewTable({ rows, timeZone }: { rows: readonly ValidationRow[]
                     : 'bg-white text-slate-700 ring-slate-300 hover:bg-slate-50'
                 }`}
               >
-                {k === 'all' ? `All (${rows.length})` : `${SEVERITY_LABEL[k].filter} (${counts[k]})`}
+                {k === 'all' ? `All (${rows.length})` : filterLabel(k, counts[k], totals?.[k])}
               </button>
             ))}
           </div>

@@ -11,6 +11,7 @@ const api = vi.hoisted(() => ({
   validate: vi.fn(),
   uploadFixed: vi.fn(),
   setStatus: vi.fn(),
+  refundRows: vi.fn(),
 }));
 const toast = vi.hoisted(() => ({ error: vi.fn(), success: vi.fn(), warn: vi.fn(), info: vi.fn() }));
 vi.mock('react-toastify', () => ({ toast }));
@@ -44,6 +45,8 @@ const result = (over: Partial<ValidationResponse> = {}): ValidationResponse => (
   droppedValues: [],
   timeZone: 'America/New_York',
   skipErrorRows: false,
+  refundRows: 0,
+  refundChoice: 'ask',
   fileIssues: [],
   fileNotices: [],
   quality: null,
@@ -243,6 +246,8 @@ describe('VerifyDataPage', () => {
   it('says beside the disabled Continue why it is disabled and how to fix it', async () => {
     api.validate.mockResolvedValue(
       result({
+        // Every row has an error: nothing to skip, continuing is refused (the spec's sentence).
+        rowsChecked: 2,
         rowsWithErrors: 2,
         rows: [row(2, { hasErrors: true, errors: [{ field: 'email', message: 'bad' }] })],
       }),
@@ -255,6 +260,87 @@ describe('VerifyDataPage', () => {
     const button = screen.getByRole('button', { name: 'Continue to Submission' }) as HTMLButtonElement;
     expect(button.disabled).toBe(true);
     expect(button.getAttribute('aria-describedby')).toBe(reason.id);
+  });
+
+  it('never shows the skip offer and "You must fix all errors" together (issue 29)', async () => {
+    api.validate.mockResolvedValue(
+      result({
+        rowsChecked: 22,
+        rowsWithErrors: 4,
+        rows: [row(2, { hasErrors: true, errors: [{ field: 'email', message: 'bad' }] })],
+      }),
+    );
+    renderPage();
+    await screen.findByRole('button', { name: 'Skip the 4 rows with errors and continue' });
+    expect(screen.queryByText(/You must fix all errors/)).toBeNull();
+    const reason = screen.getByText(/^To continue, skip the 4 rows with errors above/);
+    expect(text(reason)).toBe(
+      'To continue, skip the 4 rows with errors above, or correct them in your file (Download Report lists them) and upload the corrected CSV.',
+    );
+    expect(
+      screen.getByRole('button', { name: 'Continue to Submission' }).getAttribute('aria-describedby'),
+    ).toBe(reason.id);
+  });
+
+  it('filters count what the counters count, and say when the list holds only some of them', async () => {
+    const corrected = (n: number) =>
+      row(n, {
+        hasCorrections: true,
+        corrections: [{ field: 'phone', message: 'c', original: '', corrected: '' }],
+      });
+    api.validate.mockResolvedValue(
+      result({
+        rowsChecked: 40,
+        rowsWithErrors: 1,
+        rowsCorrected: 8,
+        rows: [
+          // A row with an error and a correction counts in both, as the counters count it.
+          row(2, {
+            hasErrors: true,
+            errors: [{ field: 'email', message: 'bad' }],
+            hasCorrections: true,
+            corrections: [{ field: 'phone', message: 'c', original: '', corrected: '' }],
+          }),
+          corrected(3),
+          corrected(4),
+        ],
+      }),
+    );
+    renderPage();
+    await screen.findByRole('table');
+    expect(screen.getByText('Rows auto-corrected').nextSibling?.textContent).toBe('8');
+    await userEvent.click(screen.getByRole('button', { name: 'Corrections (8 rows; 3 shown)' }));
+    expect(screen.getAllByRole('rowheader').map(text)).toEqual([
+      'Row 2 has errors',
+      'Row 3 corrected',
+      'Row 4 corrected',
+    ]);
+    expect(screen.getByRole('button', { name: 'Errors (1)' })).toBeTruthy();
+  });
+
+  it('refund rows: Continue waits for skip or send, and the choice is stored', async () => {
+    api.validate.mockResolvedValue(result({ refundRows: 2 }));
+    api.refundRows.mockResolvedValue({ choice: 'skip', refundRows: 2 });
+    api.setStatus.mockResolvedValue({});
+    renderPage();
+    expect(
+      await screen.findByRole('heading', { name: '2 Purchase rows with a negative value (refunds)' }),
+    ).toBeTruthy();
+    const cont = screen.getByRole('button', { name: 'Continue to Submission' }) as HTMLButtonElement;
+    expect(cont.disabled).toBe(true);
+    expect(
+      screen.getByText('Choose whether to skip or send the 2 refund rows above before continuing.'),
+    ).toBeTruthy();
+    expect(screen.queryByText('Looks great! Your data is clean and ready to submit')).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Skip the 2 refund rows' }));
+    expect(api.refundRows).toHaveBeenCalledWith('f1', 'skip');
+    await waitFor(() => expect(cont.disabled).toBe(false));
+    expect(screen.getByRole('button', { name: 'Skip the 2 refund rows' }).getAttribute('aria-pressed')).toBe(
+      'true',
+    );
+    expect(screen.getByText(/The 2 rows will be skipped, not sent\./)).toBeTruthy();
+    await userEvent.click(cont);
+    expect(api.setStatus).toHaveBeenCalledWith('f1', { status: 'validated' });
   });
 
   it('shows no blocking reason on a clean file', async () => {

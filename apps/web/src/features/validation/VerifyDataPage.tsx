@@ -19,6 +19,7 @@ import { FileNotices } from './FileNotices.tsx';
 import { atLeast, workflowApi } from '../workflow/workflow-api.ts';
 import { DroppedValuesNotice } from './DroppedValuesNotice.tsx';
 import { ReviewTable } from './ReviewTable.tsx';
+import { RefundRowsChoice } from './RefundRowsChoice.tsx';
 import { SkipErrorsOffer } from './SkipErrorsOffer.tsx';
 const HEADER_MISMATCH =
   "Your file headers don't match your mappings. Please reupload a CSV file with the correct headers or return to the mappings page to fix the mappings.";
@@ -99,10 +100,23 @@ export function VerifyDataPage() {
     }
   };
 
+  const chooseRefunds = async (choice: 'skip' | 'send') => {
+    setBusy(true);
+    try {
+      await workflowApi.refundRows(fileId, choice);
+      setResult((r) => (r ? { ...r, refundChoice: choice } : r));
+    } catch (err) {
+      toast.error(errorMessage(err, 'Could not save your choice for the refund rows.'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
   /** Continue; `skipErrorRows` is the opt-in to leave the rows with errors out (docs/decisions/0055). */
   const proceed = async (skipErrorRows = false) => {
     if (!result || (result.rowsWithErrors > 0 && !skipErrorRows && !result.skipErrorRows))
       return toast.error('You must fix all errors before continuing.');
+    if (refundsAsk) return toast.error(refundsMessage);
     setBusy(true);
     try {
       await workflowApi.setStatus(fileId, {
@@ -120,13 +134,22 @@ export function VerifyDataPage() {
   };
 
   const wholeFileError = result?.error;
+  /** Refund rows waiting for the user's skip-or-send (docs/decisions/0098). */
+  const refundsAsk = !!result && !wholeFileError && result.refundRows > 0 && result.refundChoice === 'ask';
+  const refundsMessage = `Choose whether to skip or send the ${result?.refundRows.toLocaleString()} refund ${result?.refundRows === 1 ? 'row' : 'rows'} above before continuing.`;
   const noErrors = !!result && !wholeFileError && result.rowsWithErrors === 0;
   /** Clean means nothing lost: no error and no value that cannot be used. */
-  const clean = noErrors && result.droppedValues.length === 0;
+  const clean = noErrors && result.droppedValues.length === 0 && !refundsAsk;
   const skipping = !!result && !wholeFileError && result.rowsWithErrors > 0 && result.skipErrorRows;
-  const canContinue = noErrors || skipping;
+  const canContinue = (noErrors || skipping) && !refundsAsk;
   /** Rows with errors keeping Continue disabled (0 while loading, on a whole-file error or once skipped). */
   const blocked = !loading && result && !wholeFileError && !skipping ? result.rowsWithErrors : 0;
+  /**
+   * The skip offer is a way on: beside it, the spec's "You must fix all errors" would contradict it (issue 29).
+   * That sentence stays for a file where continuing is refused, every row having an error.
+   */
+  const canSkip = blocked > 0 && blocked < (result?.rowsChecked ?? 0);
+  const rowsWord = blocked === 1 ? 'row' : 'rows';
   const downloadSkipped = () =>
     download(`/api/uploads/${fileId}/skipped-rows.csv`, 'skipped-rows.csv').catch((err) =>
       toast.error(limitOr(err, 'Could not download the rows with errors.')),
@@ -187,6 +210,14 @@ export function VerifyDataPage() {
             <FileIssues issues={result.fileIssues} />
             <FileNotices notices={result.fileNotices} />
             <DroppedValuesNotice drops={result.droppedValues} rows={result.rowsWithDrops} />
+            {result.refundRows > 0 && (
+              <RefundRowsChoice
+                count={result.refundRows}
+                choice={result.refundChoice}
+                busy={busy}
+                onChoose={(c) => void chooseRefunds(c)}
+              />
+            )}
             {result.rowsWithErrors > 0 && result.rowsWithErrors < result.rowsChecked && (
               <SkipErrorsOffer
                 errorRows={result.rowsWithErrors}
@@ -217,7 +248,18 @@ export function VerifyDataPage() {
                 Download Report
               </Button>
             </div>
-            {result.rows.length > 0 && <ReviewTable rows={result.rows} timeZone={result.timeZone} />}
+            {result.rows.length > 0 && (
+              <ReviewTable
+                rows={result.rows}
+                timeZone={result.timeZone}
+                totals={{
+                  error: result.rowsWithErrors,
+                  dropped: result.rowsWithDrops,
+                  corrected: result.rowsCorrected,
+                  warning: result.rowsWithWarnings,
+                }}
+              />
+            )}
             <CorrectedUpload onFile={uploadFixed} busy={uploading} sent={sent} />
           </>
         ) : (
@@ -235,17 +277,24 @@ export function VerifyDataPage() {
             Back to Mapping
           </Link>
           <div className="flex flex-wrap items-center justify-end gap-3">
-            {blocked > 0 && (
+            {blocked > 0 ? (
               <p id="continue-blocked" className="max-w-md text-sm text-red-700 sm:text-right">
-                You must fix all errors before continuing. Correct the {blocked.toLocaleString()}{' '}
-                {blocked === 1 ? 'row' : 'rows'} with errors in your file (Download Report lists them) and
-                upload the corrected CSV.
+                {canSkip
+                  ? `To continue, skip the ${blocked.toLocaleString()} ${rowsWord} with errors above, or correct them in your file (Download Report lists them) and upload the corrected CSV.`
+                  : `You must fix all errors before continuing. Correct the ${blocked.toLocaleString()} ${rowsWord} with errors in your file (Download Report lists them) and upload the corrected CSV.`}
               </p>
+            ) : (
+              !loading &&
+              refundsAsk && (
+                <p id="continue-blocked" className="max-w-md text-sm text-amber-800 sm:text-right">
+                  {refundsMessage}
+                </p>
+              )
             )}
             <Button
               onClick={() => void proceed()}
               disabled={loading || busy || !canContinue}
-              aria-describedby={blocked > 0 ? 'continue-blocked' : undefined}
+              aria-describedby={blocked > 0 || (!loading && refundsAsk) ? 'continue-blocked' : undefined}
             >
               Continue to Submission
             </Button>

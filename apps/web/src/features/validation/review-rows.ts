@@ -11,6 +11,26 @@ export function severityOf(r: ValidationRow): Severity {
   return 'warning';
 }
 
+/**
+ * Whether a row belongs under a kind's filter, counted as the summary counts it: any correction (as "Rows
+ * auto-corrected"), any warning, errors; a dropped value only on a row without errors (a row not sent loses
+ * nothing). So a filter's count and the page's counter can be told side by side (issue 29).
+ */
+export function hasKind(r: ValidationRow, kind: Severity): boolean {
+  if (kind === 'error') return r.hasErrors;
+  if (kind === 'dropped') return r.hasDrops && !r.hasErrors;
+  if (kind === 'corrected') return r.hasCorrections;
+  return r.warnings.length > 0;
+}
+
+/** A filter's label: "Corrections (3)", or with more in the file than shown, "Corrections (8 rows; 3 shown)". */
+export function filterLabel(kind: Severity, shown: number, total: number | undefined): string {
+  const name = SEVERITY_LABEL[kind].filter;
+  return total !== undefined && total > shown
+    ? `${name} (${total.toLocaleString()} rows; ${shown} shown)`
+    : `${name} (${shown})`;
+}
+
 /** Most severe first, then in file order. */
 export function bySeverity(rows: readonly ValidationRow[]): ValidationRow[] {
   const rank = (r: ValidationRow) => SEVERITIES.indexOf(severityOf(r));

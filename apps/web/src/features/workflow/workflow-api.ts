@@ -28,6 +28,12 @@ export const workflowApi = {
   remove: (id: string) => api<{ message: string }>(`/api/uploads/${id}`, { method: 'DELETE' }),
   file: (id: string) => api<UploadSummary>(`/api/uploads/${id}`),
   headers: (id: string) => api<HeadersResponse>(`/api/uploads/${id}/headers`),
+  /** Skip or send the file's refund rows (negative Purchase values; docs/decisions/0098). */
+  refundRows: (id: string, choice: 'skip' | 'send') =>
+    api<{ choice: 'skip' | 'send'; refundRows: number }>(`/api/uploads/${id}/refund-rows`, {
+      method: 'PUT',
+      body: { choice },
+    }),
   setStatus: (id: string, body: StatusUpdate) =>
     api<UploadSummary & { message: string }>(`/api/uploads/${id}/status`, { method: 'PATCH', body }),
   uploadFixed: (id: string, file: File, onProgress: (p: UploadProgress) => void = () => {}) =>
