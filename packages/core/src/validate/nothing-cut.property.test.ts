@@ -7,6 +7,7 @@ import { lengthLimit } from '../fields/limits.ts';
 import { sha256 } from '../hash/sha256.ts';
 import { DEFAULT_FILE_SETTINGS } from '../settings.ts';
 import { createRowValidator } from './row-validator.ts';
+import { withoutTextMarker } from './text-marker.ts';
 
 // Issue 20: for any row, each mapped customer identifier is either in the event as a valid hash of its whole
 // normalised value, or the validation result names why it is not there (a drop with its reason, or a row
@@ -81,7 +82,9 @@ describe('each mapped identifier is hashed whole, or the result says why not', (
         const event = r.errors.length ? null : buildEvent(r);
         for (const field of IDENTIFIERS) {
           const raw = over[field];
-          if (raw === undefined || raw.trim() === '') continue;
+          // A spreadsheet's text marker with nothing after it is an empty text cell, as blank as '' (decision 0096).
+          if (raw === undefined || raw.trim() === '' || withoutTextMarker(raw.trim())?.trim() === '')
+            continue;
           const def = FIELD_BY_KEY.get(field)!;
           const errored = r.errors.some((e) => e.field === field);
           const dropped = r.drops.some((d) => d.field === field && d.message.length > 0);
