@@ -101,7 +101,7 @@ function pillOverlaps(page: Page): Promise<string[]> {
 async function expectPillClear(page: Page, screen: string) {
   for (const [size, viewport] of SIZES) {
     await page.setViewportSize(viewport);
-    await expect(page.getByText(/^Step \d of 5/)).toBeVisible();
+    await expect(page.getByText(/^Step \d of 5/)).toBeVisible({ timeout: 30_000 });
     // Layout settles after a resize (the header publishes its new height on the next frame).
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     const overlaps = await pillOverlaps(page);
@@ -156,7 +156,7 @@ test('the step pill covers no heading, button or link on map, validate, submit a
   // A file with an error row: the mapping and validation screens at their longest.
   const withErrors = await mappedFile(page, 'with-errors.csv', messyCsv({ withBadRow: true }));
   await page.goto(`/map-columns?fileId=${withErrors}`);
-  await expect(page.getByRole('button', { name: 'Continue to Validation' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Continue to Validation' })).toBeVisible({ timeout: 30_000 });
   await expectPillClear(page, 'map');
 
   await page.goto(`/verify-data?fileId=${withErrors}`);
@@ -188,11 +188,13 @@ test('the step pill covers no heading, button or link on map, validate, submit a
 
 /**
  * Every toast's box against every visible header control's, once the toasts have finished moving in. Measured
- * in one pass in the page: a toast closes on its own after 5 s, and one Playwright call per box could wait for
- * one that has gone.
+ * in one pass in the page: an older toast may close on its own meanwhile, and a Playwright call per box could
+ * wait for one that has gone.
  */
 async function expectToastsClearOfHeader(page: Page, where: string) {
-  await expect(page.locator('.Toastify__toast').first()).toBeVisible();
+  // The pointer on the newest toast holds it (pauseOnHover) and waits for it to stop moving in: on a busy
+  // machine its 5 s could otherwise run out before it is measured.
+  await page.locator('.Toastify__toast').first().hover();
   await page.waitForFunction(() =>
     Array.from(document.querySelectorAll('.Toastify__toast')).every((t) =>
       t.getAnimations().every((a: Animation) => a.playState !== 'running'),
@@ -234,7 +236,7 @@ test('toasts never cover the header’s buttons: public and app header, desktop 
     for (const [size, viewport] of SIZES) {
       await page.setViewportSize(viewport);
       await page.goto('/contact');
-      await expect(page.getByRole('button', { name: 'Send message' })).toBeEnabled();
+      await expect(page.getByRole('button', { name: 'Send message' })).toBeEnabled({ timeout: 30_000 });
       await showToast(page);
       await expectToastsClearOfHeader(page, `(${who}, ${size})`);
       await page.screenshot({ path: `${SHOTS}/layout-toast-${who}-${size}.png` });
