@@ -20,7 +20,10 @@ export function HeaderNav({ label, children }: { label: string; children: ReactN
   }, [open]);
   return (
     <>
-      <nav aria-label={label} className="hidden items-center justify-end gap-1 whitespace-nowrap sm:flex lg:flex-1">
+      <nav
+        aria-label={label}
+        className="hidden items-center justify-end gap-1 whitespace-nowrap sm:flex lg:flex-1"
+      >
         {children}
       </nav>
       <button
