@@ -3,6 +3,7 @@ import { expect, test, type Page, type Response } from '@playwright/test';
 import { gzipSync } from 'node:zlib';
 import { PUBLIC_PAGES } from '@backsignal/contracts/public';
 import { signUpAndVerify } from '../helpers/auth.ts';
+import { DESKTOP, PHONE } from '../helpers/shots.ts';
 
 const paths = Object.keys(PUBLIC_PAGES);
 const SHOTS = process.env.E2E_SHOTS_DIR ?? 'screenshots';
@@ -268,7 +269,175 @@ test.describe('public pages', () => {
   });
 
   test('sitemap and robots are served', async ({ request }) => {
-    expect(await (await request.get('/sitemap.xml')).text()).toContain('/audit</loc>');
+    const sitemap = await (await request.get('/sitemap.xml')).text();
+    expect(sitemap).toContain('/audit</loc>');
+    expect(sitemap).toContain('/pricing</loc>');
     expect(await (await request.get('/robots.txt')).text()).toContain('Disallow: /dashboard');
+  });
+
+  // Issue 29, public site.
+  test('/pricing: free during the beta, the beta’s real limits, paid plans with notice, the service per project', async ({
+    page,
+  }) => {
+    const res = await page.goto('/pricing');
+    expect(res?.status()).toBe(200);
+    const main = page.getByRole('main');
+    await expect(page.getByRole('heading', { level: 1, name: 'Pricing' })).toBeVisible();
+    await expect(main.getByRole('heading', { name: 'Free during the open beta' })).toBeVisible();
+    // The server's own limits (README: MAX_UPLOAD_MB, QUOTA_UPLOAD_MB_PER_DAY, QUOTA_ROWS_PER_DAY, RETENTION_DAYS).
+    await expect(main).toContainText('10 MB');
+    await expect(main).toContainText('1 GB uploaded');
+    await expect(main).toContainText('5,000,000 rows each validated, prepared and sent');
+    await expect(main).toContainText('Kept up to one year');
+    await expect(main).toContainText(
+      'We will announce them by email and on this page before they apply to you',
+    );
+    // No price for the app's future plans (spec §1): the only amount is the beta's $0.
+    expect((await main.textContent())!.match(/\$\d+/g)).toEqual(['$0']);
+    await expect(main.getByRole('heading', { name: 'Attribution engineering service' })).toBeVisible();
+    await expect(main).toContainText('Priced per project');
+    for (const word of ['One-time', 'Retainer', 'Performance-based']) await expect(main).toContainText(word);
+    const hrefs = await main.locator('a[href]').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+    expect(hrefs).toEqual(expect.arrayContaining(['/signup', '/contact', '/services']));
+    // Every page that offers the free beta says where its limits are, instead of 'no row limits'.
+    await page.goto('/agency');
+    await expect(page.getByText(/no row limits/)).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'What the beta includes' })).toHaveAttribute(
+      'href',
+      '/pricing',
+    );
+  });
+
+  test('/services is a service offered alongside the app, not a denial that the app exists', async ({
+    page,
+  }) => {
+    await page.goto('/services');
+    const main = page.getByRole('main');
+    await expect(main).toContainText('attribution engineering is a service, not a SaaS tool');
+    await expect(main).toContainText('alongside the Backsignal app');
+    await expect(main.getByRole('heading', { name: 'Rather do it yourself?' })).toBeVisible();
+    await expect(main.getByRole('link', { name: 'Start Free Beta' })).toHaveAttribute('href', '/signup');
+    await expect(main.getByRole('link', { name: 'See pricing' })).toHaveAttribute('href', '/pricing');
+    await expect(main.getByRole('link', { name: 'Book a Call' })).toBeVisible();
+  });
+
+  test('the audit, industry and pricing pages are linked from the footer of every public page and the app', async ({
+    page,
+  }) => {
+    test.setTimeout(300_000);
+    const wanted = ['/audit', '/agency', '/local-services', '/retail', '/crm-integrations', '/pricing'];
+    const linked = async () => {
+      const hrefs = await page
+        .locator('header a[href], footer a[href]')
+        .evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+      return wanted.filter((w) => !hrefs.includes(w));
+    };
+    for (const path of paths) {
+      await page.goto(path);
+      await expect(page.locator('h1').first()).toBeVisible();
+      expect(await linked(), `not linked from ${path}`).toEqual([]);
+    }
+    // Each goes where it says.
+    await page.goto('/about-us');
+    await page.getByRole('contentinfo').getByRole('link', { name: 'Pricing' }).click();
+    await expect(page).toHaveURL(/\/pricing$/);
+    await page.getByRole('contentinfo').getByRole('link', { name: 'Free tracking audit' }).click();
+    await expect(
+      page.getByRole('heading', { name: "Are You Wasting Money on Ads You Can't Track?" }),
+    ).toBeVisible();
+    await signUpAndVerify(page);
+    expect(await linked(), 'not linked from the dashboard').toEqual([]);
+  });
+
+  test('every public form marks the fields it needs: an asterisk and aria-required, and no others', async ({
+    page,
+  }) => {
+    test.setTimeout(180_000);
+    const forms: Record<string, string[]> = {
+      '/contact': ['Name', 'Email', 'Reason', 'Message'],
+      '/audit': ['Name', 'Email', 'Business type'],
+      '/automation': ['Name', 'Email', 'Business type'],
+      '/lead-ai': ['Name', 'Email', 'Message'],
+    };
+    for (const [path, needed] of Object.entries(forms)) {
+      await page.goto(path);
+      const form = page
+        .locator('form')
+        .filter({ has: page.getByRole('button', { name: /./ }) })
+        .last();
+      await expect(form.locator('fieldset').first()).toBeEnabled();
+      const fields = await form.locator('input:not([type="checkbox"]), select, textarea').evaluateAll((els) =>
+        els
+          .filter((el) => el.id && document.querySelector(`label[for="${el.id}"]`))
+          .map((el) => {
+            const label = document.querySelector(`label[for="${el.id}"]`)!;
+            const mark = label.parentElement!.querySelector('[aria-hidden]');
+            const shown = !!mark && mark.textContent === '*' && getComputedStyle(mark).display !== 'none';
+            return {
+              label: label.textContent!,
+              ariaRequired: el.getAttribute('aria-required') === 'true',
+              marked: shown,
+            };
+          }),
+      );
+      expect(
+        fields.filter((f) => f.ariaRequired).map((f) => f.label),
+        `${path}: aria-required`,
+      ).toEqual(needed);
+      expect(
+        fields.filter((f) => f.marked).map((f) => f.label),
+        `${path}: marked with an asterisk`,
+      ).toEqual(needed);
+      await expect(form.getByText('* required')).toBeVisible();
+    }
+  });
+
+  test('signup with a weak password: one message per field, the first failing rule only', async ({
+    page,
+  }) => {
+    test.setTimeout(180_000);
+    for (const [size, viewport] of [
+      ['desktop', DESKTOP],
+      ['phone', PHONE],
+    ] as const) {
+      await page.setViewportSize(viewport);
+      await page.goto('/signup');
+      await page.getByLabel('First name').fill('Alex');
+      await page.getByLabel('Email').fill('alex@example.com');
+      // Fails the number, uppercase and special-character rules.
+      await page.getByLabel('Password', { exact: true }).fill('abcdefgh');
+      await page.getByRole('button', { name: 'Sign up' }).click();
+      await expect(page.getByText('Please resolve the password error before submitting.')).toHaveCount(1);
+      await expect(page.getByText('Password must include at least one number.')).toHaveCount(1);
+      await expect(page.getByText(/must include at least one (uppercase|special)/)).toHaveCount(0);
+      await expect(page.locator('.Toastify__toast')).toHaveCount(0);
+      await page.screenshot({ path: `${SHOTS}/signup-weak-password-${size}.png` });
+    }
+  });
+
+  test('screenshots at 1280x900 and 390x844: pricing, services, contact, header and footer', async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    for (const [size, viewport] of [
+      ['desktop', DESKTOP],
+      ['phone', PHONE],
+    ] as const) {
+      await page.setViewportSize(viewport);
+      for (const path of ['/pricing', '/services', '/contact']) {
+        await page.goto(path);
+        await expect(page.locator('h1').first()).toBeVisible();
+        await page.screenshot({
+          path: `${SHOTS}/issue29${path.replace(/\//g, '-')}-${size}.png`,
+          fullPage: true,
+        });
+      }
+      await page.getByRole('banner').screenshot({ path: `${SHOTS}/issue29-header-${size}.png` });
+      await page.getByRole('contentinfo').screenshot({ path: `${SHOTS}/issue29-footer-${size}.png` });
+      if (size === 'phone') {
+        await page.getByRole('banner').getByRole('button', { name: 'Menu' }).click();
+        await page.screenshot({ path: `${SHOTS}/issue29-header-menu-${size}.png` });
+      }
+    }
   });
 });

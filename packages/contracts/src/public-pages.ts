@@ -38,7 +38,12 @@ export const PUBLIC_PAGES: Record<string, { title: string; description: string }
   '/services': {
     title: 'Attribution services for agencies | Backsignal',
     description:
-      'Done-for-you attribution engineering: setup, tracking fixes, white-label and long-term support, priced per project.',
+      'Done-for-you attribution engineering for agencies, alongside the self-serve app: setup, tracking fixes, white-label and long-term support, priced per project.',
+  },
+  '/pricing': {
+    title: 'Pricing: free during the open beta | Backsignal',
+    description:
+      'Backsignal is free during its open beta: every feature, no card. What the beta includes, how paid plans will be announced, and how our done-for-you service is priced.',
   },
   '/automation': {
     title: 'No-code automation course for service businesses | Backsignal',

@@ -11,6 +11,7 @@ import { LandingPage } from '../marketing/LandingPage.tsx';
 import { IndustryPage } from '../marketing/IndustryPage.tsx';
 import { INDUSTRY_PAGES } from '../marketing/industry-copy.ts';
 import { AboutPage, PrivacyPage, ServicesPage, TermsPage } from '../marketing/InfoPages.tsx';
+import { PricingPage } from '../marketing/PricingPage.tsx';
 import { ContactPage } from '../marketing/forms/ContactPage.tsx';
 import { AutomationPage } from '../marketing/forms/AutomationPage.tsx';
 import { AuditPage } from '../marketing/forms/AuditPage.tsx';
@@ -58,6 +59,7 @@ export const routes: RouteObject[] = [
           })),
           { path: '/about-us', element: <AboutPage /> },
           { path: '/services', element: <ServicesPage /> },
+          { path: '/pricing', element: <PricingPage /> },
           { path: '/terms-of-service', element: <TermsPage /> },
           { path: '/privacy-policy', element: <PrivacyPage /> },
           { path: '/automation', element: <AutomationPage /> },

@@ -9,6 +9,10 @@ const FALLBACK: PublicConfig = {
   marketingPixelId: null,
   landingVariant: 'random',
   maxUploadMb: 10,
+  // The server's defaults (README, Configuration), shown until its own values arrive.
+  quotaUploadMbPerDay: 1024,
+  quotaRowsPerDay: 5_000_000,
+  retentionDays: 365,
 };
 
 /**

@@ -3,8 +3,8 @@ import { toast } from 'react-toastify';
 import { errorMessage } from './errors.ts';
 
 /**
- * The submit cycle every account form shares: a busy flag, an inline error, and a toast on failure with the
- * spec §8 message (server message, else the fallback).
+ * The submit cycle every account form shares: a busy flag, an inline error, and a toast when the server refuses,
+ * with the spec §8 message (server message, else the fallback).
  */
 export function useFormAction(fallback: string, useClientMessage = false) {
   const [busy, setBusy] = useState(false);
@@ -13,6 +13,11 @@ export function useFormAction(fallback: string, useClientMessage = false) {
     setError(message);
     toast.error(message);
   };
+  /**
+   * A check of the form's own, before anything is sent: said once, inline (or not at all, `null`, when the
+   * fields already say it). A toast of the same words on top was a second and third copy of one problem.
+   */
+  const block = (message: string | null) => setError(message);
   const run = async (work: () => Promise<void>) => {
     setBusy(true);
     setError(null);
@@ -24,5 +29,5 @@ export function useFormAction(fallback: string, useClientMessage = false) {
       setBusy(false);
     }
   };
-  return { busy, error, fail, run };
+  return { busy, error, fail, block, run };
 }

@@ -44,7 +44,7 @@ export function ServicesPage() {
       <Section
         level={1}
         title="Done-for-you attribution engineering"
-        intro="This is a service, not a SaaS tool: our engineers set up and maintain the tracking that proves your ads work."
+        intro="For agencies: attribution engineering is a service, not a SaaS tool. Our engineers set up and maintain the tracking that proves your clients' ads work. We offer it alongside the Backsignal app, the self-serve tool we use ourselves for offline uploads."
       >
         <FeatureCards
           items={[
@@ -87,6 +87,15 @@ export function ServicesPage() {
         <div className="mt-8 flex flex-wrap gap-3">
           <CtaLink to={bookACallUrl} label="Book a Call" position="services" external />
           <CtaLink to="/contact" label="Ask a question" position="services" variant="outline" />
+        </div>
+      </Section>
+      <Section
+        title="Rather do it yourself?"
+        intro="If what you need is offline conversions sent to Meta from your clients' exports, you do not need the service: the Backsignal app maps, corrects, hashes and sends a CSV in minutes, and it is free during the open beta."
+      >
+        <div className="flex flex-wrap gap-3">
+          <CtaLink to="/signup" label="Start Free Beta" position="services-app" />
+          <CtaLink to="/pricing" label="See pricing" position="services-app" variant="outline" />
         </div>
       </Section>
     </>

@@ -175,8 +175,10 @@ export function FreeBetaBlock({ position = 'closing' }: { position?: string }) {
         <div>
           <h2 className="text-3xl font-bold tracking-tight text-white">Free During Open Beta</h2>
           <p className="mt-2 max-w-2xl text-brand-100">
-            Every feature, no card, no row limits while we are in beta. Paid plans come later, and you will
-            hear about them first.
+            Every feature, no card. Paid plans come later, and you will hear about them first.{' '}
+            <Link to="/pricing" className="font-semibold text-white underline">
+              What the beta includes
+            </Link>
           </p>
         </div>
         <CtaLink to="/signup" label="Start Free Beta" position={position} variant="light" />

@@ -74,7 +74,14 @@ describe('system routes', () => {
   it('serves public config with no secrets', async () => {
     const res = await ctx.app.inject({ url: '/api/config' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ captchaMode: 'dev', maxUploadMb: 10 });
+    // The beta's real limits, for /pricing.
+    expect(res.json()).toMatchObject({
+      captchaMode: 'dev',
+      maxUploadMb: 10,
+      quotaUploadMbPerDay: 1024,
+      quotaRowsPerDay: 5_000_000,
+      retentionDays: 365,
+    });
     expect(res.body).not.toContain(ctx.config.sessionSecret);
   });
 
@@ -83,6 +90,8 @@ describe('system routes', () => {
     expect(map.headers['content-type']).toContain('application/xml');
     expect(map.body).toContain('<loc>http://localhost:3000/audit</loc>');
     expect(map.body).toContain('<loc>http://localhost:3000/</loc>');
+    // Issue 29: the pricing page is a page like the others.
+    expect(map.body).toContain('<loc>http://localhost:3000/pricing</loc>');
     const robots = await ctx.app.inject({ url: '/robots.txt' });
     expect(robots.body).toContain('Disallow: /dashboard');
     expect(robots.body).toContain('Sitemap: http://localhost:3000/sitemap.xml');

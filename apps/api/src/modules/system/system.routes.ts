@@ -77,6 +77,9 @@ export const systemRoutes =
         marketingPixelId: deps.config.marketingPixelId ?? null,
         landingVariant: deps.config.landingVariant,
         maxUploadMb: deps.config.maxUploadBytes / 1024 / 1024,
+        quotaUploadMbPerDay: deps.config.quotas.uploadBytes / 1024 / 1024,
+        quotaRowsPerDay: deps.config.quotas.rows,
+        retentionDays: deps.config.retentionDays,
       };
     });
   };

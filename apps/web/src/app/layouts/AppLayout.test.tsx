@@ -1,11 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import { render, screen } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { StepIndicator } from '../../components/StepIndicator.tsx';
 
 const session = vi.hoisted(() => ({ status: 'loading', user: null as null | { firstName: string } }));
 vi.mock('../../lib/session.tsx', () => ({ useSession: () => session }));
 
-const { AppHeader } = await import('./AppLayout.tsx');
+const { AppHeader, AppLayout } = await import('./AppLayout.tsx');
 
 const header = () =>
   render(
@@ -27,5 +28,32 @@ describe('AppHeader', () => {
     header();
     expect(screen.getByRole('button', { name: 'Logout' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Account' })).toBeTruthy();
+  });
+});
+
+describe('AppLayout and the step pill', () => {
+  it("shows a step screen's pill in the header, not over the page (issue 29)", () => {
+    session.status = 'loggedIn';
+    render(
+      <MemoryRouter initialEntries={['/map-columns']}>
+        <Routes>
+          <Route element={<AppLayout />}>
+            <Route
+              path="/map-columns"
+              element={
+                <>
+                  <StepIndicator step={2} />
+                  <h1>Map Fields</h1>
+                </>
+              }
+            />
+          </Route>
+        </Routes>
+      </MemoryRouter>,
+    );
+    const pill = screen.getByText(/^Step 2 of 5/);
+    expect(screen.getByRole('banner').contains(pill)).toBe(true);
+    expect(screen.getByRole('main').contains(pill)).toBe(false);
+    expect(screen.getByRole('main').textContent).toBe('Map Fields');
   });
 });

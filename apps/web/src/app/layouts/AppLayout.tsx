@@ -1,4 +1,6 @@
+import { useState } from 'react';
 import { NavLink, Outlet } from 'react-router';
+import { StepSlot } from '../../components/StepIndicator.tsx';
 import { api } from '../../lib/api.ts';
 import { useSession } from '../../lib/session.tsx';
 import { HeaderNav } from './HeaderNav.tsx';
@@ -8,7 +10,7 @@ import { PublicLayout, SiteFooter } from './PublicLayout.tsx';
 
 const nav = 'rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100 hover:text-slate-900';
 
-export function AppHeader() {
+export function AppHeader({ stepSlot }: { stepSlot?: (el: HTMLElement | null) => void }) {
   const session = useSession();
   const header = useHeaderHeight<HTMLElement>();
   const logout = async () => {
@@ -21,8 +23,17 @@ export function AppHeader() {
   };
   return (
     <header ref={header} className="sticky top-0 z-30 border-b border-slate-200 bg-white/90 backdrop-blur">
-      <div className="mx-auto flex max-w-6xl items-center justify-between gap-2 px-4 py-3">
-        <Logo to="/dashboard" />
+      <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-2 px-4 py-3">
+        {/* Logo and links share the room either side of the pill equally, so it sits at the header's centre. */}
+        <div className="lg:flex-1">
+          <Logo to="/dashboard" />
+        </div>
+        {/* The workflow screens' step pill (StepIndicator), at top centre: between the logo and the links from
+            1024 px, on a row of its own below them on narrower screens, where the links leave no room. */}
+        <div
+          ref={stepSlot}
+          className="order-last flex w-full justify-center pt-2 empty:hidden lg:order-none lg:w-auto lg:px-4 lg:pt-0"
+        />
         {/* Account links only for a known user: while the session loads (or for a visitor about to be sent to
             /login) an Account and a Logout would promise what is not there. */}
         {session.status === 'loggedIn' && (
@@ -50,20 +61,23 @@ export function AppHeader() {
 }
 
 export function AppLayout() {
+  const [stepSlot, setStepSlot] = useState<HTMLElement | null>(null);
   return (
-    <div className="flex min-h-screen flex-col">
-      <a
-        href="#main"
-        className="sr-only z-50 rounded bg-white px-3 py-2 font-semibold text-brand-700 focus:not-sr-only focus:absolute focus:left-2 focus:top-2"
-      >
-        Skip to content
-      </a>
-      <AppHeader />
-      <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-8">
-        <Outlet />
-      </main>
-      <SiteFooter />
-    </div>
+    <StepSlot.Provider value={stepSlot}>
+      <div className="flex min-h-screen flex-col">
+        <a
+          href="#main"
+          className="sr-only z-50 rounded bg-white px-3 py-2 font-semibold text-brand-700 focus:not-sr-only focus:absolute focus:left-2 focus:top-2"
+        >
+          Skip to content
+        </a>
+        <AppHeader stepSlot={setStepSlot} />
+        <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-8">
+          <Outlet />
+        </main>
+        <SiteFooter />
+      </div>
+    </StepSlot.Provider>
   );
 }
 

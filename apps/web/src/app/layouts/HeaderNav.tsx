@@ -3,7 +3,9 @@ import { useLocation } from 'react-router';
 
 /**
  * A header's links: in a row from 640 px, behind a Menu button on phones so the header stays one line. The
- * menu closes on navigation and on Escape.
+ * menu closes on navigation and on Escape. Open, it is a row of the header (which wraps), not a layer over the
+ * page: the header's height then includes it, and toasts, placed below the header (useHeaderHeight), never
+ * cover its links.
  */
 export function HeaderNav({ label, children }: { label: string; children: ReactNode }) {
   const [open, setOpen] = useState(false);
@@ -18,7 +20,10 @@ export function HeaderNav({ label, children }: { label: string; children: ReactN
   }, [open]);
   return (
     <>
-      <nav aria-label={label} className="hidden items-center gap-1 sm:flex">
+      <nav
+        aria-label={label}
+        className="hidden items-center justify-end gap-1 whitespace-nowrap sm:flex lg:flex-1"
+      >
         {children}
       </nav>
       <button
@@ -44,7 +49,7 @@ export function HeaderNav({ label, children }: { label: string; children: ReactN
         <nav
           id={id}
           aria-label={label}
-          className="absolute inset-x-0 top-full flex flex-col gap-1 border-b border-slate-200 bg-white px-4 py-3 shadow-md sm:hidden"
+          className="order-last -mx-4 -mb-3 mt-3 flex w-[calc(100%+2rem)] flex-col gap-1 border-t border-slate-200 bg-white px-4 py-3 sm:hidden"
         >
           {children}
         </nav>

@@ -13,7 +13,7 @@ export function PublicHeader() {
   const { status } = useSession();
   return (
     <header ref={header} className="sticky top-0 z-30 border-b border-slate-200 bg-white/90 backdrop-blur">
-      <div className="mx-auto flex max-w-6xl items-center justify-between gap-2 px-4 py-3">
+      <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-2 px-4 py-3">
         <Logo />
         <HeaderNav label="Main">
           <NavLink to="/about-us" className={nav}>
@@ -49,22 +49,61 @@ export function PublicHeader() {
   );
 }
 
+/** Every public page a visitor may look for, in three groups: the header keeps to the spec's four links. */
+const FOOTER_LINKS: { title: string; links: [string, string][] }[] = [
+  {
+    title: 'Product',
+    links: [
+      ['/csv-to-meta', 'How it works'],
+      ['/pricing', 'Pricing'],
+      ['/audit', 'Free tracking audit'],
+    ],
+  },
+  {
+    title: 'Who it is for',
+    links: [
+      ['/agency', 'Agencies'],
+      ['/local-services', 'Local services'],
+      ['/retail', 'Retail'],
+      ['/crm-integrations', 'CRM integrations'],
+    ],
+  },
+  {
+    title: 'Company',
+    links: [
+      ['/about-us', 'About us'],
+      ['/services', 'Attribution services'],
+      ['/contact', 'Contact'],
+      ['/terms-of-service', 'Terms of Service'],
+      ['/privacy-policy', 'Privacy Policy'],
+    ],
+  },
+];
+
 export function SiteFooter() {
   return (
     <footer className="border-t border-slate-200 bg-white">
-      <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-4 px-4 py-8 text-sm text-slate-600">
-        <p>© {new Date().getFullYear()} Backsignal</p>
-        <nav aria-label="Footer" className="flex flex-wrap gap-4">
-          <Link to="/terms-of-service" className="hover:text-slate-900">
-            Terms of Service
-          </Link>
-          <Link to="/privacy-policy" className="hover:text-slate-900">
-            Privacy Policy
-          </Link>
-          <Link to="/contact" className="hover:text-slate-900">
-            Contact
-          </Link>
-        </nav>
+      <div className="mx-auto grid max-w-6xl grid-cols-2 gap-8 px-4 py-10 text-sm text-slate-600 lg:grid-cols-4">
+        <div className="col-span-2 lg:col-span-1">
+          <p className="font-semibold text-slate-900">Backsignal</p>
+          <p className="mt-2">Offline conversions to Meta, done right. Free during the open beta.</p>
+          <p className="mt-4">© {new Date().getFullYear()} Backsignal</p>
+        </div>
+        {FOOTER_LINKS.map((group) => (
+          <nav key={group.title} aria-label={`Footer: ${group.title}`}>
+            <p className="font-semibold text-slate-900">{group.title}</p>
+            <ul className="mt-2 space-y-1">
+              {group.links.map(([to, label]) => (
+                <li key={to}>
+                  {/* 24 px tall at least, so the links are easy to tap (WCAG 2.5.8). */}
+                  <Link to={to} className="inline-block py-0.5 hover:text-slate-900 hover:underline">
+                    {label}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        ))}
       </div>
     </footer>
   );

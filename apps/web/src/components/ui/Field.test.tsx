@@ -44,3 +44,32 @@ describe('form fields', () => {
     expect(screen.getByLabelText('Company').hasAttribute('aria-describedby')).toBe(false);
   });
 });
+
+describe('Field: a required control says so', () => {
+  it('marks a required input, select and text area with an asterisk and aria-required', () => {
+    render(
+      <>
+        <TextField label="Name" required />
+        <SelectField label="Reason" required>
+          <option value="">Choose</option>
+        </SelectField>
+        <TextAreaField label="Message" required />
+      </>,
+    );
+    for (const label of ['Name', 'Reason', 'Message']) {
+      // The field's name stays its label's words: the asterisk is beside the label, not in it.
+      const control = screen.getByLabelText(label, { exact: true });
+      expect(control.getAttribute('aria-required')).toBe('true');
+      const mark = control.parentElement!.querySelector('[aria-hidden]');
+      expect(mark?.textContent).toBe('*');
+      expect(mark?.closest('label')).toBeNull();
+    }
+  });
+
+  it('leaves an optional field unmarked', () => {
+    render(<TextField label="Company (optional)" />);
+    const control = screen.getByLabelText('Company (optional)');
+    expect(control.hasAttribute('aria-required')).toBe(false);
+    expect(control.parentElement!.textContent).toBe('Company (optional)');
+  });
+});

@@ -20,12 +20,29 @@ interface FieldProps {
 const describedBy = (id: string, { error, hint }: Pick<FieldProps, 'error' | 'hint'>) =>
   error ? `${id}-error` : hint ? `${id}-hint` : undefined;
 
-function FieldShell({ id, label, error, hint, children }: FieldProps & { id: string; children: ReactNode }) {
+/**
+ * A required control says so: an asterisk after its label for the eye (hidden from screen readers, which hear
+ * the control's aria-required instead), so a visitor knows before sending what the form needs.
+ */
+function FieldShell({
+  id,
+  label,
+  error,
+  hint,
+  required,
+  children,
+}: FieldProps & { id: string; required?: boolean; children: ReactNode }) {
   return (
     <div className="space-y-1">
-      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
-        {label}
-      </label>
+      <div className="text-sm font-medium text-slate-700">
+        <label htmlFor={id}>{label}</label>
+        {/* Outside the label, so the field's name stays its label's words. */}
+        {required && (
+          <span aria-hidden className="ml-0.5 text-red-700">
+            *
+          </span>
+        )}
+      </div>
       {children}
       {hint && !error && (
         <p id={`${id}-hint`} className="text-xs text-slate-500">
@@ -46,10 +63,11 @@ export const TextField = forwardRef<HTMLInputElement, FieldProps & InputHTMLAttr
     const auto = useId();
     const fid = id ?? auto;
     return (
-      <FieldShell id={fid} label={label} error={error} hint={hint}>
+      <FieldShell id={fid} label={label} error={error} hint={hint} required={props.required}>
         <input
           ref={ref}
           id={fid}
+          aria-required={props.required || undefined}
           aria-invalid={error ? true : undefined}
           aria-describedby={describedBy(fid, { error, hint })}
           className={`${control} ${className}`}
@@ -67,10 +85,11 @@ export const SelectField = forwardRef<
   const auto = useId();
   const fid = id ?? auto;
   return (
-    <FieldShell id={fid} label={label} error={error} hint={hint}>
+    <FieldShell id={fid} label={label} error={error} hint={hint} required={props.required}>
       <select
         ref={ref}
         id={fid}
+        aria-required={props.required || undefined}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy(fid, { error, hint })}
         className={`${control} ${className}`}
@@ -89,10 +108,11 @@ export const TextAreaField = forwardRef<
   const auto = useId();
   const fid = id ?? auto;
   return (
-    <FieldShell id={fid} label={label} error={error} hint={hint}>
+    <FieldShell id={fid} label={label} error={error} hint={hint} required={props.required}>
       <textarea
         ref={ref}
         id={fid}
+        aria-required={props.required || undefined}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy(fid, { error, hint })}
         className={`${control} ${className}`}
@@ -101,3 +121,15 @@ export const TextAreaField = forwardRef<
     </FieldShell>
   );
 });
+
+/**
+ * The key to the asterisks, for a form with optional fields too. Hidden from screen readers: they hear each
+ * control's own aria-required.
+ */
+export function RequiredNote() {
+  return (
+    <p aria-hidden className="text-xs text-slate-600">
+      <span className="text-red-700">*</span> required
+    </p>
+  );
+}

@@ -9,6 +9,9 @@ import { accountApi } from './account-api.ts';
 import { AuthCard, FormError } from './AuthCard.tsx';
 import { PasswordField } from './PasswordField.tsx';
 
+/** Spec §5: the same blocking message as signup's. */
+const WEAK_PASSWORD = 'Please resolve the password error before submitting.';
+
 export function ResetPasswordPage() {
   usePageMeta({ title: 'Choose a new password | Backsignal' });
   const [params] = useSearchParams();
@@ -16,14 +19,20 @@ export function ResetPasswordPage() {
   const navigate = useNavigate();
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
-  const { busy, error, fail, run } = useFormAction('Something went wrong');
-  const problem = password ? passwordProblem(password) : null;
+  const { busy, error, block, run } = useFormAction('Something went wrong');
+  // Once sent, an empty field says what it lacks too.
+  const [sent, setSent] = useState(false);
+  const problem = password || sent ? passwordProblem(password) : null;
+  const mismatch = (confirm || sent) && confirm !== password ? 'Passwords do not match.' : undefined;
 
+  // One message per problem, beside its field (spec §5: the first failing rule; 'Passwords do not match.' at the
+  // confirmation); above the form only the blocking message a weak password adds, and no toast repeating them.
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (!token) return fail('Invalid or missing token.');
-    if (password !== confirm) return fail('Passwords do not match.');
-    if (passwordProblem(password)) return fail('Please resolve the password error before submitting.');
+    setSent(true);
+    if (!token) return block('Invalid or missing token.');
+    if (passwordProblem(password)) return block(WEAK_PASSWORD);
+    if (password !== confirm) return block(null);
     await run(async () => {
       const { message } = await accountApi.resetPassword({ token, password });
       toast.success(message || 'Password has been reset.');
@@ -59,7 +68,10 @@ export function ResetPasswordPage() {
             autoComplete="new-password"
             required
             value={password}
-            onChange={(e) => setPassword(e.target.value)}
+            onChange={(e) => {
+              setPassword(e.target.value);
+              if (error === WEAK_PASSWORD) block(null);
+            }}
             error={problem ?? undefined}
           />
           <PasswordField
@@ -69,7 +81,7 @@ export function ResetPasswordPage() {
             required
             value={confirm}
             onChange={(e) => setConfirm(e.target.value)}
-            error={confirm && confirm !== password ? 'Passwords do not match.' : undefined}
+            error={mismatch}
           />
           <Button type="submit" className="w-full" disabled={busy}>
             {busy ? 'Saving...' : 'Reset password'}

@@ -59,3 +59,20 @@ describe('SettingsPage tabs', () => {
     expect(panelOf('Current password')).toBe(panel);
   });
 });
+
+describe('Change Password', () => {
+  it('says a mismatch once, at the confirmation: not again above the form or in a toast', async () => {
+    renderPage();
+    await openTab('Change Password');
+    await userEvent.type(screen.getByLabelText('Current password'), 'Old-Pass-2025!');
+    await userEvent.type(screen.getByLabelText('New password'), 'New-Pass-2026!');
+    await userEvent.type(screen.getByLabelText('Confirm new password'), 'New-Pass-2026?');
+    await userEvent.click(screen.getByRole('button', { name: 'Update password' }));
+    expect(screen.getAllByText('Passwords do not match.')).toHaveLength(1);
+    const confirm = screen.getByLabelText('Confirm new password');
+    expect(document.getElementById(confirm.getAttribute('aria-describedby')!)?.textContent).toBe(
+      'Passwords do not match.',
+    );
+    expect(toast.error).not.toHaveBeenCalled();
+  });
+});

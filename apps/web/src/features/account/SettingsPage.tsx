@@ -146,13 +146,18 @@ function ProfileForm() {
 
 function ChangePasswordForm() {
   const [form, setForm] = useState({ currentPassword: '', newPassword: '', confirm: '' });
-  const { busy, error, fail, run } = useFormAction('Password update failed.');
+  const { busy, error, run } = useFormAction('Password update failed.');
+  const [sent, setSent] = useState(false);
   const set = (k: keyof typeof form) => (e: { target: { value: string } }) =>
     setForm((f) => ({ ...f, [k]: e.target.value }));
+  // Said once, at the confirmation (spec §5), not again above the form and in a toast.
+  const mismatch =
+    (form.confirm || sent) && form.newPassword !== form.confirm ? 'Passwords do not match.' : undefined;
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (form.newPassword !== form.confirm) return fail('Passwords do not match.');
+    setSent(true);
+    if (form.newPassword !== form.confirm) return;
     void run(async () => {
       const { message } = await accountApi.changePassword({
         currentPassword: form.currentPassword,
@@ -160,6 +165,7 @@ function ChangePasswordForm() {
       });
       toast.success(message || 'Password updated successfully.');
       setForm({ currentPassword: '', newPassword: '', confirm: '' });
+      setSent(false);
     });
   };
 
@@ -190,6 +196,7 @@ function ChangePasswordForm() {
           required
           value={form.confirm}
           onChange={set('confirm')}
+          error={mismatch}
         />
         <p className="text-xs text-slate-500">Changing your password logs you out on every other device.</p>
         <div className="flex justify-end">

@@ -55,6 +55,49 @@ describe('SignupPage', () => {
     expect(api.signup).not.toHaveBeenCalled();
   });
 
+  it('a weak password is said once: its first failing rule at the field, the blocking message once, no toast', async () => {
+    renderPage();
+    await userEvent.type(screen.getByLabelText('First name'), 'Ann');
+    await userEvent.type(screen.getByLabelText('Email'), 'ann@example.com');
+    // Fails three rules (number, uppercase, special): only the first in the spec's order shows.
+    await userEvent.type(screen.getByLabelText('Password', { exact: true }), 'abcdefgh');
+    await userEvent.click(screen.getByRole('button', { name: 'Sign up' }));
+    expect(description('Password')).toBe('Password must include at least one number.');
+    expect(screen.queryByText(/must include at least one (uppercase|special)/)).toBeNull();
+    expect(screen.getAllByText('Please resolve the password error before submitting.')).toHaveLength(1);
+    expect(screen.getAllByRole('alert').map((a) => a.textContent)).toEqual([
+      'Please resolve the password error before submitting.',
+      'Password must include at least one number.',
+    ]);
+    expect(toast.error).not.toHaveBeenCalled();
+    expect(api.signup).not.toHaveBeenCalled();
+    // Editing the password takes the blocking message away; the field goes on saying what is left.
+    await userEvent.type(screen.getByLabelText('Password', { exact: true }), '1A!');
+    expect(screen.queryByText('Please resolve the password error before submitting.')).toBeNull();
+    expect(screen.queryAllByRole('alert')).toHaveLength(0);
+  });
+
+  it('shows the rules one at a time, in the spec order: length, number, uppercase, special', async () => {
+    renderPage();
+    const field = screen.getByLabelText('Password', { exact: true });
+    const steps: [string, string][] = [
+      ['Ab1!', 'Password must be at least 8 characters long.'],
+      ['abcdefgh', 'Password must include at least one number.'],
+      ['abcdefg1', 'Password must include at least one uppercase letter.'],
+      ['Abcdefg1', 'Password must include at least one special character.'],
+    ];
+    for (const [password, message] of steps) {
+      await userEvent.clear(field);
+      await userEvent.type(field, password);
+      expect(description('Password')).toBe(message);
+      expect(screen.getAllByRole('alert')).toHaveLength(1);
+    }
+    await userEvent.type(field, '!');
+    expect(description('Password')).toBe(
+      'At least 8 characters with a number, an uppercase letter and a special character.',
+    );
+  });
+
   it('answers every accepted signup with the inbox notice and signs nobody in (issue 21)', async () => {
     api.signup.mockResolvedValue({ message: 'Check your inbox to continue.' });
     renderPage();

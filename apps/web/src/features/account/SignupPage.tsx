@@ -10,6 +10,9 @@ import { accountApi } from './account-api.ts';
 import { AuthCard, FormError } from './AuthCard.tsx';
 import { PasswordField } from './PasswordField.tsx';
 
+/** Spec §5: what a signup with a weak password is blocked with. */
+const WEAK_PASSWORD = 'Please resolve the password error before submitting.';
+
 export function SignupPage() {
   usePageMeta({
     title: 'Create your account | Backsignal',
@@ -25,7 +28,7 @@ export function SignupPage() {
     company: '',
     role: '',
   });
-  const { busy, error, fail, run } = useFormAction('Signup failed', true);
+  const { busy, error, block, run } = useFormAction('Signup failed', true);
   // What the API's own contract says of each field, shown beside it once the form was sent: an empty form used
   // to get only the password message, with nothing marked.
   const [fieldErrors, setFieldErrors] = useState<Partial<Record<keyof typeof form, string>>>({});
@@ -33,6 +36,8 @@ export function SignupPage() {
   const set = (k: keyof typeof form) => (e: { target: { value: string } }) => {
     setForm((f) => ({ ...f, [k]: e.target.value }));
     setFieldErrors(({ [k]: _edited, ...rest }) => rest);
+    // The password's own message, beside it, follows each keystroke; the blocking summary goes with the edit.
+    if (k === 'password' && error === WEAK_PASSWORD) block(null);
   };
 
   const submit = async (e: FormEvent) => {
@@ -42,8 +47,9 @@ export function SignupPage() {
       const found: typeof fieldErrors = {};
       for (const issue of parsed.error.issues) found[issue.path[0] as keyof typeof form] ??= issue.message;
       setFieldErrors(found);
-      if (found.password) return fail('Please resolve the password error before submitting.');
-      return fail(Object.values(found)[0]!);
+      // One message per problem: each field's beside it (the password's first failing rule only, spec §5), and
+      // for a weak password the spec's blocking message once, above the form; no toast repeating either.
+      return block(found.password ? WEAK_PASSWORD : null);
     }
     await run(async () => {
       // The same answer whether the address is new or already has an account (the owner is told by mail), so

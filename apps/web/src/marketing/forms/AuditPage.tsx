@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { toast } from 'react-toastify';
 import { AUDIT_BUSINESS_TYPES, LEAK_STATEMENTS } from '@backsignal/contracts/public';
 import { Button } from '../../components/ui/Button.tsx';
-import { SelectField, TextAreaField, TextField } from '../../components/ui/Field.tsx';
+import { RequiredNote, SelectField, TextAreaField, TextField } from '../../components/ui/Field.tsx';
 import { api } from '../../lib/api.ts';
 import { errorMessage } from '../../lib/errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
@@ -83,6 +83,7 @@ export function AuditPage() {
           </div>
         ) : (
           <ReadyForm onSubmit={submit} className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+            <RequiredNote />
             <div className="grid gap-4 sm:grid-cols-2">
               <TextField label="Name" autoComplete="name" required value={form.name} onChange={set('name')} />
               <TextField

@@ -3,7 +3,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify';
 import { AUTOMATION_BUSINESS_TYPES } from '@backsignal/contracts/public';
 import { Button } from '../../components/ui/Button.tsx';
-import { SelectField, TextField } from '../../components/ui/Field.tsx';
+import { RequiredNote, SelectField, TextField } from '../../components/ui/Field.tsx';
 import { api } from '../../lib/api.ts';
 import { errorMessage } from '../../lib/errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
@@ -188,6 +188,7 @@ export function AutomationPage() {
           onSubmit={submit}
           className="mt-8 w-full max-w-md rounded-2xl border border-slate-200 bg-white p-6 text-left shadow-sm"
         >
+          <RequiredNote />
           <TextField
             label="Name"
             autoComplete="name"

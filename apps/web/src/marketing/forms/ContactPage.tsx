@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify';
 import { CONTACT_REASONS } from '@backsignal/contracts/public';
 import { Button } from '../../components/ui/Button.tsx';
-import { SelectField, TextAreaField, TextField } from '../../components/ui/Field.tsx';
+import { RequiredNote, SelectField, TextAreaField, TextField } from '../../components/ui/Field.tsx';
 import { api } from '../../lib/api.ts';
 import { errorMessage } from '../../lib/errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
@@ -19,13 +19,25 @@ export function ContactPage() {
   const [token, setToken] = useState('');
   const [resetKey, setResetKey] = useState(0);
   const [busy, setBusy] = useState(false);
+  // After a send with fields missing, those fields are marked invalid (the toast says why), until filled.
+  const [tried, setTried] = useState(false);
   const set = (k: keyof typeof form) => (e: { target: { value: string } }) =>
     setForm((f) => ({ ...f, [k]: e.target.value }));
+  // Spec §5: message and reason, plus name and email for an anonymous visitor.
+  const missing = {
+    name: !user && !form.name.trim(),
+    email: !user && !form.email.trim(),
+    reason: !form.reason,
+    message: !form.message.trim(),
+  };
+  const invalid = (k: keyof typeof missing) => (tried && missing[k]) || undefined;
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (!form.message.trim() || !form.reason || (!user && (!form.name.trim() || !form.email.trim())))
+    if (Object.values(missing).some(Boolean)) {
+      setTried(true);
       return void toast.error('Please fill in all required fields.');
+    }
     if (!token) return void toast.error('Please complete the captcha.');
     setBusy(true);
     try {
@@ -38,6 +50,7 @@ export function ContactPage() {
       const res = await api<{ message?: string }>('/api/contact', { method: 'POST', body });
       toast.success(res.message ?? 'Request submitted successfully!');
       setForm(empty);
+      setTried(false);
       setResetKey((k) => k + 1);
     } catch (err) {
       toast.error(errorMessage(err, 'Failed to send message.'));
@@ -57,6 +70,7 @@ export function ContactPage() {
         className="mt-8 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm"
         noValidate
       >
+        <RequiredNote />
         {!user && (
           <div className="grid gap-4 sm:grid-cols-2">
             <TextField
@@ -64,6 +78,7 @@ export function ContactPage() {
               name="name"
               autoComplete="name"
               required
+              aria-invalid={invalid('name')}
               value={form.name}
               onChange={set('name')}
             />
@@ -73,12 +88,20 @@ export function ContactPage() {
               type="email"
               autoComplete="email"
               required
+              aria-invalid={invalid('email')}
               value={form.email}
               onChange={set('email')}
             />
           </div>
         )}
-        <SelectField label="Reason" name="reason" required value={form.reason} onChange={set('reason')}>
+        <SelectField
+          label="Reason"
+          name="reason"
+          required
+          aria-invalid={invalid('reason')}
+          value={form.reason}
+          onChange={set('reason')}
+        >
           <option value="">Choose a reason</option>
           {CONTACT_REASONS.map((r) => (
             <option key={r.value} value={r.value}>
@@ -91,6 +114,7 @@ export function ContactPage() {
           name="message"
           rows={6}
           required
+          aria-invalid={invalid('message')}
           value={form.message}
           onChange={set('message')}
         />

@@ -36,4 +36,14 @@ describe('LeadAiPage (spec §5)', () => {
     expect(body).toMatchObject({ reason: 'lead-ai-waitlist', name: 'Lee Chan', email: 'lee@example.com' });
     expect(body.message).toContain('We answer leads the next morning.');
   });
+
+  it('marks the fields it needs: name, email and message, not the business type', async () => {
+    render(<LeadAiPage />);
+    const required = (label: RegExp) => screen.getByLabelText(label).getAttribute('aria-required');
+    expect([/^Name/, /^Email/, /^Message/].map(required)).toEqual(['true', 'true', 'true']);
+    expect(required(/^Business type/)).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Join the waitlist' }));
+    expect(screen.getByLabelText(/^Message/).getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByLabelText(/^Business type/).hasAttribute('aria-invalid')).toBe(false);
+  });
 });

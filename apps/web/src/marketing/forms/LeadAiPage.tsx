@@ -2,7 +2,7 @@ import { PUBLIC_PAGES } from '@backsignal/contracts/public';
 import { useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify';
 import { Button } from '../../components/ui/Button.tsx';
-import { TextAreaField, TextField } from '../../components/ui/Field.tsx';
+import { RequiredNote, TextAreaField, TextField } from '../../components/ui/Field.tsx';
 import { api } from '../../lib/api.ts';
 import { errorMessage } from '../../lib/errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
@@ -20,11 +20,22 @@ export function LeadAiPage() {
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState(false);
 
+  // After a send with fields missing, those fields are marked invalid (the toast says why), until filled.
+  const [tried, setTried] = useState(false);
+  // Spec §5: a message is required, plus name and email for anonymous visitors (the reason is the waitlist).
+  const missing = {
+    name: !user && !form.name.trim(),
+    email: !user && !form.email.trim(),
+    message: !form.message.trim(),
+  };
+  const invalid = (k: keyof typeof missing) => (tried && missing[k]) || undefined;
+
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    // Spec §5: a message is required, plus name and email for anonymous visitors (the reason is the waitlist).
-    if (!form.message.trim() || (!user && (!form.name.trim() || !form.email.trim())))
+    if (Object.values(missing).some(Boolean)) {
+      setTried(true);
       return void toast.error('Please fill in all required fields.');
+    }
     if (!token) return void toast.error('Please complete the captcha.');
     track('lead_ai_waitlist_attempted');
     setBusy(true);
@@ -41,6 +52,7 @@ export function LeadAiPage() {
       });
       track('lead_ai_waitlist_submitted');
       setForm({ name: '', email: '', business: '', message: '' });
+      setTried(false);
       setResetKey((k) => k + 1);
       setDone(true);
     } catch (err) {
@@ -82,12 +94,14 @@ export function LeadAiPage() {
         ) : (
           <ReadyForm onSubmit={submit} noValidate>
             <h2 className="text-lg font-semibold text-slate-900">Join the waitlist</h2>
+            <RequiredNote />
             {!user && (
               <>
                 <TextField
                   label="Name"
                   autoComplete="name"
                   required
+                  aria-invalid={invalid('name')}
                   value={form.name}
                   onChange={(e) => setForm((f) => ({ ...f, name: e.target.value }))}
                 />
@@ -96,6 +110,7 @@ export function LeadAiPage() {
                   type="email"
                   autoComplete="email"
                   required
+                  aria-invalid={invalid('email')}
                   value={form.email}
                   onChange={(e) => setForm((f) => ({ ...f, email: e.target.value }))}
                 />
@@ -109,6 +124,7 @@ export function LeadAiPage() {
             <TextAreaField
               label="Message"
               required
+              aria-invalid={invalid('message')}
               rows={3}
               placeholder="How do leads reach you today, and how fast do you answer them?"
               value={form.message}
