@@ -3,10 +3,8 @@ import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import type PgBoss from 'pg-boss';
 import type { Config } from './config/env.ts';
-import type { Db } from './db/db.ts';
-import type { Mailer } from './integrations/mailer.ts';
+import type { AppDeps, ResolvedDeps } from './deps.ts';
 import { clientAddress } from './lib/client-address.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerSession } from './plugins/session.ts';
@@ -25,28 +23,6 @@ import { formRoutes } from './modules/forms/forms.routes.ts';
 import { deliveryRoutes } from './modules/delivery/delivery.routes.ts';
 import { sourceRoutes } from './modules/sources/sources.routes.ts';
 import { registerHttpMetrics } from './plugins/metrics.ts';
-
-export interface AppDeps {
-  config: Config;
-  db: Db;
-  mailer: Mailer;
-  /** Absent in tests that do not exercise background jobs. */
-  queue?: PgBoss;
-  now?: () => Date;
-  /** Outbound HTTP (Meta Graph, captcha); tests point it at local fakes. */
-  fetch?: typeof fetch;
-  /** Serve the built SPA from this folder (npm start); tests leave it out. */
-  webDist?: string;
-  logger?: boolean | object;
-  /**
-   * Whether this process runs background jobs and has registered them: readiness waits for it. Absent (tests,
-   * API-only instances) means no worker runs here.
-   */
-  worker?: () => 'starting' | 'registered';
-}
-
-export type App = FastifyInstance;
-export type ResolvedDeps = Required<Pick<AppDeps, 'config' | 'db' | 'mailer' | 'now' | 'fetch'>> & AppDeps;
 
 /**
  * Fastify's own numeric trustProxy ignores X-Forwarded-For altogether, so a hop count is a trust function:

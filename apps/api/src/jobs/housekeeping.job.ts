@@ -1,5 +1,5 @@
 import type PgBoss from 'pg-boss';
-import type { ResolvedDeps } from '../app.ts';
+import type { ResolvedDeps } from '../deps.ts';
 import { pruneExpired } from '../modules/accounts/housekeeping.ts';
 import { applyRetention } from '../modules/system/retention.ts';
 

@@ -1,5 +1,5 @@
 import type PgBoss from 'pg-boss';
-import type { ResolvedDeps } from '../app.ts';
+import type { ResolvedDeps } from '../deps.ts';
 import { registerHousekeepingJob } from './housekeeping.job.ts';
 import { registerSendRunJob } from './send-run.job.ts';
 import { startSourceScheduler } from './source-scheduler.job.ts';

@@ -1,5 +1,5 @@
 import type PgBoss from 'pg-boss';
-import type { ResolvedDeps } from '../app.ts';
+import type { ResolvedDeps } from '../deps.ts';
 import type { Db } from '../db/db.ts';
 import { runSend, type EngineOptions } from '../modules/delivery/delivery.engine.ts';
 import { deliveryRepo, type RunStatus } from '../modules/delivery/delivery.repo.ts';

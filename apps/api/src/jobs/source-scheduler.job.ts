@@ -1,5 +1,5 @@
 import type PgBoss from 'pg-boss';
-import type { ResolvedDeps } from '../app.ts';
+import type { ResolvedDeps } from '../deps.ts';
 import { tick } from '../modules/sources/scheduler.ts';
 import { engineOptions } from './send-run.job.ts';
 

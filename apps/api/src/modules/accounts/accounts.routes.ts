@@ -12,7 +12,7 @@ import {
   type MessageResponse,
   type UserMessageResponse,
 } from '@backsignal/contracts';
-import type { ResolvedDeps } from '../../app.ts';
+import type { ResolvedDeps } from '../../deps.ts';
 import { AppError, TOO_MANY_REQUESTS } from '../../errors/app-error.ts';
 import { clientAddress } from '../../lib/client-address.ts';
 import { currentUser, requireUser, startSession, stopSession } from '../../plugins/session.ts';

@@ -5,7 +5,7 @@ import type {
   SignupData,
   UpdateProfileData,
 } from '@backsignal/contracts';
-import type { ResolvedDeps } from '../../app.ts';
+import type { ResolvedDeps } from '../../deps.ts';
 import type { Mail } from '../../integrations/mailer.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { verifyCaptcha } from '../../integrations/captcha/captcha.ts';

@@ -12,7 +12,7 @@ import {
   type SendResponse,
   type SuggestedAccount,
 } from '@backsignal/contracts';
-import type { ResolvedDeps } from '../../app.ts';
+import type { ResolvedDeps } from '../../deps.ts';
 import { csvLine } from '../../lib/csv-out.ts';
 import { perUserLimit } from '../../lib/per-user-limit.ts';
 import { streamedBody } from '../../lib/stream-out.ts';

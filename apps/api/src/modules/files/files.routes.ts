@@ -13,7 +13,7 @@ import {
   type ValidationResponse,
 } from '@backsignal/contracts';
 import { DEFAULT_FILE_SETTINGS } from '@backsignal/core';
-import type { ResolvedDeps } from '../../app.ts';
+import type { ResolvedDeps } from '../../deps.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { csvLine } from '../../lib/csv-out.ts';
 import { perUserLimit } from '../../lib/per-user-limit.ts';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { UploadJobParams, type UploadJobLookup, type UploadJobResponse } from '@backsignal/contracts';
-import type { ResolvedDeps } from '../../app.ts';
+import type { ResolvedDeps } from '../../deps.ts';
 import { perUserLimit } from '../../lib/per-user-limit.ts';
 import { currentUser, requireVerifiedUser } from '../../plugins/session.ts';
 import { findJob, jobDeps, presentJob, startJob } from './upload-jobs.service.ts';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { UploadJob, UploadJobKind, ValidationResponse } from '@backsignal/contracts';
-import type { ResolvedDeps } from '../../app.ts';
+import type { ResolvedDeps } from '../../deps.ts';
 import { AppError } from '../../errors/app-error.ts';
 import type { UploadRow } from './files.repo.ts';
 import { ownFile, skipsErrorRows } from './files.service.ts';

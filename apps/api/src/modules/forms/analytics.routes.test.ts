@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANALYTICS_EVENTS, ANALYTICS_LIMITS } from '@backsignal/contracts';
-import { buildApp, type App } from '../../app.ts';
+import { buildApp } from '../../app.ts';
+import type { App } from '../../deps.ts';
 import { createTestContext, type TestContext } from '../../../test/context.ts';
 import { ANALYTICS_EVENTS_PER_ADDRESS_PER_HOUR } from './analytics.service.ts';
 

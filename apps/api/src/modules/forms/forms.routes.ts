@@ -6,7 +6,7 @@ import {
   AutomationWaitlistRequest,
   ContactRequest,
 } from '@backsignal/contracts';
-import type { ResolvedDeps } from '../../app.ts';
+import type { ResolvedDeps } from '../../deps.ts';
 import { issueDevToken } from '../../integrations/captcha/captcha.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { recordAnalytics } from './analytics.service.ts';

@@ -6,7 +6,7 @@ import {
   type ContactRequest,
 } from '@backsignal/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import type { ResolvedDeps } from '../../app.ts';
+import type { ResolvedDeps } from '../../deps.ts';
 import type { Mail } from '../../integrations/mailer.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { verifyCaptcha } from '../../integrations/captcha/captcha.ts';

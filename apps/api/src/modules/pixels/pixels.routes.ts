@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AccountCreate, AccountUpdate } from '@backsignal/contracts';
-import type { ResolvedDeps } from '../../app.ts';
+import type { ResolvedDeps } from '../../deps.ts';
 import { currentUser, requireVerifiedUser } from '../../plugins/session.ts';
 import * as pixels from './pixels.service.ts';
 import { pixelsRepo } from './pixels.repo.ts';

@@ -1,4 +1,4 @@
-import type { ResolvedDeps } from '../../app.ts';
+import type { ResolvedDeps } from '../../deps.ts';
 import type { Config } from '../../config/env.ts';
 import { FETCH_TIMEOUT_MS, openUrlFile } from './source-connection.ts';
 import { oldestFirst, type RemoteFolder, type RemoteItem } from './remote-folder.ts';

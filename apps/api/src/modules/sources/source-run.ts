@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { headerProblem } from '@backsignal/core';
-import type { ResolvedDeps } from '../../app.ts';
+import type { ResolvedDeps } from '../../deps.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { usersRepo } from '../accounts/users.repo.ts';
 import { runSend, type EngineOptions } from '../delivery/delivery.engine.ts';

@@ -10,7 +10,7 @@ import {
   sameSecretTarget,
 } from '@backsignal/contracts';
 import { createCsvReader, describeSchedule, isTimeZone, mappingProblem, nextRunAt } from '@backsignal/core';
-import type { ResolvedDeps } from '../../app.ts';
+import type { ResolvedDeps } from '../../deps.ts';
 import { AppError, notFound } from '../../errors/app-error.ts';
 import { fileTooLargeMessage } from '../../lib/upload-limit.ts';
 import { deliveryOutcomes } from '../delivery/delivery.service.ts';

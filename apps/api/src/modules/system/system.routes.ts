@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { PUBLIC_PATHS, type PublicConfig } from '@backsignal/contracts';
-import type { ResolvedDeps } from '../../app.ts';
+import type { ResolvedDeps } from '../../deps.ts';
 import { pendingMigrations } from '../../db/migrate.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { bearerMatches, scrape } from './metrics.service.ts';

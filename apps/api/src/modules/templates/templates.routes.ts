@@ -3,7 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { TemplateCreate, TemplateUpdate, type TemplateDetail } from '@backsignal/contracts';
-import type { ResolvedDeps } from '../../app.ts';
+import type { ResolvedDeps } from '../../deps.ts';
 import { AppError, notFound } from '../../errors/app-error.ts';
 import { currentUser, requireVerifiedUser } from '../../plugins/session.ts';
 import { templatesRepo } from './templates.repo.ts';
