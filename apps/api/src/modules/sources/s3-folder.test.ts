@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeServer } from '../../../test/fake-http.ts';
 import { startS3Server, type S3Server } from '../../../test/s3-server.ts';
 import { guardedBody } from './remote-folder.ts';
-import { s3Folder, type S3Options } from './s3-folder.ts';
+import { LISTING_TOO_LARGE, MAX_LIST_PAGE_BYTES, s3Folder, type S3Options } from './s3-folder.ts';
 import { UNREACHABLE } from './url-fetch.ts';
 import type { StoredS3 } from './sources.repo.ts';
 
@@ -78,6 +78,54 @@ describe('s3Folder listing', () => {
     } finally {
       await folder.close();
       await slow.close();
+    }
+  });
+});
+
+describe('s3Folder listing bounds (issue 30)', () => {
+  const head =
+    `<?xml version="1.0" encoding="UTF-8"?><ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/">` +
+    `<Name>b</Name><Prefix>in/</Prefix><MaxKeys>1000</MaxKeys><IsTruncated>false</IsTruncated>`;
+  const entry = (i: number) =>
+    `<Contents><Key>in/${i}.csv</Key><LastModified>2026-01-01T00:00:00.000Z</LastModified>` +
+    `<ETag>"e${i}"</ETag><Size>5</Size></Contents>`;
+
+  it('cuts a listing page past its byte bound, reading a few MB of a hostile 1 GB answer', async () => {
+    let served = 0;
+    const hostile = await fakeServer(async (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/xml' });
+      res.write(head);
+      // 1 GB of entries, written as the client reads them: it stops the stream long before the end.
+      const block = Buffer.from(Array.from({ length: 500 }, (_, i) => entry(i)).join(''));
+      while (served < 1024 ** 3 && !res.destroyed) {
+        served += block.length;
+        if (!res.write(block)) await new Promise((r) => res.once('drain', r).once('close', r));
+      }
+      res.end();
+    });
+    const folder = await s3Folder(conn(hostile.url), 'secret', opts({ timeoutMs: 20_000 }));
+    try {
+      await expect(folder.list()).rejects.toThrow(LISTING_TOO_LARGE);
+      // The bound plus what sat in socket buffers when the client let go; nowhere near the gigabyte.
+      expect(served).toBeLessThan(MAX_LIST_PAGE_BYTES * 8);
+    } finally {
+      await folder.close();
+      await hostile.close();
+    }
+  });
+
+  it('refuses a page with more keys than it asked for', async () => {
+    const many = await fakeServer(async (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/xml' });
+      res.end(head + Array.from({ length: 1001 }, (_, i) => entry(i)).join('') + '</ListBucketResult>');
+    });
+    const folder = await s3Folder(conn(many.url), 'secret', opts());
+    try {
+      await expect(folder.list()).rejects.toThrow(LISTING_TOO_LARGE);
+      expect(many.requests[0]!.url).toContain('max-keys=1000');
+    } finally {
+      await folder.close();
+      await many.close();
     }
   });
 });

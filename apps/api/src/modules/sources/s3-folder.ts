@@ -1,6 +1,7 @@
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { isIP } from 'node:net';
+import { pipeline, Readable, Transform } from 'node:stream';
 import type { StoredS3 } from './sources.repo.ts';
 import { guardedBody, type RemoteFolder, type RemoteItem } from './remote-folder.ts';
 import { isBlockedAddress } from './ssrf.ts';
@@ -16,6 +17,32 @@ export interface S3Options {
 
 /** A bucket with more objects under the prefix than this is listed no further (a prefix keeps runs cheap). */
 const MAX_LIST_PAGES = 50;
+/** Keys asked for per page: S3's own maximum. A page answering more is refused. */
+const KEYS_PER_PAGE = 1000;
+/**
+ * Bytes one listing page may take. A page of 1,000 keys is ~300 KB of XML with long keys; the SDK reads a page
+ * whole before parsing it, so an endpoint answering a 1 GB page would otherwise take 1 GB or more of memory
+ * (issue 30: 0.5 → 4.4 GB). The page's stream is cut here instead.
+ */
+export const MAX_LIST_PAGE_BYTES = 4 * 1024 * 1024;
+
+export const LISTING_TOO_LARGE =
+  'The bucket answered a listing larger than Backsignal reads (1,000 objects or 4 MB a page): check the endpoint, ' +
+  'or use a prefix with fewer objects.';
+
+/** Cuts a listing page's response body past `max` bytes, failing the listing with a plain message. */
+function cappedBody(body: Readable, max: number): Readable {
+  let seen = 0;
+  const capped = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      seen += chunk.length;
+      if (seen > max) return done(new FetchFailure(LISTING_TOO_LARGE));
+      done(null, chunk);
+    },
+  });
+  pipeline(body, capped, () => {});
+  return capped;
+}
 
 function endpointUrl(endpoint: string, opts: S3Options): string | undefined {
   if (!endpoint) return undefined;
@@ -113,16 +140,27 @@ export async function s3Folder(c: StoredS3, secretAccessKey: string, opts: S3Opt
       // One deadline for the whole listing, not one per page: 50 slow pages would hold a run for 50 minutes.
       const deadline = AbortSignal.timeout(opts.timeoutMs);
       for (let page = 0; page < MAX_LIST_PAGES; page++) {
+        const command = new ListObjectsV2Command({
+          Bucket: c.bucket,
+          Prefix: c.prefix || undefined,
+          ContinuationToken: token,
+          MaxKeys: KEYS_PER_PAGE,
+        });
+        // Between the HTTP answer and the SDK's parser, which reads the body whole: the body is capped first.
+        command.middlewareStack.add(
+          (next) => async (args) => {
+            const out = await next(args);
+            const response = out.response as { body?: unknown };
+            if (response.body instanceof Readable)
+              response.body = cappedBody(response.body, MAX_LIST_PAGE_BYTES);
+            return out;
+          },
+          { step: 'deserialize', priority: 'low', name: 'listingPageCap' },
+        );
         const res = await client
-          .send(
-            new ListObjectsV2Command({
-              Bucket: c.bucket,
-              Prefix: c.prefix || undefined,
-              ContinuationToken: token,
-            }),
-            { abortSignal: deadline },
-          )
+          .send(command, { abortSignal: deadline })
           .catch((err: unknown) => fail(deadline.aborted ? listingTooSlow(opts.timeoutMs) : err));
+        if ((res.Contents?.length ?? 0) > KEYS_PER_PAGE) fail(new FetchFailure(LISTING_TOO_LARGE));
         for (const o of res.Contents ?? []) {
           // "Folder" markers some consoles create are not files.
           if (!o.Key || o.Key.endsWith('/')) continue;
