@@ -79,6 +79,14 @@ export interface SourceRunRow {
 }
 
 const buf = (v: unknown) => Buffer.from(v as Uint8Array);
+/**
+ * Runs one account may have in flight across every worker (issue 30). A worker runs two at a time, so an account
+ * whose sources hang on slow servers holds at most one of them: its other due sources wait behind every other
+ * account's, and no account delays another's schedule by more than a claim. Two workers claiming in the same
+ * instant may both see room, so the bound is one per worker at worst.
+ */
+export const RUNS_PER_ACCOUNT = 1;
+
 const isUuid = (id: string) => /^[0-9a-f-]{36}$/i.test(id);
 
 const COLS = `id, user_id, name, kind, connection, secret_ciphertext, secret_iv, secret_tag, secret_key_version, mappings,
@@ -235,6 +243,12 @@ export const sourcesRepo = {
     const r = await db.query(`select ${COLS} from sources where id = $1`, [id]);
     return r.rows[0] ? toSource(r.rows[0]) : undefined;
   },
+  async countForUser(db: Queryable, userId: string): Promise<number> {
+    const r = await db.query<{ n: number }>('select count(*)::int as n from sources where user_id = $1', [
+      userId,
+    ]);
+    return r.rows[0]!.n;
+  },
   async list(db: Queryable, userId: string): Promise<SourceRow[]> {
     const r = await db.query(`select ${COLS} from sources where user_id = $1 order by created_at, id`, [
       userId,
@@ -299,9 +313,10 @@ export const sourcesRepo = {
       `select ${COLS} from sources s
        where ((s.status = 'active' and s.next_run_at <= $1) or s.run_requested_at is not null)
          and not exists (select 1 from source_runs r where r.source_id = s.id and r.status = 'running')
+         and (select count(*) from source_runs r where r.user_id = s.user_id and r.status = 'running') < $3
        order by coalesce(s.run_requested_at, s.next_run_at) limit $2
        for update of s skip locked`,
-      [now, limit],
+      [now, limit, RUNS_PER_ACCOUNT],
     );
     return r.rows.map((row) => {
       const s = toSource(row);

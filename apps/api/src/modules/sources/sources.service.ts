@@ -77,7 +77,15 @@ function write(deps: Deps, userId: string, id: string, input: SourceInput) {
   };
 }
 
+/** Sources one account may keep (issue 30): enough for an agency's clients, not a way to flood the scheduler. */
+export const MAX_SOURCES_PER_ACCOUNT = 100;
+
 export async function createSource(deps: Deps, userId: string, input: SourceInput) {
+  if ((await sourcesRepo.countForUser(deps.db, userId)) >= MAX_SOURCES_PER_ACCOUNT)
+    throw new AppError(
+      'CONFLICT',
+      `You have ${MAX_SOURCES_PER_ACCOUNT} sources, the most one account can keep. Delete one you no longer use first.`,
+    );
   await checkInput(deps, userId, input);
   if (needsSecret(input.connection) && !input.connection.secret) throw secretRequired(input.connection);
   const id = randomUUID();
