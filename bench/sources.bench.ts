@@ -4,6 +4,9 @@
  * production, each run a real fetch (loopback CSV, 10 rows) → upload → validate → send to the fake Graph.
  * Prints the delay between each run's due time and its start (p50/p99/max) and the scheduler's overhead: the
  * time of an idle tick (stale-run sweep + claim) with 100 sources none of which is due.
+ * Issue 30: a neighbour account's BENCH_NEIGHBOUR_SOURCES (default 4) sources, due first, point at a server that
+ * answers nothing (each fetch runs to its 60 s timeout); the delays printed are the 100 sources' of the other
+ * account, with how many of the neighbour's runs were ever in flight at once.
  * BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres): a fresh database there, dropped after.
  */
 import { randomUUID } from 'node:crypto';
@@ -22,6 +25,7 @@ import { sourcesRepo } from '../apps/api/src/modules/sources/sources.repo.ts';
 import { startFakeGraph } from '../e2e/fake-graph/fake-graph.ts';
 
 const SOURCES = 100;
+const NEIGHBOUR_SOURCES = Number(process.env.BENCH_NEIGHBOUR_SOURCES ?? 4);
 const WINDOW_MS = 30_000;
 const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const dbName = `bs_bench_sources_${Date.now()}`;
@@ -45,16 +49,20 @@ const config = loadConfig({
 const graph = await startFakeGraph({ record: false });
 const when = new Date(Date.now() - 86_400_000).toISOString();
 // Each source's own ten rows (distinct event ids), so every run has ten events to send.
+let stopping = false;
 const sheet = createServer((req, res) =>
-  res.end(
-    [
-      'Email,Event,When,Source',
-      ...Array.from(
-        { length: 10 },
-        (_, i) => `b${i}.${req.url?.slice(1)}@example.com,Lead,${when},physical_store`,
+  // The neighbour's files: headers never come until the bench is done measuring, then they fail at once.
+  req.url?.startsWith('/hang')
+    ? stopping && res.destroy()
+    : res.end(
+        [
+          'Email,Event,When,Source',
+          ...Array.from(
+            { length: 10 },
+            (_, i) => `b${i}.${req.url?.slice(1)}@example.com,Lead,${when},physical_store`,
+          ),
+        ].join('\n'),
       ),
-    ].join('\n'),
-  ),
 );
 await new Promise<void>((r) => sheet.listen(0, '127.0.0.1', r));
 const sheetUrl = `http://127.0.0.1:${(sheet.address() as AddressInfo).port}`;
@@ -72,14 +80,25 @@ const account = await createAccount(db, config, userId, {
   pixelId: '123456789',
   accessToken: 'EAAB-bench',
 });
+const neighbourId = randomUUID();
+await db.query(
+  `insert into users (id, email, first_name, last_name, password_hash, email_verified) values ($1, $2, 'N', 'N', 'x', true)`,
+  [neighbourId, `neighbour-${neighbourId}@example.com`],
+);
+const neighbourAccount = await createAccount(db, config, neighbourId, {
+  name: 'Neighbour',
+  pixelId: '987654321',
+  accessToken: 'EAAB-bench',
+});
 const start = Date.now() + 3_000;
-for (let i = 0; i < SOURCES; i++) {
-  await sourcesRepo.insert(db, randomUUID(), userId, {
+for (let i = 0; i < SOURCES + NEIGHBOUR_SOURCES; i++) {
+  const neighbour = i >= SOURCES;
+  await sourcesRepo.insert(db, randomUUID(), neighbour ? neighbourId : userId, {
     name: `Source ${i}`,
     kind: 'csv_url',
     connection: {
       kind: 'csv_url',
-      url: `${sheetUrl}/s${i}`,
+      url: neighbour ? `${sheetUrl}/hang${i}` : `${sheetUrl}/s${i}`,
       auth: 'none',
       headerName: null,
       username: null,
@@ -88,16 +107,18 @@ for (let i = 0; i < SOURCES; i++) {
     mappings: { Email: 'email', Event: 'event_name', When: 'event_time', Source: 'action_source' },
     hardcodedValues: {},
     settings: { timeZone: 'UTC', dateOrder: 'MDY', defaultCountry: 'US' },
-    pixelAccountId: account.id,
+    pixelAccountId: neighbour ? neighbourAccount.id : account.id,
     testEventCode: null,
     schedule: { every: 'hour', minute: 0 },
     timeZone: 'UTC',
     errorThreshold: 0.2,
-    nextRunAt: new Date(start + Math.floor((i * WINDOW_MS) / SOURCES)),
+    // The neighbour's sources are due first, so without fairness they would take both workers' slots.
+    nextRunAt: neighbour ? new Date(start - 1000) : new Date(start + Math.floor((i * WINDOW_MS) / SOURCES)),
   });
 }
 
 const delays: number[] = [];
+
 const runners = workers.map((w) => ({
   db: w,
   config,
@@ -114,14 +135,19 @@ const runners = workers.map((w) => ({
   },
 }));
 // Each worker as startSourceScheduler runs it: a tick every SCHEDULER_TICK_MS, never two at once.
+const ticking = new Set<Promise<unknown>>();
 const timers = runners.map((runner) => {
   let busy = false;
   const run = async () => {
     if (busy) return;
     busy = true;
-    await tick(runner, { onStart: (c, at) => delays.push(at.getTime() - c.dueAt!.getTime()) }).finally(
-      () => (busy = false),
-    );
+    const pass = tick(runner, {
+      onStart: (c, at) => {
+        if (c.source.userId === userId) delays.push(at.getTime() - c.dueAt!.getTime());
+      },
+    }).finally(() => (busy = false));
+    ticking.add(pass);
+    await pass.finally(() => ticking.delete(pass));
   };
   void run();
   return setInterval(() => void run(), SCHEDULER_TICK_MS);
@@ -129,6 +155,10 @@ const timers = runners.map((runner) => {
 const t0 = Date.now();
 while (delays.length < SOURCES && Date.now() - t0 < 10 * 60_000) await new Promise((r) => setTimeout(r, 200));
 timers.forEach(clearInterval);
+// The neighbour's hanging fetches fail now, and its remaining due sources run (and fail) at once.
+stopping = true;
+sheet.closeAllConnections();
+await Promise.allSettled([...ticking]);
 await new Promise((r) => setTimeout(r, 2_000));
 
 // Overhead: idle ticks with nothing due (every source's next run is an hour away now).
@@ -145,6 +175,17 @@ const runs = await db.query<{ status: string; n: number }>(
 );
 console.log(
   `sources: ${SOURCES} hourly, due within ${WINDOW_MS / 1000} s; 2 workers ticking every ${SCHEDULER_TICK_MS / 1000} s`,
+);
+// The most neighbour runs that overlapped: at each one's start, how many had started and not finished.
+const overlap = await db.query<{ n: number }>(
+  `select coalesce(max((select count(*) from source_runs o where o.user_id = r.user_id and o.started_at <= r.started_at
+     and (o.finished_at is null or o.finished_at > r.started_at))), 0)::int as n
+     from source_runs r where r.user_id = $1`,
+  [neighbourId],
+);
+const neighbourMost = overlap.rows[0]!.n;
+console.log(
+  `neighbour: ${NEIGHBOUR_SOURCES} sources whose server never answers, due first; at most ${neighbourMost} of its runs in flight at once`,
 );
 console.log(
   `runs started: ${delays.length}; outcomes: ${runs.rows.map((r) => `${r.status} ${r.n}`).join(', ')}`,

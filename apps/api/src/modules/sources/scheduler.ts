@@ -22,6 +22,7 @@ export interface ClaimedRun {
  */
 export async function claimDueRuns(db: Db, now: Date, limit = 10): Promise<ClaimedRun[]> {
   return db.transaction(async (tx) => {
+    await sourcesRepo.lockClaims(tx);
     const due = await sourcesRepo.claimDue(tx, now, limit);
     const claimed: ClaimedRun[] = [];
     for (const s of due) {
