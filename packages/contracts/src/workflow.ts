@@ -23,8 +23,6 @@ export const UploadSummary = z.object({
   createdAt: z.string(),
   /** Its bytes were replaced by a corrected file (POST /api/uploads/:id/fixed): still one file, same name. */
   corrected: z.boolean().optional(),
-  /** The scheduled source that fetched it (null for a file uploaded by hand). */
-  sourceName: z.string().nullable().optional(),
   /** The outcome of its latest send (in the list only): what the dashboard's badge says. */
   delivery: z
     .object({

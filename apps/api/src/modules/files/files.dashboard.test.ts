@@ -171,7 +171,7 @@ describe('the dashboard list', () => {
     expect(edited.json().status).toBe('uploaded');
   });
 
-  it('tells two files of the same name apart: rows, time, the pixel sent to and the source', async () => {
+  it('tells two files of the same name apart: rows, time, the pixel sent to; a source file is under its source', async () => {
     const { agent, userId } = await loggedInAgent(ctx.app, ctx.db);
     const first = await upload(agent, 'leads.csv', csv(4));
     await prepare(agent, first);
@@ -187,7 +187,8 @@ describe('the dashboard list', () => {
     ).json();
     expect(await engine(runId)).toBe('completed');
     const second = await upload(agent, 'leads.csv', csv(6));
-    // The second came from a scheduled source (its run row names the upload).
+    // A third came from a scheduled source (its run row names the upload): listed under the source, not here.
+    const third = await upload(agent, 'leads.csv', csv(8));
     const sourceId = crypto.randomUUID();
     await ctx.db.query(
       `insert into sources (id, user_id, name, kind, connection, settings, schedule, time_zone)
@@ -196,15 +197,15 @@ describe('the dashboard list', () => {
     );
     await ctx.db.query(
       `insert into source_runs (id, source_id, user_id, trigger, upload_id) values ($1, $2, $3, 'manual', $4)`,
-      [crypto.randomUUID(), sourceId, userId, second],
+      [crypto.randomUUID(), sourceId, userId, third],
     );
     const files = await listed(agent);
     const a = files.find((f) => f.id === first)!;
     const b = files.find((f) => f.id === second)!;
+    expect(files.find((f) => f.id === third)).toBeUndefined();
     expect(a).toMatchObject({
       fileName: 'leads.csv',
       rowCount: 4,
-      sourceName: null,
       delivery: {
         status: 'completed',
         sent: 4,
@@ -212,12 +213,9 @@ describe('the dashboard list', () => {
         pixel: { name: 'Shop pixel', pixelId: '555000111' },
       },
     });
-    expect(b).toMatchObject({
-      fileName: 'leads.csv',
-      rowCount: 6,
-      sourceName: 'Nightly CRM export',
-      delivery: null,
-    });
+    expect(b).toMatchObject({ fileName: 'leads.csv', rowCount: 6, delivery: null });
+    const underSource = (await agent.get(`/api/sources/${sourceId}/uploads`)).json();
+    expect(underSource.uploads.map((u: { id: string }) => u.id)).toEqual([third]);
     expect(a.createdAt).not.toBe(b.createdAt);
   });
 

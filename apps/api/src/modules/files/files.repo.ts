@@ -272,17 +272,6 @@ export const filesRepo = {
   async setSkipErrors(db: Queryable, id: string, fingerprint: string | null) {
     await db.query('update uploads set skip_errors_fingerprint = $2 where id = $1', [id, fingerprint]);
   },
-
-  /** The scheduled source that fetched each of these uploads, by name (a file uploaded by hand has none). */
-  async sourceNames(db: Queryable, userId: string, uploadIds: string[]): Promise<Map<string, string>> {
-    if (!uploadIds.length) return new Map();
-    const { rows } = await db.query<{ upload_id: string; name: string }>(
-      `select distinct on (r.upload_id) r.upload_id, s.name from source_runs r join sources s on s.id = r.source_id
-       where s.user_id = $1 and r.upload_id = any($2::uuid[]) order by r.upload_id, r.started_at desc`,
-      [userId, uploadIds],
-    );
-    return new Map(rows.map((r) => [r.upload_id, r.name]));
-  },
   async setRefundRows(db: Queryable, id: string, refundRows: number) {
     await db.query('update uploads set refund_rows = $2 where id = $1', [id, refundRows]);
   },

@@ -113,16 +113,16 @@ export const fileRoutes =
         request.query.limit,
         request.query.offset,
       );
-      const ids = rows.map((r) => r.id);
-      // What tells two files of the same name apart: time, rows, the pixel sent to, the source.
-      const [outcomes, sources] = await Promise.all([
-        deliveryOutcomes(db, uid(request), ids),
-        filesRepo.sourceNames(db, uid(request), ids),
-      ]);
+      // What tells two files of the same name apart: time, rows, the pixel sent to. A source's files are not in
+      // this list: they are listed under their source (decision 0100).
+      const outcomes = await deliveryOutcomes(
+        db,
+        uid(request),
+        rows.map((r) => r.id),
+      );
       return {
         uploads: rows.map((r) => ({
           ...presentUpload(r),
-          sourceName: sources.get(r.id) ?? null,
           delivery: outcomes.get(r.id) ?? null,
         })),
         total,

@@ -104,7 +104,6 @@ describe('DashboardPage', () => {
           rowCount: 120,
           createdAt: '2026-11-27T09:15:00Z',
           status: 'submitted',
-          sourceName: null,
           delivery: {
             status: 'completed',
             sent: 120,
@@ -117,7 +116,6 @@ describe('DashboardPage', () => {
           fileName: 'leads.csv',
           rowCount: 80,
           createdAt: '2026-11-28T14:40:00Z',
-          sourceName: 'Nightly CRM export',
         },
       ],
     });
@@ -127,7 +125,7 @@ describe('DashboardPage', () => {
     expect(items[0]!.textContent).toContain('120 rows');
     expect(items[0]!.textContent).toContain('sent to Shop pixel');
     expect(items[1]!.textContent).toContain('80 rows');
-    expect(items[1]!.textContent).toContain('from Nightly CRM export');
+    expect(items[1]!.textContent).toContain('Nov 28, 2026');
     const [first, second] = screen.getAllByRole('button', { name: 'Delete leads.csv' });
     expect(first!.getAttribute('aria-describedby')).not.toBe(second!.getAttribute('aria-describedby'));
     expect(document.getElementById(first!.getAttribute('aria-describedby')!)!.textContent).toContain(

@@ -48,17 +48,16 @@ export function fileBadge(f: Pick<UploadSummary, 'status' | 'delivery'>): FileBa
 }
 
 /**
- * What tells a file apart from another of the same name: rows, when it was uploaded, the pixel it was sent to and
- * the source that fetched it ('120 rows · 28 Nov 2026, 06:12 · sent to Shop pixel · from Nightly export').
+ * What tells a file apart from another of the same name: rows, when it was uploaded and the pixel it was sent to
+ * ('120 rows · 28 Nov 2026, 06:12 · sent to Shop pixel'). A source's files are listed under their source.
  */
 export function fileDetails(
-  f: Pick<UploadSummary, 'rowCount' | 'createdAt' | 'delivery' | 'sourceName'>,
+  f: Pick<UploadSummary, 'rowCount' | 'createdAt' | 'delivery'>,
   locale?: string,
 ): string {
   const when = new Date(f.createdAt).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' });
   const parts = [`${n(f.rowCount)} ${f.rowCount === 1 ? 'row' : 'rows'}`, when];
   const pixel = f.delivery?.pixel;
   if (pixel) parts.push(`sent to ${pixel.name || pixel.pixelId}`);
-  if (f.sourceName) parts.push(`from ${f.sourceName}`);
   return parts.join(' · ');
 }
