@@ -18,10 +18,10 @@ describe('sameSecretTarget', () => {
     username: null,
   } as const;
 
-  it('keeps a secret for the same server, user and auth, whatever the folder or path', () => {
+  it('keeps a secret for the same server, user and auth, whatever the folder, or the same URL whatever the query', () => {
     expect(sameSecretTarget(sftp, { ...sftp, host: 'SFTP.example.com' })).toBe(true);
     expect(sameSecretTarget(s3, { ...s3, endpoint: 'https://r2.example.com/' })).toBe(true);
-    expect(sameSecretTarget(url, { ...url, url: 'https://crm.example.com/other.csv?x=1' })).toBe(true);
+    expect(sameSecretTarget(url, { ...url, url: 'https://CRM.example.com/export.csv?x=1' })).toBe(true);
     expect(sameSecretTarget(url, { ...url, headerName: 'Authorization' })).toBe(true);
   });
 
@@ -34,6 +34,12 @@ describe('sameSecretTarget', () => {
     ['AWS instead of an endpoint', s3, { ...s3, endpoint: '' }],
     ['another access key ID', s3, { ...s3, accessKeyId: 'AKIA2' }],
     ['another origin', url, { ...url, url: 'https://evil.example.com/export.csv' }],
+    // A test fetch of a saved source to a path the user typed (issue 30): on a shared host, someone else's file.
+    [
+      'another path on the same site',
+      url,
+      { ...url, url: 'https://crm.example.com/someone-else/export.csv' },
+    ],
     ['http instead of https', url, { ...url, url: 'http://crm.example.com/export.csv' }],
     ['another header', url, { ...url, headerName: 'X-Forwarded-Token' }],
     ['another kind', sftp, s3],

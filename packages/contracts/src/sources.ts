@@ -227,24 +227,31 @@ type SecretTarget =
   | Pick<S3Connection, 'kind' | 'endpoint' | 'accessKeyId'>
   | Pick<SftpConnection, 'kind' | 'host' | 'port' | 'username' | 'auth'>;
 
-/** Scheme and authority (host and port), lowercased; null when the URL has none. Another spelling is another site. */
-const origin = (url: string) =>
-  /^[a-z][a-z0-9+.-]*:\/\/[^/?#\\]*/i.exec(url.trim())?.[0].toLowerCase() ?? null;
+/**
+ * Scheme, authority (lowercased) and path, without query or fragment: the one place a stored header or password
+ * may go; null when the URL has none. Another spelling is another place.
+ */
+const originAndPath = (url: string) => {
+  const m = /^([a-z][a-z0-9+.-]*:\/\/[^/?#\\]*)([^?#]*)/i.exec(url.trim());
+  return m ? `${m[1]!.toLowerCase()}${m[2] || '/'}` : null;
+};
 const same = (a: string | null | undefined, b: string | null | undefined) =>
   (a ?? '').trim() === (b ?? '').trim();
 
 /**
  * Whether a stored secret may serve a changed connection: only when it still goes to the same place, as the same
- * identity (same kind, and the same URL origin and auth, S3 endpoint and access key ID, or SFTP server, port, user
+ * identity (same kind, and the same URL origin, path and auth, S3 endpoint and access key ID, or SFTP server, port, user
  * and auth). Otherwise an edit, or a "Test fetch" of a saved source, could send the stored password or key to
  * another server without the owner typing it again.
  */
 export function sameSecretTarget(stored: SecretTarget, next: SecretTarget): boolean {
   if (stored.kind === 'csv_url' && next.kind === 'csv_url') {
-    const o = origin(stored.url ?? '');
+    // The same file, not only the same site: another path on a shared host (a storage bucket, a file host) may be
+    // someone else's, and would receive the stored header (issue 30).
+    const o = originAndPath(stored.url ?? '');
     return (
       o !== null &&
-      o === origin(next.url ?? '') &&
+      o === originAndPath(next.url ?? '') &&
       stored.auth === next.auth &&
       same(stored.headerName || 'Authorization', next.headerName || 'Authorization') &&
       same(stored.username, next.username)

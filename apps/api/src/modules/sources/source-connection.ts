@@ -65,7 +65,7 @@ export const SECRET_REQUIRED: Record<SourceConnection['kind'], string> = {
 };
 
 const SECRET_AGAIN: Record<SourceConnection['kind'], string> = {
-  csv_url: 'Enter the token or password again: the stored one is kept only for the same site and sign-in.',
+  csv_url: 'Enter the token or password again: the stored one is kept only for the same URL and sign-in.',
   s3: 'Enter the secret access key again: the stored one is kept only for the same endpoint and access key ID.',
   sftp: 'Enter the password or private key again: the stored one is kept only for the same server, port and user.',
 };

@@ -186,8 +186,8 @@ describe('sources API guards', () => {
   });
 });
 
-describe('stored secrets follow only the same site', () => {
-  it('asks for the token again when an edit or a test fetch points the source at another origin', async () => {
+describe('stored secrets follow only the same file', () => {
+  it('asks for the token again when an edit or a test fetch points the source at another origin or path', async () => {
     const elsewhere = await fakeServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/csv' });
       res.end(csv(2, 3));
@@ -200,7 +200,7 @@ describe('stored secrets follow only the same site', () => {
         connection: { ...header(`${sheet.url}/private.csv`), secret: 'sheet-secret-1' },
       });
       const again =
-        'Enter the token or password again: the stored one is kept only for the same site and sign-in.';
+        'Enter the token or password again: the stored one is kept only for the same URL and sign-in.';
 
       // "Test fetch" of the saved source against another server: the stored token is not sent there.
       const test = await agent.post('/api/sources/test-fetch', {
@@ -220,12 +220,27 @@ describe('stored secrets follow only the same site', () => {
         expect(edit.statusCode).toBe(400);
         expect(edit.json().message).toBe(again);
       }
-      // Another path on the same site keeps it; with the token typed again, another site is fine.
-      const samePlace = await agent.patch(
+      // Another path on the same site is another file, perhaps someone else's (issue 30): neither a test fetch
+      // nor an edit sends the stored token there. The same file with another query keeps it.
+      const before = sheet.requests.length;
+      const otherPath = await agent.post('/api/sources/test-fetch', {
+        connection: header(`${sheet.url}/other.csv`),
+        sourceId: id,
+      });
+      expect(otherPath.statusCode).toBe(400);
+      expect(otherPath.json().message).toBe(again);
+      expect(sheet.requests.length).toBe(before);
+      const otherPathEdit = await agent.patch(
         `/api/sources/${id}`,
         input(accountId, '', { connection: header(`${sheet.url}/other.csv`) }),
       );
+      expect(otherPathEdit.statusCode).toBe(400);
+      const samePlace = await agent.patch(
+        `/api/sources/${id}`,
+        input(accountId, '', { connection: header(`${sheet.url}/private.csv?week=48`) }),
+      );
       expect(samePlace.statusCode).toBe(200);
+      // With the token typed again, another site is fine.
       const typed = await agent.patch(
         `/api/sources/${id}`,
         input(accountId, '', { connection: { ...header(`${elsewhere.url}/a.csv`), secret: 'new-token' } }),
