@@ -381,12 +381,24 @@ export const sourcesRepo = {
     ]);
   },
   /** The keys among these that the source already processed (SFTP files, S3 objects). */
+  /**
+   * Which of the listed items this source already processed. Those still listed are marked seen now (at most once a
+   * day each), so retention forgets only items gone from the server for RETENTION_DAYS: forgetting one still there
+   * would import an old file again.
+   */
   async seenKeys(db: Queryable, sourceId: string, keys: string[]): Promise<Set<string>> {
     if (!keys.length) return new Set();
+    const listed = JSON.stringify(keys);
+    await db.query(
+      `update source_seen set seen_at = now()
+       where source_id = $1 and item_key in (select jsonb_array_elements_text($2::jsonb))
+         and seen_at < now() - interval '1 day'`,
+      [sourceId, listed],
+    );
     const r = await db.query<{ item_key: string }>(
       `select item_key from source_seen
        where source_id = $1 and item_key in (select jsonb_array_elements_text($2::jsonb))`,
-      [sourceId, JSON.stringify(keys)],
+      [sourceId, listed],
     );
     return new Set(r.rows.map((x) => x.item_key));
   },

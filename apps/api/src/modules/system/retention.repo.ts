@@ -31,6 +31,11 @@ export const retentionRepo = {
     ]);
     return r.rowCount ?? 0;
   },
+  /** Files a source processed that no listing has shown since `before` (gone from the server). */
+  async deleteSeenItems(db: Queryable, before: Date): Promise<number> {
+    const r = await db.query('delete from source_seen where seen_at < $1', [before]);
+    return r.rowCount ?? 0;
+  },
   /** Contact messages, waitlist sign-ups, audit requests (names, e-mails, messages) received before `before`. */
   async deleteSubmissions(db: Queryable, before: Date): Promise<number> {
     const r = await db.query('delete from public_submissions where created_at < $1', [before]);

@@ -4,6 +4,7 @@ import { createTestContext, type TestContext } from '../../../test/context.ts';
 import { loggedInAgent } from '../../../test/agent.ts';
 import { multipartFile } from '../../../test/multipart.ts';
 import { LEDGER_KEEP_DAYS, applyRetention } from './retention.ts';
+import { sourcesRepo } from '../sources/sources.repo.ts';
 
 /** Issue 21 finding 8: retention as a job, tested by moving the job's clock instead of waiting. */
 let ctx: TestContext;
@@ -94,7 +95,7 @@ describe('applyRetention', () => {
     expect(await count('uploads', 'id = $1', [f.uploadId])).toBe(1);
   });
 
-  it('deletes finished source runs (their skipped rows) and public form submissions past RETENTION_DAYS', async () => {
+  it('deletes finished source runs, public form submissions and files no listing showed past RETENTION_DAYS', async () => {
     const { userId } = await sentFile();
     const sourceId = randomUUID();
     await ctx.db.query(
@@ -113,10 +114,23 @@ describe('applyRetention', () => {
       `insert into public_submissions (id, kind, email, ip, payload) values ($1, 'contact', 'bo@example.com', '192.0.2.1', '{}')`,
       [randomUUID()],
     );
+    await ctx.db.query(
+      `insert into source_seen (source_id, item_key, seen_at) values ($1, 'gone', now()), ($1, 'still-there', now())`,
+      [sourceId],
+    );
     const policy = { retentionDays: 365, analyticsRetentionDays: 90 };
     await applyRetention(ctx.db, new Date(Date.now() + 364 * DAY), policy);
     expect(await count('source_runs', 'source_id = $1', [sourceId])).toBe(2);
     expect(await count('public_submissions', `email = 'bo@example.com'`)).toBe(1);
+    // Both files were first processed 400 days ago; a listing today still shows one of them, which marks it seen
+    // again, so only the one gone from the server is forgotten.
+    await ctx.db.query(`update source_seen set seen_at = now() - interval '400 days' where source_id = $1`, [
+      sourceId,
+    ]);
+    expect(await sourcesRepo.seenKeys(ctx.db, sourceId, ['still-there'])).toEqual(new Set(['still-there']));
+    await applyRetention(ctx.db, new Date(), policy);
+    expect(await count('source_seen', `source_id = $1 and item_key = 'still-there'`, [sourceId])).toBe(1);
+    expect(await count('source_seen', `source_id = $1 and item_key = 'gone'`, [sourceId])).toBe(0);
     await applyRetention(ctx.db, new Date(Date.now() + 366 * DAY), policy);
     expect(await count('source_runs', 'id = $1', [done])).toBe(0);
     expect(await count('source_runs', 'id = $1', [running])).toBe(1);
