@@ -44,7 +44,7 @@ test('a new user signs up, verifies, logs out and in, changes password and profi
 
   await page.getByRole('link', { name: 'Account', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Account Settings' })).toBeVisible();
-  await page.getByLabel('Company').fill('Rivera Plumbing');
+  await page.getByLabel('Company', { exact: true }).fill('Rivera Plumbing');
   await page.getByRole('button', { name: 'Save changes' }).click();
   await expect(page.getByText('Profile updated successfully.')).toBeVisible();
   await shot(page, 'settings-profile');
