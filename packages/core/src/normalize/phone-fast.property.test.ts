@@ -92,5 +92,7 @@ describe('phone fast path: certainly invalid', () => {
     // A North American number in a French row is ruled out without the library.
     expect(fastNationalInvalid('2015550123', 'FR')).toBe(true);
     expect(fastNationalInvalid('0612345678', 'FR')).toBe(false);
+    // A +1 340 number is not the US's but is valid in a US row: the library reads it as the Virgin Islands'.
+    expect(fastNationalInvalid('3406421234', 'US')).toBe(false);
   });
 });

@@ -133,7 +133,12 @@ export function fastNationalInvalid(digits: string, country: string): boolean {
   const p = plan(country);
   if (!p || !p.picked) return false;
   if (digits.startsWith(p.code) || p.idd?.test(digits) || p.npfp?.test(digits)) return false;
-  return !valid(p, digits);
+  // The library reads a national number as any country sharing the calling code (a +1 340 number in a US row
+  // is valid as the US Virgin Islands'), so it is invalid only when it is invalid in every one of them.
+  return (meta.country_calling_codes[p.code] ?? [country]).every((other) => {
+    const q = plan(other);
+    return q !== null && !valid(q, digits);
+  });
 }
 
 /** The trunk prefix a national number of `country` (ISO, capitals) is written with ('0' in the UK), or ''. */
