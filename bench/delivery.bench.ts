@@ -45,7 +45,7 @@ const newRun = () =>
     );
     const { uploadId, accountId } = await seedUploadAndAccount(db, userId);
     const run = await deliveryRepo.createRun(db, {
-      userId,
+      workspaceId: userId,
       uploadId,
       accountId,
       pixelId: '123456789',

@@ -143,7 +143,7 @@ const timers = runners.map((runner) => {
     busy = true;
     const pass = tick(runner, {
       onStart: (c, at) => {
-        if (c.source.userId === userId) delays.push(at.getTime() - c.dueAt!.getTime());
+        if (c.source.workspaceId === userId) delays.push(at.getTime() - c.dueAt!.getTime());
       },
     }).finally(() => (busy = false));
     ticking.add(pass);
@@ -178,9 +178,9 @@ console.log(
 );
 // The most neighbour runs that overlapped: at each one's start, how many had started and not finished.
 const overlap = await db.query<{ n: number }>(
-  `select coalesce(max((select count(*) from source_runs o where o.user_id = r.user_id and o.started_at <= r.started_at
+  `select coalesce(max((select count(*) from source_runs o where o.workspace_id = r.workspace_id and o.started_at <= r.started_at
      and (o.finished_at is null or o.finished_at > r.started_at))), 0)::int as n
-     from source_runs r where r.user_id = $1`,
+     from source_runs r where r.workspace_id = $1`,
   [neighbourId],
 );
 const neighbourMost = overlap.rows[0]!.n;

@@ -22,6 +22,7 @@ import { pixelRoutes } from './modules/pixels/pixels.routes.ts';
 import { formRoutes } from './modules/forms/forms.routes.ts';
 import { deliveryRoutes } from './modules/delivery/delivery.routes.ts';
 import { sourceRoutes } from './modules/sources/sources.routes.ts';
+import { workspaceRoutes } from './modules/workspaces/workspaces.routes.ts';
 import { registerHttpMetrics } from './plugins/metrics.ts';
 
 /**
@@ -63,6 +64,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandler(app, deps.webDist ? webFallback(deps.webDist) : undefined, deps.config.maxUploadBytes);
   registerBodyLimits(app, deps.config.maxUploadBytes);
   registerSession(app, resolved);
+  app.decorateRequest('workspace', null);
   registerXsrf(app, deps.config);
   registerTextGuard(app);
   registerHttpMetrics(app);
@@ -77,5 +79,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(formRoutes(resolved));
   await app.register(deliveryRoutes(resolved));
   await app.register(sourceRoutes(resolved));
+  await app.register(workspaceRoutes(resolved));
   return app;
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { randomUUID } from 'node:crypto';
 import { hash } from '@node-rs/argon2';
 import type { Db } from '../src/db/db.ts';
+import { insertFirstWorkspace } from './context.ts';
 
 /**
  * A cookie-keeping HTTP client over app.inject(): behaves like a browser tab running the SPA, sending the
@@ -80,6 +81,7 @@ export async function loggedInAgent(
       opts.verified ?? true,
     ],
   );
+  await insertFirstWorkspace(db, id);
   const { createSession } = await import('../src/modules/sessions/sessions.service.ts');
   const { token } = await createSession(db, id, new Date());
   const agent = new Agent(app);

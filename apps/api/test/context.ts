@@ -7,7 +7,7 @@ import { inject } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import type { AppDeps } from '../src/deps.ts';
 import { loadConfig, type Config } from '../src/config/env.ts';
-import type { Db } from '../src/db/db.ts';
+import type { Db, Queryable } from '../src/db/db.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { openPglite } from '../src/db/pglite.ts';
 import { openPostgres } from '../src/db/postgres.ts';
@@ -25,14 +25,18 @@ declare module 'vitest' {
  * A fresh, migrated database per test file: in-memory PGlite always, or a new database on the PostgreSQL
  * server named by TEST_DATABASE_URL (dropped again on close).
  */
-export async function openTestDb(): Promise<{ db: Db; url?: string; drop: () => Promise<void> }> {
+/** A database of its own for a test; `before` leaves it as the migrations before that file left it. */
+export async function openTestDb(
+  opts: { before?: string } = {},
+): Promise<{ db: Db; url?: string; drop: () => Promise<void> }> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
-    const template = inject('pgliteTemplate');
+    // The template is fully migrated: a test of an older schema starts empty.
+    const template = opts.before === undefined ? inject('pgliteTemplate') : undefined;
     const db = template
       ? await openPglite(undefined, new Blob([readFileSync(template)]))
       : await openPglite();
-    await migrate(db);
+    await migrate(db, opts);
     return { db, drop: () => db.close() };
   }
   const name = `bs_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
@@ -43,7 +47,7 @@ export async function openTestDb(): Promise<{ db: Db; url?: string; drop: () => 
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const db = await openPostgres(url.toString(), 5);
-  await migrate(db);
+  await migrate(db, opts);
   return {
     db,
     url: url.toString(),
@@ -58,10 +62,23 @@ export async function openTestDb(): Promise<{ db: Db; url?: string; drop: () => 
 }
 
 /** A bare user row, for tests of repositories and services that need an owner but no sign-in. */
+/** A user with its first workspace (the user's id, as signup gives it), owned by it. */
 export async function insertUser(db: Db, id: string, email: string): Promise<void> {
   await db.query(`insert into users (id, email, first_name, password_hash) values ($1, $2, 'Test', 'x')`, [
     id,
     email,
+  ]);
+  await insertFirstWorkspace(db, id);
+}
+
+/** The user's first workspace, as signup makes it: the user's id, owned by the user. */
+export async function insertFirstWorkspace(db: Queryable, userId: string): Promise<void> {
+  await db.query(`insert into workspaces (id, name, slug) values ($1, 'Test', $2)`, [
+    userId,
+    `test-${userId}`,
+  ]);
+  await db.query(`insert into workspace_members (workspace_id, user_id, role) values ($1, $1, 'owner')`, [
+    userId,
   ]);
 }
 

@@ -20,7 +20,7 @@ describe('0304_redact_meta_tokens', () => {
     const { userId } = await loggedInAgent(ctx.app, ctx.db);
     const { uploadId, accountId } = await seedUploadAndAccount(ctx.db, userId);
     const run = await deliveryRepo.createRun(ctx.db, {
-      userId,
+      workspaceId: userId,
       uploadId,
       accountId,
       pixelId: '123456789',
@@ -31,7 +31,7 @@ describe('0304_redact_meta_tokens', () => {
     const answer = `{"error":{"message":"Malformed access token ${TOKEN}","code":190}}`;
     await ctx.db.query('update send_runs set stop_error = $2 where id = $1', [run.id, answer]);
     await ctx.db.query(
-      `insert into send_batches (id, run_id, user_id, idx, row_numbers, first_row, last_row, event_count, status, error_raw, payload_hash)
+      `insert into send_batches (id, run_id, workspace_id, idx, row_numbers, first_row, last_row, event_count, status, error_raw, payload_hash)
        values ($1, $2, $3, 0, '{2}', 2, 2, 1, 'failed', $4, 'h'), ($5, $2, $3, 1, '{3}', 3, 3, 1, 'failed', 'no token here', 'h')`,
       [randomUUID(), run.id, userId, answer, randomUUID()],
     );

@@ -26,7 +26,7 @@ afterAll(async () => {
 async function newRun() {
   const { uploadId, accountId } = await seedUploadAndAccount(ctx.db, userId);
   return deliveryRepo.createRun(ctx.db, {
-    userId,
+    workspaceId: userId,
     uploadId,
     accountId,
     pixelId: '123456789',
@@ -59,7 +59,7 @@ describe('send-run sweeper', () => {
     await quietFor(busy.id, STALE_AFTER_MS + 60_000);
     await deliveryRepo.ensureBatch(ctx.db, {
       runId: busy.id,
-      userId,
+      workspaceId: userId,
       idx: 0,
       rowNumbers: [2],
       payloadHash: 'h',

@@ -706,17 +706,20 @@ describe('profile, password change and deletion', () => {
     await new Agent(ctx.app).post('/auth/login', { email: address, password: 'Wrong-Password-1!' });
     expect((await agent.delete('/auth/delete-account')).statusCode).toBe(200);
 
-    const tables = await ctx.db.query<{ table_name: string }>(
-      `select table_name from information_schema.columns where table_schema = 'public' and column_name = 'user_id'`,
+    // The user's rows, and its first workspace's (which has the user's id) with everything it owned.
+    const tables = await ctx.db.query<{ table_name: string; column_name: string }>(
+      `select table_name, column_name from information_schema.columns
+        where table_schema = 'public' and column_name in ('user_id', 'workspace_id')`,
     );
-    expect(tables.rows.length).toBeGreaterThan(5);
-    for (const { table_name } of tables.rows) {
+    expect(tables.rows.length).toBeGreaterThan(10);
+    for (const { table_name, column_name } of tables.rows) {
       const r = await ctx.db.query<{ n: number }>(
-        `select count(*)::int as n from ${table_name} where user_id = $1`,
+        `select count(*)::int as n from ${table_name} where ${column_name} = $1`,
         [userId],
       );
       expect(r.rows[0]!.n, table_name).toBe(0);
     }
+    expect((await ctx.db.query('select 1 from workspaces where id = $1', [userId])).rows).toEqual([]);
     const anon = await ctx.db.query<{ n: number }>(
       `select count(*)::int as n from analytics_events where user_id is null and name = 'login'`,
     );
@@ -732,7 +735,7 @@ describe('profile, password change and deletion', () => {
     const { agent, address } = await signUp();
     const userId = (await agent.get('/auth/me')).json().user.id;
     await ctx.db.query(
-      `insert into delivery_ledger (user_id, pixel_id, event_name, event_id) values ($1, '123', 'Lead', 'e1')`,
+      `insert into delivery_ledger (workspace_id, pixel_id, event_name, event_id) values ($1, '123', 'Lead', 'e1')`,
       [userId],
     );
     expect((await agent.delete('/auth/delete-account', { xsrf: false })).statusCode).toBe(403);
@@ -741,7 +744,7 @@ describe('profile, password change and deletion', () => {
     expect(res.json().message).toBe('Your account has been deleted.');
     expect((await agent.get('/auth/me')).json().user).toBeNull();
     for (const table of ['users', 'sessions', 'email_tokens', 'delivery_ledger']) {
-      const col = table === 'users' ? 'id' : 'user_id';
+      const col = table === 'users' ? 'id' : table === 'delivery_ledger' ? 'workspace_id' : 'user_id';
       const r = await ctx.db.query<{ n: number }>(
         `select count(*)::int as n from ${table} where ${col} = $1`,
         [userId],

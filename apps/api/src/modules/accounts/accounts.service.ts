@@ -15,6 +15,8 @@ import type { SessionUser } from '../sessions/sessions.service.ts';
 import { emailTokensRepo, type TokenPurpose } from './email-tokens.repo.ts';
 import { loginThrottleRepo } from './login-throttle.repo.ts';
 import { burnPasswordCheck, hashPassword, isCommonPassword, verifyPassword } from './passwords.ts';
+import { createWorkspace, firstWorkspaceName } from '../workspaces/workspaces.service.ts';
+import { workspacesRepo } from '../workspaces/workspaces.repo.ts';
 import { publicUser, usersRepo } from './users.repo.ts';
 import { existingAccountMail, passwordChangedMail, resetMail, verificationMail } from './account-mails.ts';
 
@@ -89,7 +91,16 @@ export const SIGNUP_ACCEPTED = 'Check your inbox to continue.';
 export async function signUp(deps: Deps, input: SignupData): Promise<void> {
   refuseCommon(input.password);
   const passwordHash = await hashPassword(input.password);
-  const created = await usersRepo.insert(deps.db, { id: randomUUID(), ...input, passwordHash });
+  // The account and its first workspace ("<Company>", owned by it) exist together or not at all.
+  const created = await deps.db.transaction(async (tx) => {
+    const id = randomUUID();
+    const u = await usersRepo.insert(tx, { id, ...input, passwordHash });
+    if (u) {
+      await createWorkspace(tx, { id, name: firstWorkspaceName(u), ownerId: id });
+      await workspacesRepo.setCurrent(tx, id, id);
+    }
+    return u;
+  });
   if (!created) {
     const app = deps.config.appUrl;
     mailInBackground(deps, existingAccountMail(input.email, `${app}/login`, `${app}/forgot-password`));
@@ -282,4 +293,23 @@ export async function changePassword(
   await deps.mailer.send(passwordChangedMail(user.email, user.firstName, `${deps.config.appUrl}/contact`));
 }
 
-export const deleteAccount = (deps: Deps, userId: string) => usersRepo.delete(deps.db, userId);
+/**
+ * Deletes the account with the workspaces it alone owns, and everything in them. A workspace it alone owns that
+ * others are in must be handed over or deleted first: deleting the account must not take a team's work with it.
+ */
+export async function deleteAccount(deps: Deps, userId: string): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    const owned = await workspacesRepo.soleOwnerships(tx, userId);
+    const shared = owned.find((w) => w.shared);
+    if (shared)
+      throw new AppError(
+        'CONFLICT',
+        `You are the only owner of the workspace "${shared.name}", which has other members. Make another member an owner, or delete the workspace, first.`,
+      );
+    await workspacesRepo.delete(
+      tx,
+      owned.map((w) => w.id),
+    );
+    await usersRepo.delete(tx, userId);
+  });
+}

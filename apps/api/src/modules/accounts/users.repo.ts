@@ -1,4 +1,4 @@
-import type { Db, Queryable } from '../../db/db.ts';
+import type { Queryable } from '../../db/db.ts';
 import type { SessionUser } from '../sessions/sessions.service.ts';
 
 interface UserRow {
@@ -77,22 +77,19 @@ export const usersRepo = {
     await db.query('update users set email_verified = true, updated_at = now() where id = $1', [id]);
   },
   /**
-   * Every table that holds user data references users with on delete cascade; those that cannot (login failures
-   * are keyed by address, analytics outlive anonymous visits, the delivery ledger has no foreign key so that a
-   * sent batch's 1,000 rows go in without 1,000 checks: migration 0741) are cleared here in the same transaction.
+   * Deletes the user row; its sessions, tokens and memberships go with it (on delete cascade). The workspaces it
+   * owned are the caller's (accounts.service deleteAccount, in the same transaction). Login failures are keyed by
+   * address and analytics outlive anonymous visits, so those are cleared here.
    */
-  async delete(db: Db, id: string) {
-    await db.transaction(async (tx) => {
-      // Before the user row: its delete would set these user ids to null.
-      await tx.query('delete from analytics_events where user_id = $1', [id]);
-      await tx.query('delete from delivery_ledger where user_id = $1', [id]);
-      const r = await tx.query<{ email: string }>('delete from users where id = $1 returning email', [id]);
-      const email = r.rows[0]?.email;
-      if (!email) return;
-      await tx.query('delete from login_failures where key = any($1)', [
-        [`email:${email.toLowerCase()}`, `change:${id}`],
-      ]);
-    });
+  async delete(db: Queryable, id: string) {
+    // Before the user row: its delete would set these user ids to null.
+    await db.query('delete from analytics_events where user_id = $1', [id]);
+    const r = await db.query<{ email: string }>('delete from users where id = $1 returning email', [id]);
+    const email = r.rows[0]?.email;
+    if (!email) return;
+    await db.query('delete from login_failures where key = any($1)', [
+      [`email:${email.toLowerCase()}`, `change:${id}`],
+    ]);
   },
 };
 

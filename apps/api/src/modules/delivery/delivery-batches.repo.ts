@@ -7,7 +7,7 @@ export type BatchStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'split';
 export interface BatchRow {
   id: string;
   run_id: string;
-  user_id: string;
+  workspace_id: string;
   idx: number;
   part: string;
   row_numbers: number[];
@@ -88,7 +88,7 @@ const SECOND_HALF_SETTLED = `exists (select 1 from send_batches s where s.run_id
  */
 const intArray = (ns: readonly number[]) => `{${ns.join(',')}}`;
 /** A batch row without its row numbers, which the worker recording it already has. */
-const BATCH_BUT_ROWS = `id, run_id, user_id, idx, part, first_row, last_row, event_count, status, attempts,
+const BATCH_BUT_ROWS = `id, run_id, workspace_id, idx, part, first_row, last_row, event_count, status, attempts,
   lease_token, lease_until, events_received, fbtrace_id, verdict, error_code, error_subcode, error_title,
   error_message, error_raw, payload_hash, failed_whole, created_at, updated_at`;
 
@@ -105,7 +105,7 @@ export const batchesRepo = {
     db: Queryable,
     b: {
       runId: string;
-      userId: string;
+      workspaceId: string;
       idx: number;
       rowNumbers: number[];
       payloadHash: string;
@@ -115,7 +115,7 @@ export const batchesRepo = {
   ): Promise<{ payloadHash: string; claimed: BatchRow | null }> {
     const inserted = await db.query<Omit<BatchRow, 'row_numbers'>>(
       lease(
-        `insert into send_batches (id, run_id, user_id, idx, part, row_numbers, first_row, last_row, event_count,
+        `insert into send_batches (id, run_id, workspace_id, idx, part, row_numbers, first_row, last_row, event_count,
            payload_hash, status, lease_token, lease_until, attempts)
          values ($1, $2, $3, $4, '', $5::int[], $6, $7, $8, $9, 'sending', $10, ${LEASE}, 1)
          on conflict (run_id, idx, part) do nothing returning ${BATCH_BUT_ROWS}`,
@@ -124,7 +124,7 @@ export const batchesRepo = {
       [
         randomUUID(),
         b.runId,
-        b.userId,
+        b.workspaceId,
         b.idx,
         intArray(b.rowNumbers),
         b.rowNumbers[0],
@@ -225,7 +225,7 @@ export const batchesRepo = {
     db: Queryable,
     b: { batchId: string; token: string; eventsReceived: number; fbtraceId: string | null },
     ledger: {
-      userId: string;
+      workspaceId: string;
       pixelId: string;
       runId: string;
       test: boolean;
@@ -238,16 +238,16 @@ export const batchesRepo = {
            lease_until = null, updated_at = now()
          where id = $7 and lease_token = $8 and status = 'sending' returning id),
        ledger as (
-         insert into delivery_ledger (user_id, pixel_id, event_name, event_id, test, run_id)
+         insert into delivery_ledger (workspace_id, pixel_id, event_name, event_id, test, run_id)
          select $1, $2, n, i, $3, $4 from (select distinct n, i
            from rows from (json_array_elements_text($5::json), json_array_elements_text($6::json)) as t(n, i)) as d
          where exists (select 1 from sent)
-         on conflict (user_id, pixel_id, event_id, event_name) do update
+         on conflict (pixel_id, event_id, event_name, workspace_id) do update
            set test = false, run_id = excluded.run_id, delivered_at = now()
            where delivery_ledger.test and not excluded.test)
        select count(*)::int as sent from sent`,
       [
-        ledger.userId,
+        ledger.workspaceId,
         ledger.pixelId,
         ledger.test,
         ledger.runId,
@@ -307,13 +307,13 @@ export const batchesRepo = {
       for (const c of children) {
         const f = c.failed;
         await tx.query(
-          `insert into send_batches (id, run_id, user_id, idx, part, row_numbers, first_row, last_row, event_count, payload_hash,
+          `insert into send_batches (id, run_id, workspace_id, idx, part, row_numbers, first_row, last_row, event_count, payload_hash,
              status, verdict, error_code, error_subcode, error_title, error_message, error_raw)
            values ($1, $2, $3, $4, $5, $6::int[], $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
           [
             randomUUID(),
             parent.run_id,
-            parent.user_id,
+            parent.workspace_id,
             parent.idx,
             c.part,
             c.rowNumbers,
@@ -530,16 +530,16 @@ export const batchesRepo = {
     return rows[0]!.n;
   },
 
-  async findBatchForUser(
+  async findBatchInWorkspace(
     db: Queryable,
-    userId: string,
+    workspaceId: string,
     uploadId: string,
     batchId: string,
   ): Promise<BatchRow | null> {
     const { rows } = await db.query<BatchRow>(
       `select b.* from send_batches b join send_runs r on r.id = b.run_id
-       where b.id = $1 and b.user_id = $2 and r.upload_id = $3`,
-      [batchId, userId, uploadId],
+       where b.id = $1 and b.workspace_id = $2 and r.upload_id = $3`,
+      [batchId, workspaceId, uploadId],
     );
     return rows[0] ?? null;
   },

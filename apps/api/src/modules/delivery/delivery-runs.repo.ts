@@ -7,7 +7,7 @@ export type RunStatus = 'running' | 'completed' | 'completed_with_errors' | 'sto
 export type StopReason = 'token' | 'permission' | 'pixel' | 'internal';
 export interface RunRow {
   id: string;
-  user_id: string;
+  workspace_id: string;
   upload_id: string;
   pixel_account_id: string | null;
   pixel_id: string;
@@ -44,7 +44,7 @@ export const runsRepo = {
   async createRun(
     db: Queryable,
     r: {
-      userId: string;
+      workspaceId: string;
       uploadId: string;
       accountId: string;
       pixelId: string;
@@ -55,15 +55,17 @@ export const runsRepo = {
       expectedEvents?: number | null;
       retryOf?: string | null;
       readAt?: Date | null;
+      /** The member who started it; null for a source's scheduled run. */
+      startedBy?: string | null;
     },
   ): Promise<RunRow> {
     const { rows } = await db.query<RunRow>(
-      `insert into send_runs (id, user_id, upload_id, pixel_account_id, pixel_id, account_name, test_event_code,
-         skip_delivered, total_events, retry_of, read_at)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) returning *`,
+      `insert into send_runs (id, workspace_id, upload_id, pixel_account_id, pixel_id, account_name, test_event_code,
+         skip_delivered, total_events, retry_of, read_at, started_by)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) returning *`,
       [
         randomUUID(),
-        r.userId,
+        r.workspaceId,
         r.uploadId,
         r.accountId,
         r.pixelId,
@@ -73,6 +75,7 @@ export const runsRepo = {
         r.expectedEvents ?? null,
         r.retryOf ?? null,
         r.readAt ?? null,
+        r.startedBy ?? null,
       ],
     );
     return rows[0]!;
@@ -108,10 +111,10 @@ export const runsRepo = {
     return rows[0] ?? null;
   },
 
-  async latestRunForUpload(db: Queryable, userId: string, uploadId: string): Promise<RunRow | null> {
+  async latestRunForUpload(db: Queryable, workspaceId: string, uploadId: string): Promise<RunRow | null> {
     const { rows } = await db.query<RunRow>(
-      'select * from send_runs where user_id = $1 and upload_id = $2 order by created_at desc limit 1',
-      [userId, uploadId],
+      'select * from send_runs where workspace_id = $1 and upload_id = $2 order by created_at desc limit 1',
+      [workspaceId, uploadId],
     );
     return rows[0] ?? null;
   },
@@ -236,7 +239,7 @@ export const runsRepo = {
    * Per upload, its latest run's status, events failed and skipped (counted as in totals) and pixel, with the
    * events sent by every run of the upload: a retry sends only what the runs before it did not.
    */
-  async latestOutcomes(db: Queryable, userId: string, uploadIds: string[]): Promise<OutcomeRow[]> {
+  async latestOutcomes(db: Queryable, workspaceId: string, uploadIds: string[]): Promise<OutcomeRow[]> {
     if (!uploadIds.length) return [];
     const { rows } = await db.query<OutcomeRow>(
       `select r.upload_id, r.status, r.account_name, r.pixel_id,
@@ -245,9 +248,9 @@ export const runsRepo = {
          coalesce((select sum(f.event_count) from send_batches f where f.run_id = r.id and f.status = 'failed'
            and not (${HELD_FIRST_HALF})), 0)::int as failed,
          case when r.planned or r.skipped_counted then r.skipped_events end as skipped
-       from (select distinct on (upload_id) * from send_runs where user_id = $1 and upload_id = any($2::uuid[])
+       from (select distinct on (upload_id) * from send_runs where workspace_id = $1 and upload_id = any($2::uuid[])
          order by upload_id, created_at desc) r`,
-      [userId, uploadIds],
+      [workspaceId, uploadIds],
     );
     return rows;
   },
@@ -257,23 +260,23 @@ export const runsRepo = {
    * or template, or the same source), if that account is still good: not waiting for a new token, and neither
    * its last send since nor its last connection test failed. Null otherwise: the send step then preselects none.
    */
-  async lastGoodAccount(db: Queryable, userId: string, uploadId: string): Promise<string | null> {
+  async lastGoodAccount(db: Queryable, workspaceId: string, uploadId: string): Promise<string | null> {
     const { rows } = await db.query<{ id: string }>(
       `select p.id from send_runs r
          join uploads u on u.id = r.upload_id
-         join uploads me on me.id = $2 and me.user_id = $1
-         join pixel_accounts p on p.id = r.pixel_account_id and p.user_id = $1
+         join uploads me on me.id = $2 and me.workspace_id = $1
+         join pixel_accounts p on p.id = r.pixel_account_id and p.workspace_id = $1
          cross join lateral (select s.status, s.finished_at from send_runs s
            where s.pixel_account_id = p.id and s.status <> 'running'
            order by s.finished_at desc nulls last limit 1) last
-       where r.user_id = $1 and r.status in ('completed', 'completed_with_errors') and r.upload_id <> $2
+       where r.workspace_id = $1 and r.status in ('completed', 'completed_with_errors') and r.upload_id <> $2
          and (u.headers = me.headers or exists (select 1 from source_runs a join source_runs b on b.source_id = a.source_id
            where a.upload_id = r.upload_id and b.upload_id = $2))
          and p.status = 'active'
          and case when p.last_test_at is not null and (last.finished_at is null or p.last_test_at > last.finished_at)
            then p.last_test_ok else last.status <> 'stopped' end
        order by r.created_at desc limit 1`,
-      [userId, uploadId],
+      [workspaceId, uploadId],
     );
     return rows[0]?.id ?? null;
   },

@@ -20,7 +20,7 @@ beforeAll(async () => {
   await insertUser(db, userId, 'commit@example.com');
   const { uploadId, accountId } = await seedUploadAndAccount(db, userId, { pixelId: 'px' });
   run = await deliveryRepo.createRun(db, {
-    userId,
+    workspaceId: userId,
     uploadId,
     accountId,
     pixelId: 'px',
@@ -34,7 +34,7 @@ afterAll(() => drop());
 const record = (idx: number, payloadHash: string, by = token) =>
   deliveryRepo.ensureBatch(db, {
     runId: run.id,
-    userId,
+    workspaceId: userId,
     idx,
     rowNumbers: [2, 3, 4],
     payloadHash,
@@ -44,7 +44,7 @@ const record = (idx: number, payloadHash: string, by = token) =>
 const ledgerIds = async () =>
   (
     await db.query<{ event_id: string }>(
-      `select event_id from delivery_ledger where user_id = $1 order by event_id`,
+      `select event_id from delivery_ledger where workspace_id = $1 order by event_id`,
       [userId],
     )
   ).rows.map((r) => r.event_id);
@@ -52,7 +52,13 @@ const commit = (batchId: string, by: string, ids: string[]) =>
   deliveryRepo.commitSent(
     db,
     { batchId, token: by, eventsReceived: ids.length, fbtraceId: 'trace' },
-    { userId, pixelId: 'px', runId: run.id, test: false, events: ids.map((id) => ({ name: 'Lead', id })) },
+    {
+      workspaceId: userId,
+      pixelId: 'px',
+      runId: run.id,
+      test: false,
+      events: ids.map((id) => ({ name: 'Lead', id })),
+    },
   );
 
 describe(`batch commit (${process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite'})`, () => {

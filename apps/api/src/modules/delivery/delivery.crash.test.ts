@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { UNWRITTEN_DATA_DIR } from '../../../test/context.ts';
+import { insertFirstWorkspace, UNWRITTEN_DATA_DIR } from '../../../test/context.ts';
 import { openCrashDatabase, type CrashDatabase } from '../../../test/crash-database.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGraph, type FakeGraph } from '../../../../../e2e/fake-graph/fake-graph.ts';
@@ -47,9 +47,10 @@ async function newRun(events: number) {
       `insert into users (id, email, first_name, last_name, password_hash, email_verified) values ($1, $2, 'C', 'T', 'x', true)`,
       [userId, `${userId}@example.com`],
     );
+    await insertFirstWorkspace(db, userId);
     const { uploadId, accountId } = await seedUploadAndAccount(db, userId);
     const run = await deliveryRepo.createRun(db, {
-      userId,
+      workspaceId: userId,
       uploadId,
       accountId,
       pixelId: '123456789',

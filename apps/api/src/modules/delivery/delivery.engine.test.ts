@@ -48,7 +48,7 @@ const FIRST_HALF_SPLIT = [
 async function newRun(opts: { testEventCode?: string; skipDelivered?: boolean; pixelId?: string } = {}) {
   const { uploadId, accountId } = await seedUploadAndAccount(ctx.db, userId, { pixelId: opts.pixelId });
   return deliveryRepo.createRun(ctx.db, {
-    userId,
+    workspaceId: userId,
     uploadId,
     accountId,
     pixelId: opts.pixelId ?? '123456789',
@@ -544,7 +544,7 @@ describe('delivery engine', () => {
     const events = makeEvents(150);
     await deliveryRepo.ensureBatch(ctx.db, {
       runId: run.id,
-      userId,
+      workspaceId: userId,
       idx: 1,
       rowNumbers: [102],
       payloadHash: 'something-else',

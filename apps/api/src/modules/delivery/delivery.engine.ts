@@ -97,13 +97,11 @@ async function pass(ctx: RunContext, splitter: Splitter): Promise<void> {
   };
   // Only live deliveries before the run are skipped (an event sent as a test event still has to reach the live
   // dataset). A pixel with none has nothing to skip: its send, the first to a pixel, makes no lookup at all.
-  const skips =
-    run.skip_delivered && (await deliveryRepo.anyLiveDelivery(db, run.user_id, run.pixel_id, run.created_at));
+  const skips = run.skip_delivered && (await deliveryRepo.anyLiveDelivery(db, run.pixel_id, run.created_at));
   const reading = readBatches({
     events: ctx.source.events(run),
     delivered: skips
-      ? async (ids) =>
-          (await deliveryRepo.deliveredBefore(db, run.user_id, run.pixel_id, ids, run.created_at)).live
+      ? async (ids) => (await deliveryRepo.deliveredBefore(db, run.pixel_id, ids, run.created_at)).live
       : null,
     batchSize: o.batchSize,
     stopped: () => ctx.stopped,
@@ -134,7 +132,7 @@ async function processBatch(
   const payloadHash = await hashData(whole.data);
   const stored = await deliveryRepo.ensureBatch(db, {
     runId: run.id,
-    userId: run.user_id,
+    workspaceId: run.workspace_id,
     idx,
     rowNumbers,
     payloadHash,

@@ -16,14 +16,13 @@ export async function precountSkipped(db: Db, source: DeliverySource, runId: str
   if (!run || run.status !== 'running' || run.planned || run.skipped_counted || !run.skip_delivered) return;
   if ((run.total_events ?? 0) > PRECOUNT_MAX_ROWS) return;
   // Nothing delivered live to this pixel before the run: nothing to skip, and the summary already says 0.
-  if (!(await deliveryRepo.anyLiveDelivery(db, run.user_id, run.pixel_id, run.created_at))) return;
+  if (!(await deliveryRepo.anyLiveDelivery(db, run.pixel_id, run.created_at))) return;
   let total = 0;
   let skipped = 0;
   let chunk: { name: string; id: string }[] = [];
   const flush = async () => {
     const { live } = await deliveryRepo.deliveredBefore(
       db,
-      run.user_id,
       run.pixel_id,
       chunk.map((c) => c.id),
       run.created_at,

@@ -160,7 +160,7 @@ describe('retrying a send Meta stopped', () => {
     const { id, accountId } = await stoppedOnToken(agent, 150, 'quota');
     await agent.patch(`/api/meta/accounts/${accountId}`, { accessToken: GOOD });
     await ctx.db.query(
-      `insert into usage_events (user_id, action, amount, at) values ($1, 'send', $2, now())`,
+      `insert into usage_events (workspace_id, action, amount, at) values ($1, 'send', $2, now())`,
       [userId, ctx.config.quotas.rows],
     );
     const refused = await retry(agent, id);

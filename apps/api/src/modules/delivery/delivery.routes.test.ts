@@ -4,7 +4,7 @@ import { createTestContext, type TestContext } from '../../../test/context.ts';
 import { Agent, loggedInAgent } from '../../../test/agent.ts';
 import { multipartFile } from '../../../test/multipart.ts';
 import { startFakeGraph, type FakeGraph } from '../../../../../e2e/fake-graph/fake-graph.ts';
-import { appEngineRun, saveAccount } from './delivery.test-helpers.ts';
+import { appEngineRun, saveAccount, testPixelId } from './delivery.test-helpers.ts';
 
 let ctx: TestContext;
 let graph: FakeGraph;
@@ -74,7 +74,8 @@ describe('send, summary, delivered count and failed-rows download', () => {
   it('sends a prepared file in the background and summarises it', async () => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);
     const id = await prepared(agent, csv(250));
-    const accountId = await account(agent);
+    const pixelId = testPixelId();
+    const accountId = await account(agent, undefined, pixelId);
     expect((await agent.get(`/api/uploads/${id}/delivered?accountId=${accountId}`)).json()).toEqual({
       alreadyDelivered: 0,
       alreadyDeliveredTest: 0,
@@ -93,7 +94,7 @@ describe('send, summary, delivered count and failed-rows download', () => {
     expect(running).toMatchObject({
       status: 'running',
       totalBatches: 0,
-      pixelAccount: { name: 'Main store', pixelId: '123456789' },
+      pixelAccount: { name: 'Main store', pixelId },
       testEventCode: 'TEST42',
     });
     // The prepared count is known before a single batch is cut: progress is honest from the first poll.

@@ -16,7 +16,8 @@ import type { ResolvedDeps } from '../../deps.ts';
 import { csvLine } from '../../lib/csv-out.ts';
 import { perUserLimit } from '../../lib/per-user-limit.ts';
 import { streamedBody } from '../../lib/stream-out.ts';
-import { currentUser, requireVerifiedUser } from '../../plugins/session.ts';
+import { currentUser } from '../../plugins/session.ts';
+import { currentWorkspace, roleGuard } from '../../plugins/workspace.ts';
 import * as delivery from './delivery.service.ts';
 
 const Id = z.object({ id: z.string().uuid() });
@@ -27,14 +28,21 @@ export const deliveryRoutes =
   async (instance) => {
     const app = instance.withTypeProvider<ZodTypeProvider>();
     const { db, config } = deps;
-    app.addHook('preHandler', requireVerifiedUser);
-    const uid = (r: FastifyRequest) => currentUser(r).id;
+    const need = roleGuard(deps.db);
+    app.addHook('preHandler', need('viewer'));
+    const uid = (r: FastifyRequest) => currentWorkspace(r).id;
 
     app.post(
       '/api/uploads/:id/send',
-      { schema: { params: Id, body: SendRequest }, config: perUserLimit(10) },
+      { preHandler: need('member'), schema: { params: Id, body: SendRequest }, config: perUserLimit(10) },
       async (request, reply): Promise<SendResponse> => {
-        const run = await delivery.startSend(deps, uid(request), request.params.id, request.body);
+        const run = await delivery.startSend(
+          deps,
+          uid(request),
+          request.params.id,
+          request.body,
+          currentUser(request).id,
+        );
         reply.status(202);
         return { runId: run.id, status: run.status };
       },
@@ -43,9 +51,9 @@ export const deliveryRoutes =
     // Retries a send Meta stopped, once the user fixed the cause: only the events not delivered go (0099).
     app.post(
       '/api/uploads/:id/send/retry',
-      { schema: { params: Id }, config: perUserLimit(10) },
+      { preHandler: need('member'), schema: { params: Id }, config: perUserLimit(10) },
       async (request, reply): Promise<SendResponse> => {
-        const run = await delivery.retrySend(deps, uid(request), request.params.id);
+        const run = await delivery.retrySend(deps, uid(request), request.params.id, currentUser(request).id);
         reply.status(202);
         return { runId: run.id, status: run.status };
       },
@@ -69,14 +77,18 @@ export const deliveryRoutes =
       },
     );
 
-    app.get('/api/uploads/:id/failed-rows', { schema: { params: Id } }, async (request, reply) => {
-      const { fileName, headers, rows } = await delivery.allFailedRows(db, uid(request), request.params.id);
-      return sendCsv(request, reply, fileName, headers, rows);
-    });
+    app.get(
+      '/api/uploads/:id/failed-rows',
+      { preHandler: need('member'), schema: { params: Id } },
+      async (request, reply) => {
+        const { fileName, headers, rows } = await delivery.allFailedRows(db, uid(request), request.params.id);
+        return sendCsv(request, reply, fileName, headers, rows);
+      },
+    );
 
     app.get(
       '/api/uploads/:id/delivered',
-      { schema: { params: Id, querystring: DeliveredQuery } },
+      { preHandler: need('member'), schema: { params: Id, querystring: DeliveredQuery } },
       async (request): Promise<DeliveredResponse> => {
         const n = await delivery.deliveredBefore(
           db,
@@ -92,7 +104,7 @@ export const deliveryRoutes =
 
     app.get(
       '/api/uploads/:id/suggested-account',
-      { schema: { params: Id } },
+      { preHandler: need('member'), schema: { params: Id } },
       async (request, reply): Promise<SuggestedAccount> => {
         reply.header('cache-control', 'no-store');
         return { accountId: await delivery.suggestedAccount(db, uid(request), request.params.id) };
@@ -101,7 +113,7 @@ export const deliveryRoutes =
 
     app.get(
       '/api/uploads/:id/batches/:batchId/download-original',
-      { schema: { params: BatchParams } },
+      { preHandler: need('member'), schema: { params: BatchParams } },
       async (request, reply) => {
         const { fileName, headers, rows } = await delivery.batchRows(
           db,

@@ -60,7 +60,7 @@ export async function sendBatch(
           db,
           { batchId: leaf.id, token, eventsReceived: answer.eventsReceived, fbtraceId: answer.fbtraceId },
           {
-            userId: run.user_id,
+            workspaceId: run.workspace_id,
             pixelId: run.pixel_id,
             runId: run.id,
             test: !!run.test_event_code,

@@ -45,8 +45,8 @@ const RETRYABLE: readonly StopReason[] = ['token', 'permission', 'pixel'];
 const retryable = (run: RunRow) =>
   run.status === 'stopped' && !!run.stop_reason && RETRYABLE.includes(run.stop_reason);
 
-async function ownUpload(db: Db, userId: string, id: string): Promise<UploadRow> {
-  const upload = await filesRepo.findForUser(db, userId, id);
+async function ownUpload(db: Db, workspaceId: string, id: string): Promise<UploadRow> {
+  const upload = await filesRepo.findInWorkspace(db, workspaceId, id);
   if (!upload) throw notFound('File not found.');
   return upload;
 }
@@ -57,20 +57,21 @@ async function ownUpload(db: Db, userId: string, id: string): Promise<UploadRow>
  */
 export async function startSend(
   deps: { db: Db; config: Config; queue?: PgBoss; now: () => Date },
-  userId: string,
+  workspaceId: string,
   uploadId: string,
   body: SendRequest,
+  startedBy: string | null = null,
 ): Promise<RunRow> {
   const { db } = deps;
-  const upload = await ownUpload(db, userId, uploadId);
+  const upload = await ownUpload(db, workspaceId, uploadId);
   if (upload.status !== 'prepared') throw new AppError('INVALID_STATE', NOT_READY);
-  const account = await getAccountWithToken(db, deps.config, userId, body.selectedAccountId);
+  const account = await getAccountWithToken(db, deps.config, workspaceId, body.selectedAccountId);
   if (!account) throw new AppError('VALIDATION_FAILED', NO_ACCOUNT, { selectedAccountId: NO_ACCOUNT });
   if (!deps.queue) throw new AppError('INTERNAL', 'Submission failed');
   const run = await db.transaction(async (tx) => {
     await takeQuota(tx, {
       quotas: deps.config.quotas,
-      userId,
+      workspaceId,
       action: 'send',
       amount: upload.rowCount,
       now: deps.now(),
@@ -78,7 +79,8 @@ export async function startSend(
     if (!(await filesRepo.transition(tx, uploadId, ['prepared'], 'submitted')))
       throw new AppError('INVALID_STATE', NOT_READY);
     return deliveryRepo.createRun(tx, {
-      userId,
+      startedBy,
+      workspaceId,
       uploadId,
       accountId: account.id,
       pixelId: account.pixelId,
@@ -106,18 +108,19 @@ export async function startSend(
  */
 export async function retrySend(
   deps: { db: Db; config: Config; queue?: PgBoss; now: () => Date },
-  userId: string,
+  workspaceId: string,
   uploadId: string,
+  startedBy: string | null = null,
 ): Promise<RunRow> {
   const { db } = deps;
-  const upload = await ownUpload(db, userId, uploadId);
-  const last = await deliveryRepo.latestRunForUpload(db, userId, upload.id);
+  const upload = await ownUpload(db, workspaceId, uploadId);
+  const last = await deliveryRepo.latestRunForUpload(db, workspaceId, upload.id);
   // A click that comes after its twin's retry was recorded finds that retry, still going.
   if (last?.retry_of && last.status === 'running') return last;
   if (!last || upload.status !== 'submitted' || !retryable(last))
     throw new AppError('INVALID_STATE', NOT_RETRYABLE);
   const account = last.pixel_account_id
-    ? await getAccountWithToken(db, deps.config, userId, last.pixel_account_id)
+    ? await getAccountWithToken(db, deps.config, workspaceId, last.pixel_account_id)
     : null;
   if (!account) throw new AppError('INVALID_STATE', ACCOUNT_GONE);
   // The engine marks the account when Meta refuses its token; saving a new one clears the mark.
@@ -132,13 +135,14 @@ export async function retrySend(
     // The quota and its limits apply as to any send, for the events that may still go.
     await takeQuota(tx, {
       quotas: deps.config.quotas,
-      userId,
+      workspaceId,
       action: 'send',
       amount: Math.max(0, planned - totals.events_sent),
       now: deps.now(),
     });
     const created = await deliveryRepo.createRun(tx, {
-      userId,
+      startedBy,
+      workspaceId,
       uploadId,
       accountId: account.id,
       pixelId: account.pixelId,
@@ -203,7 +207,7 @@ async function skippedSoFar(db: Db, run: RunRow): Promise<number | null> {
   if (!run.skip_delivered) return 0;
   let any = earlierLiveDelivery.get(run.id);
   if (any === undefined) {
-    any = await deliveryRepo.anyLiveDelivery(db, run.user_id, run.pixel_id, run.created_at);
+    any = await deliveryRepo.anyLiveDelivery(db, run.pixel_id, run.created_at);
     if (earlierLiveDelivery.size >= 1000) earlierLiveDelivery.clear();
     earlierLiveDelivery.set(run.id, any);
   }
@@ -235,13 +239,13 @@ function secondsLeft(run: RunRow, t: RunTotals, remaining: number | null, now: D
  */
 export async function summary(
   db: Db,
-  userId: string,
+  workspaceId: string,
   uploadId: string,
   batchOffset = 0,
   now = new Date(),
 ): Promise<DeliverySummary> {
-  const upload = await ownUpload(db, userId, uploadId);
-  const run = await deliveryRepo.latestRunForUpload(db, userId, upload.id);
+  const upload = await ownUpload(db, workspaceId, uploadId);
+  const run = await deliveryRepo.latestRunForUpload(db, workspaceId, upload.id);
   if (!run) throw new AppError('INVALID_STATE', NOT_READY);
   const onlyFailed = run.status === 'running';
   const [totals, page, groups, skipped, sentBefore] = await Promise.all([
@@ -304,12 +308,12 @@ export async function summary(
 /** The latest run's batches a page at a time, filtered by outcome (the summary's batch list). */
 export async function batches(
   db: Db,
-  userId: string,
+  workspaceId: string,
   uploadId: string,
   q: BatchesQuery,
 ): Promise<BatchesPage> {
-  const upload = await ownUpload(db, userId, uploadId);
-  const run = await deliveryRepo.latestRunForUpload(db, userId, upload.id);
+  const upload = await ownUpload(db, workspaceId, uploadId);
+  const run = await deliveryRepo.latestRunForUpload(db, workspaceId, upload.id);
   if (!run) throw new AppError('INVALID_STATE', NOT_READY);
   const page = await deliveryRepo.batchesPage(db, run.id, q);
   return {
@@ -324,20 +328,19 @@ export async function batches(
 export async function deliveredBefore(
   db: Db,
   config: Config,
-  userId: string,
+  workspaceId: string,
   uploadId: string,
   accountId: string,
   now: Date,
 ): Promise<{ live: number; test: number }> {
-  const upload = await ownUpload(db, userId, uploadId);
-  const account = await getAccountWithToken(db, config, userId, accountId);
+  const upload = await ownUpload(db, workspaceId, uploadId);
+  const account = await getAccountWithToken(db, config, workspaceId, accountId);
   if (!account) throw notFound('Pixel account not found.');
   const count = { live: 0, test: 0 };
   let chunk: { name: string; id: string }[] = [];
   const flush = async () => {
     const hits = await deliveryRepo.deliveredBefore(
       db,
-      userId,
       account.pixelId,
       chunk.map((c) => c.id),
       null,
@@ -355,15 +358,19 @@ export async function deliveredBefore(
 }
 
 /** The pixel account the send step preselects for this file, or null (see deliveryRepo.lastGoodAccount). */
-export async function suggestedAccount(db: Db, userId: string, uploadId: string): Promise<string | null> {
-  const upload = await ownUpload(db, userId, uploadId);
-  return deliveryRepo.lastGoodAccount(db, userId, upload.id);
+export async function suggestedAccount(
+  db: Db,
+  workspaceId: string,
+  uploadId: string,
+): Promise<string | null> {
+  const upload = await ownUpload(db, workspaceId, uploadId);
+  return deliveryRepo.lastGoodAccount(db, workspaceId, upload.id);
 }
 
 /** A batch's original CSV rows plus why it failed, for the failed-rows download. */
-export async function batchRows(db: Db, userId: string, uploadId: string, batchId: string) {
-  const upload = await ownUpload(db, userId, uploadId);
-  const batch = await deliveryRepo.findBatchForUser(db, userId, upload.id, batchId);
+export async function batchRows(db: Db, workspaceId: string, uploadId: string, batchId: string) {
+  const upload = await ownUpload(db, workspaceId, uploadId);
+  const batch = await deliveryRepo.findBatchInWorkspace(db, workspaceId, upload.id, batchId);
   if (!batch || batch.status === 'split') throw notFound('Batch not found.');
   // Only failed rows are offered: the download exists to fix and resend them, never to re-export sent data.
   if (batch.status !== 'failed') throw new AppError('INVALID_STATE', NOT_FAILED);
@@ -389,9 +396,9 @@ export async function batchRows(db: Db, userId: string, uploadId: string, batchI
  * Every failed row of the latest run, in file order, with its reason: one file to fix and upload again, however
  * many batches the failures were spread over.
  */
-export async function allFailedRows(db: Db, userId: string, uploadId: string) {
-  const upload = await ownUpload(db, userId, uploadId);
-  const run = await deliveryRepo.latestRunForUpload(db, userId, upload.id);
+export async function allFailedRows(db: Db, workspaceId: string, uploadId: string) {
+  const upload = await ownUpload(db, workspaceId, uploadId);
+  const run = await deliveryRepo.latestRunForUpload(db, workspaceId, upload.id);
   if (!run) throw new AppError('INVALID_STATE', NOT_READY);
   const reasons = new Map<number, string>();
   for (const b of await deliveryRepo.failedLeaves(db, run.id)) {
@@ -416,8 +423,8 @@ export async function allFailedRows(db: Db, userId: string, uploadId: string) {
 }
 
 /** The latest send of each upload, as the dashboard's badges say it ('234 sent · 66 failed'). */
-export async function deliveryOutcomes(db: Db, userId: string, uploadIds: string[]) {
-  const rows = await deliveryRepo.latestOutcomes(db, userId, uploadIds);
+export async function deliveryOutcomes(db: Db, workspaceId: string, uploadIds: string[]) {
+  const rows = await deliveryRepo.latestOutcomes(db, workspaceId, uploadIds);
   return new Map(
     rows.map((r) => [
       r.upload_id,

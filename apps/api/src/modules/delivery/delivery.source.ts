@@ -82,7 +82,7 @@ export async function* preparedEvents(
 export function appDeliverySource(db: Db, config: Config): DeliverySource {
   return {
     async *events(run: RunRow): AsyncGenerator<{ rowNumber: number; event: EncodedEvent }> {
-      const upload = await filesRepo.findForUser(db, run.user_id, run.upload_id);
+      const upload = await filesRepo.findInWorkspace(db, run.workspace_id, run.upload_id);
       if (!upload)
         throw new RunFailure('The uploaded file is no longer available, so the send could not continue.');
       // The run's own time, not the clock: a resumed run must cut exactly the same batches, and a retry read the
@@ -91,7 +91,7 @@ export function appDeliverySource(db: Db, config: Config): DeliverySource {
     },
     async credentials(run: RunRow) {
       if (!run.pixel_account_id) return null;
-      const account = await getAccountWithToken(db, config, run.user_id, run.pixel_account_id).catch(
+      const account = await getAccountWithToken(db, config, run.workspace_id, run.pixel_account_id).catch(
         (err) => {
           throw err instanceof AppError ? new RunFailure(err.message) : err;
         },

@@ -12,19 +12,19 @@ const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 /** Test data only: an upload row and a pixel account row straight in the tables delivery reads. */
 export async function seedUploadAndAccount(
   db: Db,
-  userId: string,
+  workspaceId: string,
   opts: { status?: string; pixelId?: string } = {},
 ) {
   const uploadId = randomUUID();
   const accountId = randomUUID();
   await db.query(
-    `insert into uploads (id, user_id, file_name, status, complete, headers) values ($1, $2, 'leads.csv', $3, true, '["email","event_name"]')`,
-    [uploadId, userId, opts.status ?? 'prepared'],
+    `insert into uploads (id, workspace_id, file_name, status, complete, headers) values ($1, $2, 'leads.csv', $3, true, '["email","event_name"]')`,
+    [uploadId, workspaceId, opts.status ?? 'prepared'],
   );
   await db.query(
-    `insert into pixel_accounts (id, user_id, name, pixel_id, token_ciphertext, token_iv, token_tag, key_version, token_last4)
+    `insert into pixel_accounts (id, workspace_id, name, pixel_id, token_ciphertext, token_iv, token_tag, key_version, token_last4)
      values ($1, $2, 'Main pixel', $3, '\\x00', '\\x00', '\\x00', 1, 'abcd')`,
-    [accountId, userId, opts.pixelId ?? '123456789'],
+    [accountId, workspaceId, opts.pixelId ?? testPixelId()],
   );
   return { uploadId, accountId };
 }
@@ -132,11 +132,21 @@ export function appEngineRun(
   };
 }
 
+/**
+ * A pixel id of its own for each test: the ledger is the pixel's, whichever workspace sent (decision 0103), so
+ * tests sharing one database must not share pixels.
+ */
+export const testPixelId = () => String(100_000_000_000 + Math.floor(Math.random() * 899_999_999_999));
+
 /** A pixel account saved through the API, with the token the fake Graph accepts. */
-export async function saveAccount(agent: Agent, token = 'EAAB-good-token-123456'): Promise<string> {
+export async function saveAccount(
+  agent: Agent,
+  token = 'EAAB-good-token-123456',
+  pixelId = testPixelId(),
+): Promise<string> {
   const res = await agent.post('/api/meta/accounts', {
     name: 'Main store',
-    pixelId: '123456789',
+    pixelId,
     accessToken: token,
   });
   if (res.statusCode >= 300) throw new Error(`account not saved: ${res.statusCode} ${res.body}`);

@@ -191,12 +191,12 @@ describe('the dashboard list', () => {
     const third = await upload(agent, 'leads.csv', csv(8));
     const sourceId = crypto.randomUUID();
     await ctx.db.query(
-      `insert into sources (id, user_id, name, kind, connection, settings, schedule, time_zone)
+      `insert into sources (id, workspace_id, name, kind, connection, settings, schedule, time_zone)
        values ($1, $2, 'Nightly CRM export', 'csv_url', '{}', '{}', '{}', 'UTC')`,
       [sourceId, userId],
     );
     await ctx.db.query(
-      `insert into source_runs (id, source_id, user_id, trigger, upload_id) values ($1, $2, $3, 'manual', $4)`,
+      `insert into source_runs (id, source_id, workspace_id, trigger, upload_id) values ($1, $2, $3, 'manual', $4)`,
       [crypto.randomUUID(), sourceId, userId, third],
     );
     const files = await listed(agent);

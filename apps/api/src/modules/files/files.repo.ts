@@ -4,7 +4,7 @@ import { jsonColumn } from '../../db/json-column.ts';
 
 export interface UploadRow {
   id: string;
-  userId: string;
+  workspaceId: string;
   fileName: string;
   status: FileStatus;
   sizeBytes: number;
@@ -35,13 +35,13 @@ export interface UploadRow {
   createdAt: Date;
 }
 
-const COLS = `id, user_id, file_name, status, size_bytes, row_count, encoding, delimiter, headers, samples, date_orders,
+const COLS = `id, workspace_id, file_name, status, size_bytes, row_count, encoding, delimiter, headers, samples, date_orders,
   decimal_separators, mappings, hardcoded_values, auto_mapped, settings, mapping_saved, clean_fingerprint, clean_rows, clean_repeats, clean_valid_until, skippable_fingerprint, skip_errors_fingerprint, error_rows, refund_rows, refund_choice, refund_fingerprint, file_version, created_at`;
 
 function toRow(r: Record<string, unknown>): UploadRow {
   return {
     id: r.id as string,
-    userId: r.user_id as string,
+    workspaceId: r.workspace_id as string,
     fileName: r.file_name as string,
     status: r.status as FileStatus,
     sizeBytes: Number(r.size_bytes),
@@ -101,10 +101,10 @@ const contentParams = (f: FileContent) => [
 ];
 
 export const filesRepo = {
-  async createPending(db: Queryable, f: { id: string; userId: string; fileName: string }) {
-    await db.query('insert into uploads (id, user_id, file_name) values ($1, $2, $3)', [
+  async createPending(db: Queryable, f: { id: string; workspaceId: string; fileName: string }) {
+    await db.query('insert into uploads (id, workspace_id, file_name) values ($1, $2, $3)', [
       f.id,
-      f.userId,
+      f.workspaceId,
       f.fileName,
     ]);
   },
@@ -155,49 +155,52 @@ export const filesRepo = {
   async sweepIncomplete(db: Queryable, before: Date) {
     await db.query('delete from uploads where not complete and created_at < $1', [before]);
   },
-  async findForUser(db: Queryable, userId: string, id: string): Promise<UploadRow | undefined> {
+  async findInWorkspace(db: Queryable, workspaceId: string, id: string): Promise<UploadRow | undefined> {
     if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
-    const r = await db.query(`select ${COLS} from uploads where id = $1 and user_id = $2 and complete`, [
+    const r = await db.query(`select ${COLS} from uploads where id = $1 and workspace_id = $2 and complete`, [
       id,
-      userId,
+      workspaceId,
     ]);
     return r.rows[0] ? toRow(r.rows[0]) : undefined;
   },
   async listForUser(
     db: Queryable,
-    userId: string,
+    workspaceId: string,
     limit: number,
     offset: number,
   ): Promise<{ rows: UploadRow[]; total: number }> {
     // A source's uploads are listed under it (listFromSource), not among the files uploaded by hand.
     const manual =
-      'user_id = $1 and complete and not exists (select 1 from source_runs r where r.upload_id = uploads.id)';
+      'workspace_id = $1 and complete and not exists (select 1 from source_runs r where r.upload_id = uploads.id)';
     const [list, count] = await Promise.all([
       db.query(
         `select ${COLS} from uploads where ${manual} order by created_at desc, id limit $2 offset $3`,
-        [userId, limit, offset],
+        [workspaceId, limit, offset],
       ),
-      db.query<{ n: number }>(`select count(*)::int as n from uploads where ${manual}`, [userId]),
+      db.query<{ n: number }>(`select count(*)::int as n from uploads where ${manual}`, [workspaceId]),
     ]);
     return { rows: list.rows.map(toRow), total: count.rows[0]!.n };
   },
   /** The uploads a source's runs made (the dashboard's group under the source), newest first. */
   async listFromSource(
     db: Queryable,
-    userId: string,
+    workspaceId: string,
     sourceId: string,
     limit: number,
     offset: number,
   ): Promise<{ rows: UploadRow[]; total: number }> {
-    const mine = `user_id = $1 and complete and id in (select r.upload_id from source_runs r where r.source_id = $2)`;
+    const mine = `workspace_id = $1 and complete and id in (select r.upload_id from source_runs r where r.source_id = $2)`;
     const [list, count] = await Promise.all([
       db.query(`select ${COLS} from uploads where ${mine} order by created_at desc, id limit $3 offset $4`, [
-        userId,
+        workspaceId,
         sourceId,
         limit,
         offset,
       ]),
-      db.query<{ n: number }>(`select count(*)::int as n from uploads where ${mine}`, [userId, sourceId]),
+      db.query<{ n: number }>(`select count(*)::int as n from uploads where ${mine}`, [
+        workspaceId,
+        sourceId,
+      ]),
     ]);
     return { rows: list.rows.map(toRow), total: count.rows[0]!.n };
   },

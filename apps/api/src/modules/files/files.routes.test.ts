@@ -139,7 +139,7 @@ describe('upload and list', () => {
     expect(png.json().message).toMatch(/PNG image/);
     expect((await agent.get('/api/uploads')).json().total).toBe(0);
     const r = await ctx.db.query<{ n: number }>(
-      'select count(*)::int as n from uploads u join users x on x.id = u.user_id where x.id = $1',
+      'select count(*)::int as n from uploads u join users x on x.id = u.workspace_id where x.id = $1',
       [(await agent.get('/auth/me')).json().user.id],
     );
     expect(r.rows[0]!.n).toBe(0);
@@ -590,7 +590,7 @@ describe('column formats', () => {
     const dot = [header, row('a@example.com', '1.234'), row('b@example.com', '12.50')].join('\r\n');
     const values = async (content: string) => {
       const id = await mapped(agent, content);
-      const f = (await filesRepo.findForUser(ctx.db, (await agent.get('/auth/me')).json().user.id, id))!;
+      const f = (await filesRepo.findInWorkspace(ctx.db, (await agent.get('/auth/me')).json().user.id, id))!;
       const out: number[] = [];
       await runPipeline(ctx.db, f, { mode: 'events', now: NOW, lane: 'requests' }, (items) => {
         for (const i of items)
@@ -629,7 +629,7 @@ describe('pipeline workers', () => {
       (_, i) => `u${i}@example.com,,Lead,2026-11-21T10:00:00Z,physical_store,1,USD`,
     );
     const id = await mapped(agent, [CSV.split('\r\n')[0]!, ...rows].join('\r\n'));
-    const f = (await filesRepo.findForUser(ctx.db, userId, id))!;
+    const f = (await filesRepo.findInWorkspace(ctx.db, userId, id))!;
     let seen = 0;
     const s = await runPipeline(
       ctx.db,

@@ -18,7 +18,7 @@ import { AppError } from '../../errors/app-error.ts';
 import { csvLine } from '../../lib/csv-out.ts';
 import { perUserLimit } from '../../lib/per-user-limit.ts';
 import { streamedBody } from '../../lib/stream-out.ts';
-import { currentUser, requireVerifiedUser } from '../../plugins/session.ts';
+import { currentWorkspace, roleGuard } from '../../plugins/workspace.ts';
 import { filesRepo } from './files.repo.ts';
 import { deliveryOutcomes } from '../delivery/delivery.service.ts';
 import { presentUpload } from './files.presenter.ts';
@@ -99,8 +99,9 @@ export const fileRoutes =
     await instance.register(multipart);
     const app = instance.withTypeProvider<ZodTypeProvider>();
     const { db, config } = deps;
-    app.addHook('preHandler', requireVerifiedUser);
-    const uid = (r: FastifyRequest) => currentUser(r).id;
+    const need = roleGuard(deps.db);
+    app.addHook('preHandler', need('viewer'));
+    const uid = (r: FastifyRequest) => currentWorkspace(r).id;
     const jd = jobDeps(deps, instance.log);
     const uploadLimits = () => ({ maxBytes: config.maxUploadBytes, quotas: config.quotas, now: deps.now() });
     // Sweep uploads whose bytes never finished arriving (a crashed or cancelled upload).
@@ -129,36 +130,44 @@ export const fileRoutes =
       };
     });
 
-    app.post('/api/upload', { config: { ...perUserLimit(30), uploadBody: true } }, async (request, reply) => {
-      const { name, bytes } = await filePart(
-        request,
-        config.maxUploadBytes,
-        'upload',
-        'Invalid file type. Please upload a CSV file.',
-      );
-      const { file, ingest } = await files.createUpload(db, uid(request), name, bytes, uploadLimits());
-      request.log.info({ uploadId: file.id, bytes: file.sizeBytes, rows: file.rowCount }, 'file uploaded');
-      return reply.status(201).send({
-        file: presentUpload(file),
-        headers: ingest.headers,
-        issues: ingest.issues,
-        message: `Uploaded: ${file.fileName}`,
-      } satisfies UploadResponse);
-    });
+    app.post(
+      '/api/upload',
+      { preHandler: need('member'), config: { ...perUserLimit(30), uploadBody: true } },
+      async (request, reply) => {
+        const { name, bytes } = await filePart(
+          request,
+          config.maxUploadBytes,
+          'upload',
+          'Invalid file type. Please upload a CSV file.',
+        );
+        const { file, ingest } = await files.createUpload(db, uid(request), name, bytes, uploadLimits());
+        request.log.info({ uploadId: file.id, bytes: file.sizeBytes, rows: file.rowCount }, 'file uploaded');
+        return reply.status(201).send({
+          file: presentUpload(file),
+          headers: ingest.headers,
+          issues: ingest.issues,
+          message: `Uploaded: ${file.fileName}`,
+        } satisfies UploadResponse);
+      },
+    );
 
     app.get('/api/uploads/:id', { schema: { params: Id } }, async (request) =>
       presentUpload(await files.ownFile(db, uid(request), request.params.id)),
     );
 
-    app.delete('/api/uploads/:id', { schema: { params: Id } }, async (request) => {
-      const f = await files.ownFile(db, uid(request), request.params.id);
-      await filesRepo.delete(db, f.id);
-      return { message: 'File deleted!' };
-    });
+    app.delete(
+      '/api/uploads/:id',
+      { preHandler: need('member'), schema: { params: Id } },
+      async (request) => {
+        const f = await files.ownFile(db, uid(request), request.params.id);
+        await filesRepo.delete(db, f.id);
+        return { message: 'File deleted!' };
+      },
+    );
 
     app.get(
       '/api/uploads/:id/headers',
-      { schema: { params: Id } },
+      { preHandler: need('member'), schema: { params: Id } },
       async (request): Promise<HeadersResponse> => {
         const f = await files.ownFile(db, uid(request), request.params.id);
         return {
@@ -173,21 +182,29 @@ export const fileRoutes =
       },
     );
 
-    app.patch('/api/uploads/:id/status', { schema: { params: Id, body: StatusUpdate } }, async (request) => {
-      const f = await files.updateStatus(db, uid(request), request.params.id, request.body);
-      return { ...presentUpload(f), message: `File marked as ${f.status}` };
-    });
+    app.patch(
+      '/api/uploads/:id/status',
+      { preHandler: need('member'), schema: { params: Id, body: StatusUpdate } },
+      async (request) => {
+        const f = await files.updateStatus(db, uid(request), request.params.id, request.body);
+        return { ...presentUpload(f), message: `File marked as ${f.status}` };
+      },
+    );
 
     // The file's refund rows (negative Purchase values): skip or send, for the file as it is now (decision 0098).
     app.put(
       '/api/uploads/:id/refund-rows',
-      { schema: { params: Id, body: RefundChoiceUpdate } },
+      { preHandler: need('member'), schema: { params: Id, body: RefundChoiceUpdate } },
       async (request) => files.chooseRefunds(db, uid(request), request.params.id, request.body.choice),
     );
 
     app.post(
       '/api/uploads/:id/fixed',
-      { schema: { params: Id }, config: { ...perUserLimit(30), uploadBody: true } },
+      {
+        preHandler: need('member'),
+        schema: { params: Id },
+        config: { ...perUserLimit(30), uploadBody: true },
+      },
       async (request): Promise<UploadResponse> => {
         const { name, bytes } = await filePart(
           request,
@@ -216,7 +233,7 @@ export const fileRoutes =
     // `xsrf: true` they need the header, so a cross-site link or <img> cannot set them off (issue 21).
     app.get(
       '/api/uploads/:id/validate',
-      { schema: { params: Id }, config: { ...perUserLimit(60), xsrf: true } },
+      { preHandler: need('member'), schema: { params: Id }, config: { ...perUserLimit(60), xsrf: true } },
       async (request): Promise<ValidationResponse> => {
         // The same background job the web app starts and polls, waited for (docs/decisions/0091).
         const { job } = await startJob(jd, uid(request), request.params.id, 'validate');
@@ -226,7 +243,7 @@ export const fileRoutes =
 
     app.get(
       '/api/uploads/:id/validate/report.csv',
-      { schema: { params: Id }, config: { ...perUserLimit(60), xsrf: true } },
+      { preHandler: need('member'), schema: { params: Id }, config: { ...perUserLimit(60), xsrf: true } },
       async (request, reply) => {
         const f = await files.ownFile(db, uid(request), request.params.id);
         files.notSubmitted(f);
@@ -298,7 +315,7 @@ export const fileRoutes =
 
     app.get(
       '/api/uploads/:id/skipped-rows.csv',
-      { schema: { params: Id }, config: { ...perUserLimit(60), xsrf: true } },
+      { preHandler: need('member'), schema: { params: Id }, config: { ...perUserLimit(60), xsrf: true } },
       async (request, reply) => {
         // The rows with errors as they are in the file, with why: what a user who skipped them fixes and sends
         // later. Open at any status, a sent file too (its summary links here).
@@ -330,7 +347,7 @@ export const fileRoutes =
 
     app.get(
       '/api/uploads/:id/prepare',
-      { schema: { params: Id }, config: { ...perUserLimit(60), xsrf: true } },
+      { preHandler: need('member'), schema: { params: Id }, config: { ...perUserLimit(60), xsrf: true } },
       async (request): Promise<PrepareResponse> => {
         const { job } = await startJob(jd, uid(request), request.params.id, 'prepare');
         return (await jobOutcome(jd, job.id)) as PrepareResponse;
@@ -340,6 +357,7 @@ export const fileRoutes =
     app.get(
       '/api/uploads/:id/preview',
       {
+        preHandler: need('member'),
         schema: {
           params: Id,
           querystring: z.object({ limit: z.coerce.number().int().min(1).max(50).default(10) }),
@@ -351,7 +369,7 @@ export const fileRoutes =
 
     app.get(
       '/api/uploads/:id/preview/full',
-      { schema: { params: Id }, config: { ...perUserLimit(60), xsrf: true } },
+      { preHandler: need('member'), schema: { params: Id }, config: { ...perUserLimit(60), xsrf: true } },
       async (request, reply) => {
         const f = await files.ownFile(db, uid(request), request.params.id);
         if (f.status !== 'validated' && f.status !== 'prepared')

@@ -22,8 +22,8 @@ const NOT_READY = 'File is not ready to be submitted.';
 export const NOT_MAPPED = 'Please finish mapping this file before validating it.';
 
 /** The user's own file, or the same 404 as a file that does not exist. */
-export async function ownFile(db: Db, userId: string, id: string): Promise<UploadRow> {
-  const f = await filesRepo.findForUser(db, userId, id);
+export async function ownFile(db: Db, workspaceId: string, id: string): Promise<UploadRow> {
+  const f = await filesRepo.findInWorkspace(db, workspaceId, id);
   if (!f) throw notFound('File not found.');
   return f;
 }
@@ -50,13 +50,13 @@ export interface UploadLimits {
  */
 async function ingestWithinQuota(
   db: Db,
-  userId: string,
+  workspaceId: string,
   fileName: string,
   stream: AsyncIterable<Uint8Array>,
   limits: UploadLimits,
 ): Promise<IngestResult> {
   // The size is not known yet: refuse only when not a byte is left.
-  await checkQuota(db, { quotas: limits.quotas, userId, action: 'upload', amount: 1, now: limits.now });
+  await checkQuota(db, { quotas: limits.quotas, workspaceId, action: 'upload', amount: 1, now: limits.now });
   // Counted as the bytes arrive, so a refused file (binary, too large) counts what was read of it too.
   let bytes = 0;
   async function* counted() {
@@ -66,36 +66,36 @@ async function ingestWithinQuota(
     }
   }
   try {
-    return await ingest(db, userId, fileName, counted(), limits.maxBytes);
+    return await ingest(db, workspaceId, fileName, counted(), limits.maxBytes);
   } finally {
-    if (bytes) await usageRepo.record(db, userId, 'upload', bytes, limits.now);
+    if (bytes) await usageRepo.record(db, workspaceId, 'upload', bytes, limits.now);
   }
 }
 
 export async function createUpload(
   db: Db,
-  userId: string,
+  workspaceId: string,
   fileName: string,
   stream: AsyncIterable<Uint8Array>,
   limits: UploadLimits,
 ) {
-  const r = await ingestWithinQuota(db, userId, fileName, stream, limits);
+  const r = await ingestWithinQuota(db, workspaceId, fileName, stream, limits);
   await filesRepo.complete(db, r.id, r);
-  return { file: (await filesRepo.findForUser(db, userId, r.id))!, ingest: r };
+  return { file: (await filesRepo.findInWorkspace(db, workspaceId, r.id))!, ingest: r };
 }
 
 /** Replaces a file's bytes with a corrected version, keeping its mapping; the old bytes stay until it succeeds. */
 export async function replaceUpload(
   db: Db,
-  userId: string,
+  workspaceId: string,
   id: string,
   fileName: string,
   stream: AsyncIterable<Uint8Array>,
   limits: UploadLimits,
 ) {
-  const f = await ownFile(db, userId, id);
+  const f = await ownFile(db, workspaceId, id);
   notSubmitted(f);
-  const r = await ingestWithinQuota(db, userId, fileName, stream, limits);
+  const r = await ingestWithinQuota(db, workspaceId, fileName, stream, limits);
   await db.transaction(async (tx) => {
     await filesRepo.deleteChunks(tx, id);
     await tx.query('update upload_chunks set upload_id = $1 where upload_id = $2', [id, r.id]);
@@ -103,7 +103,7 @@ export async function replaceUpload(
     await filesRepo.replaceContent(tx, id, { ...r, fileName: f.fileName });
     await filesRepo.delete(tx, r.id);
   });
-  return { file: (await filesRepo.findForUser(db, userId, id))!, ingest: r };
+  return { file: (await filesRepo.findInWorkspace(db, workspaceId, id))!, ingest: r };
 }
 
 /** Equal as data, whatever the order of keys. */
@@ -133,11 +133,11 @@ function checkSettings(s: FileSettings): FileSettings {
  */
 export async function updateStatus(
   db: Db,
-  userId: string,
+  workspaceId: string,
   id: string,
   body: StatusUpdate,
 ): Promise<UploadRow> {
-  const f = await ownFile(db, userId, id);
+  const f = await ownFile(db, workspaceId, id);
   notSubmitted(f);
   if (body.status === 'validated') {
     if (!['mapped', 'validated', 'prepared'].includes(f.status))
@@ -153,7 +153,7 @@ export async function updateStatus(
     if (f.refundRows > 0 && refundChoice(f) === 'ask')
       throw new AppError('INVALID_STATE', refundsAsk(f.refundRows));
     if (f.status === 'mapped') await filesRepo.setStatus(db, id, 'validated');
-    return (await filesRepo.findForUser(db, userId, id))!;
+    return (await filesRepo.findInWorkspace(db, workspaceId, id))!;
   }
   const mappings = body.mappings ?? f.mappings;
   const hardcodedValues = body.hardcodedValues ?? f.hardcodedValues;
@@ -177,7 +177,7 @@ export async function updateStatus(
   if (unchanged) {
     // Nothing the validation depends on changed: its result (and the status it allowed) still holds.
     if (!sameJson(autoMapped, f.autoMapped)) await filesRepo.saveAutoMapped(db, id, autoMapped);
-    return (await filesRepo.findForUser(db, userId, id))!;
+    return (await filesRepo.findInWorkspace(db, workspaceId, id))!;
   }
   await filesRepo.saveMapping(db, id, {
     status: body.status,
@@ -186,7 +186,7 @@ export async function updateStatus(
     autoMapped,
     settings,
   });
-  return (await filesRepo.findForUser(db, userId, id))!;
+  return (await filesRepo.findInWorkspace(db, workspaceId, id))!;
 }
 
 /**
@@ -196,11 +196,11 @@ export async function updateStatus(
 export const takePass = (
   db: Db,
   quotas: Quotas,
-  userId: string,
+  workspaceId: string,
   f: UploadRow,
   action: 'validate' | 'prepare',
   now: Date,
-) => db.transaction((tx) => takeQuota(tx, { quotas, userId, action, amount: f.rowCount, now }));
+) => db.transaction((tx) => takeQuota(tx, { quotas, workspaceId, action, amount: f.rowCount, now }));
 
 /**
  * A pass over the whole file that a background job runs (docs/decisions/0091): `check` refuses a file in the
@@ -219,8 +219,8 @@ export const refundsAsk = (n: number) =>
   `Choose whether to skip or send the ${n.toLocaleString('en-US')} Purchase ${n === 1 ? 'row' : 'rows'} with a negative value (refunds) before continuing.`;
 
 /** The user's choice for the refund rows of the file as it is now (its content, mapping and settings). */
-export async function chooseRefunds(db: Db, userId: string, id: string, choice: 'skip' | 'send') {
-  const f = await ownFile(db, userId, id);
+export async function chooseRefunds(db: Db, workspaceId: string, id: string, choice: 'skip' | 'send') {
+  const f = await ownFile(db, workspaceId, id);
   notSubmitted(f);
   await filesRepo.setRefundChoice(db, id, choice, fingerprint(f));
   return { choice, refundRows: f.refundRows };
@@ -346,8 +346,8 @@ export const preparePass: FilePass<PrepareResponse> = {
   },
 };
 
-export async function previewFile(db: Db, userId: string, id: string, now: Date, limit: number) {
-  const f = await ownFile(db, userId, id);
+export async function previewFile(db: Db, workspaceId: string, id: string, now: Date, limit: number) {
+  const f = await ownFile(db, workspaceId, id);
   if (f.status !== 'validated' && f.status !== 'prepared') throw new AppError('INVALID_STATE', NOT_READY);
   const previewRows: Record<string, unknown>[] = [];
   const previewDetails: PreviewResponse['previewDetails'] = [];

@@ -37,7 +37,7 @@ async function fileIn(status: 'mapped' | 'validated') {
 }
 const state = async (id: string) => {
   const r = await ctx.db.query<{ status: string; passes: number }>(
-    `select u.status, (select count(*)::int from usage_events e where e.user_id = u.user_id) as passes
+    `select u.status, (select count(*)::int from usage_events e where e.workspace_id = u.workspace_id) as passes
        from uploads u where u.id = $1`,
     [id],
   );

@@ -28,7 +28,7 @@ async function* pieces(bytes: Buffer, size = 50_000) {
   for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
 }
 const uploadsOfUser = async () =>
-  (await db.query('select id from uploads where user_id = $1', [userId])).rowCount;
+  (await db.query('select id from uploads where workspace_id = $1', [userId])).rowCount;
 
 describe('ingest', () => {
   it('stores every chunk once and in order, whatever the pieces it arrives in', async () => {

@@ -67,13 +67,13 @@ export const tooLarge = (maxBytes: number) =>
  */
 export async function ingest(
   db: Db,
-  userId: string,
+  workspaceId: string,
   fileName: string,
   stream: AsyncIterable<Uint8Array>,
   maxBytes: number,
 ): Promise<IngestResult> {
   const id = randomUUID();
-  await filesRepo.createPending(db, { id, userId, fileName });
+  await filesRepo.createPending(db, { id, workspaceId, fileName });
   const reader = createCsvReader();
   let headers: string[] | null = null;
   let encoding = 'utf-8';

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { openCrashDatabase, type CrashDatabase } from '../../../test/crash-database.ts';
+import { insertFirstWorkspace } from '../../../test/context.ts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Db } from '../../db/db.ts';
 import { createUpload } from './files.service.ts';
@@ -26,7 +27,7 @@ afterAll(() => target.drop().catch(() => {}));
 const usedRows = async (db: Db, userId: string) =>
   (
     await db.query<{ n: number }>(
-      `select coalesce(sum(amount), 0)::int as n from usage_events where user_id = $1 and action = 'validate'`,
+      `select coalesce(sum(amount), 0)::int as n from usage_events where workspace_id = $1 and action = 'validate'`,
       [userId],
     )
   ).rows[0]!.n;
@@ -39,6 +40,7 @@ it('a validation whose process was killed mid-pass is taken over and finished on
       `insert into users (id, email, first_name, last_name, password_hash, email_verified) values ($1, $2, 'C', 'T', 'x', true)`,
       [userId, `${userId}@example.com`],
     );
+    await insertFirstWorkspace(db, userId);
     async function* csv() {
       yield Buffer.from('Email,Event,When,Source\n');
       for (let i = 0; i < ROWS; i += 1000)
@@ -108,7 +110,7 @@ it('a validation whose process was killed mid-pass is taken over and finished on
     expect(done.result).toMatchObject({ rowsChecked: ROWS, rowsWithErrors: 0 });
     expect(await usedRows(db, userId)).toBe(ROWS);
     // The clean result was written: the file may move to 'validated'.
-    const f = (await filesRepo.findForUser(db, userId, uploadId))!;
+    const f = (await filesRepo.findInWorkspace(db, userId, uploadId))!;
     expect(f.cleanFingerprint).not.toBeNull();
   });
 }, 60_000);

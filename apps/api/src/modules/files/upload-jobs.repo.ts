@@ -5,7 +5,7 @@ import { jsonColumn } from '../../db/json-column.ts';
 export interface UploadJobRow {
   id: string;
   uploadId: string;
-  userId: string;
+  workspaceId: string;
   kind: UploadJobKind;
   status: 'running' | 'done' | 'failed';
   stage: UploadJobStage;
@@ -26,7 +26,7 @@ function toRow(r: Record<string, unknown>): UploadJobRow {
   return {
     id: r.id as string,
     uploadId: r.upload_id as string,
-    userId: r.user_id as string,
+    workspaceId: r.workspace_id as string,
     kind: r.kind as UploadJobKind,
     status: r.status as UploadJobRow['status'],
     stage: r.stage as UploadJobStage,
@@ -57,7 +57,7 @@ export const uploadJobsRepo = {
     j: {
       id: string;
       uploadId: string;
-      userId: string;
+      workspaceId: string;
       kind: UploadJobKind;
       fingerprint: string;
       claimToken: string;
@@ -65,7 +65,7 @@ export const uploadJobsRepo = {
     },
   ): Promise<{ job: UploadJobRow; started: boolean }> {
     const started = await db.query(
-      `insert into upload_jobs (id, upload_id, user_id, kind, fingerprint, claim_token, rows_total)
+      `insert into upload_jobs (id, upload_id, workspace_id, kind, fingerprint, claim_token, rows_total)
        values ($1, $2, $3, $4, $5, $6, $7)
        on conflict (upload_id, kind) do update set id = excluded.id, status = 'running', stage = 'queued',
          fingerprint = excluded.fingerprint, claim_token = excluded.claim_token, attempts = 1, quota_taken = false,
@@ -73,7 +73,7 @@ export const uploadJobsRepo = {
          started_at = now(), finished_at = null
        where upload_jobs.status <> 'running' or upload_jobs.fingerprint <> excluded.fingerprint
        returning *`,
-      [j.id, j.uploadId, j.userId, j.kind, j.fingerprint, j.claimToken, j.rowsTotal],
+      [j.id, j.uploadId, j.workspaceId, j.kind, j.fingerprint, j.claimToken, j.rowsTotal],
     );
     if (started.rows[0]) return { job: toRow(started.rows[0]), started: true };
     const running = await this.find(db, j.uploadId, j.kind);

@@ -63,7 +63,7 @@ async function finished(agent: Agent, id: string, kind: 'validate' | 'prepare'):
 const passes = async (userId: string, action: string) =>
   (
     await ctx.db.query<{ n: number }>(
-      'select coalesce(sum(amount), 0)::int as n from usage_events where user_id = $1 and action = $2',
+      'select coalesce(sum(amount), 0)::int as n from usage_events where workspace_id = $1 and action = $2',
       [userId, action],
     )
   ).rows[0]!.n;
@@ -319,9 +319,9 @@ describe('a job whose worker died', () => {
     const { job } = await uploadJobsRepo.start(ctx.db, {
       id: crypto.randomUUID(),
       uploadId: id,
-      userId,
+      workspaceId: userId,
       kind: 'validate',
-      fingerprint: fingerprint((await filesRepo.findForUser(ctx.db, userId, id))!),
+      fingerprint: fingerprint((await filesRepo.findInWorkspace(ctx.db, userId, id))!),
       claimToken: dead,
       rowsTotal: 6,
     });
@@ -354,7 +354,7 @@ describe('a job whose worker died', () => {
     const { job } = await uploadJobsRepo.start(ctx.db, {
       id: crypto.randomUUID(),
       uploadId: id,
-      userId,
+      workspaceId: userId,
       kind: 'validate',
       fingerprint: 'x',
       claimToken: crypto.randomUUID(),

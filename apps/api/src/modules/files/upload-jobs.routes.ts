@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { UploadJobParams, type UploadJobLookup, type UploadJobResponse } from '@backsignal/contracts';
 import type { ResolvedDeps } from '../../deps.ts';
 import { perUserLimit } from '../../lib/per-user-limit.ts';
-import { currentUser, requireVerifiedUser } from '../../plugins/session.ts';
+import { currentWorkspace, roleGuard } from '../../plugins/workspace.ts';
 import { findJob, jobDeps, presentJob, startJob } from './upload-jobs.service.ts';
 
 /**
@@ -14,13 +14,14 @@ export const uploadJobRoutes =
   (deps: ResolvedDeps): FastifyPluginAsync =>
   async (instance) => {
     const app = instance.withTypeProvider<ZodTypeProvider>();
-    app.addHook('preHandler', requireVerifiedUser);
-    const uid = (r: FastifyRequest) => currentUser(r).id;
+    const need = roleGuard(deps.db);
+    app.addHook('preHandler', need('viewer'));
+    const uid = (r: FastifyRequest) => currentWorkspace(r).id;
     const jd = jobDeps(deps, instance.log);
 
     app.post(
       '/api/uploads/:id/jobs/:kind',
-      { schema: { params: UploadJobParams }, config: perUserLimit(60) },
+      { preHandler: need('member'), schema: { params: UploadJobParams }, config: perUserLimit(60) },
       async (request, reply) => {
         const { job, upload } = await startJob(jd, uid(request), request.params.id, request.params.kind);
         return reply.status(202).send({ job: presentJob(job, upload) } satisfies UploadJobResponse);
@@ -29,7 +30,7 @@ export const uploadJobRoutes =
 
     app.get(
       '/api/uploads/:id/jobs/:kind',
-      { schema: { params: UploadJobParams } },
+      { preHandler: need('member'), schema: { params: UploadJobParams } },
       async (request): Promise<UploadJobLookup> => {
         const { job, upload } = await findJob(jd, uid(request), request.params.id, request.params.kind);
         return { job: job ? presentJob(job, upload) : null };

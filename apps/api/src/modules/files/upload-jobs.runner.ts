@@ -108,7 +108,7 @@ async function runJob(deps: JobDeps, job: UploadJobRow): Promise<void> {
   try {
     let f, summary;
     try {
-      f = await filesRepo.findForUser(db, job.userId, job.uploadId);
+      f = await filesRepo.findInWorkspace(db, job.workspaceId, job.uploadId);
       if (!f) throw new AppError('NOT_FOUND', 'File not found.');
       pass.check(f);
       await takeQuotaOnce(deps, job, f.rowCount, pass.quota);
@@ -166,6 +166,12 @@ async function takeQuotaOnce(
       // Already counted by an earlier attempt, or the claim is gone (then the pass stops at its first rows).
       return;
     }
-    await takeQuota(tx, { quotas: deps.quotas, userId: job.userId, action, amount: rows, now: deps.now() });
+    await takeQuota(tx, {
+      quotas: deps.quotas,
+      workspaceId: job.workspaceId,
+      action,
+      amount: rows,
+      now: deps.now(),
+    });
   });
 }

@@ -54,15 +54,15 @@ export function presentJob(job: UploadJobRow, upload: UploadRow): UploadJob {
  */
 export async function startJob(
   deps: JobDeps,
-  userId: string,
+  workspaceId: string,
   uploadId: string,
   kind: UploadJobKind,
 ): Promise<{ job: UploadJobRow; upload: UploadRow }> {
-  const upload = await ownFile(deps.db, userId, uploadId);
+  const upload = await ownFile(deps.db, workspaceId, uploadId);
   const { job, started } = await uploadJobsRepo.start(deps.db, {
     id: randomUUID(),
     uploadId: upload.id,
-    userId,
+    workspaceId,
     kind,
     fingerprint: jobFingerprint(upload, kind),
     claimToken: randomUUID(),
@@ -73,8 +73,8 @@ export async function startJob(
 }
 
 /** The file's job of this kind, if one ever ran (only the latest is kept). */
-export async function findJob(deps: JobDeps, userId: string, uploadId: string, kind: UploadJobKind) {
-  const upload = await ownFile(deps.db, userId, uploadId);
+export async function findJob(deps: JobDeps, workspaceId: string, uploadId: string, kind: UploadJobKind) {
+  const upload = await ownFile(deps.db, workspaceId, uploadId);
   return { job: await uploadJobsRepo.find(deps.db, upload.id, kind), upload };
 }
 

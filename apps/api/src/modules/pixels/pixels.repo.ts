@@ -3,7 +3,7 @@ import type { SealedToken } from './token-crypto.ts';
 
 export interface PixelRow {
   id: string;
-  userId: string;
+  workspaceId: string;
   name: string;
   pixelId: string;
   sealed: SealedToken;
@@ -14,7 +14,7 @@ export interface PixelRow {
 const buf = (v: unknown) => Buffer.from(v as Uint8Array);
 const toRow = (r: Record<string, unknown>): PixelRow => ({
   id: r.id as string,
-  userId: r.user_id as string,
+  workspaceId: r.workspace_id as string,
   name: r.name as string,
   pixelId: r.pixel_id as string,
   sealed: {
@@ -27,35 +27,35 @@ const toRow = (r: Record<string, unknown>): PixelRow => ({
   status: r.status as PixelRow['status'],
 });
 const COLS =
-  'id, user_id, name, pixel_id, token_ciphertext, token_iv, token_tag, key_version, token_last4, status';
+  'id, workspace_id, name, pixel_id, token_ciphertext, token_iv, token_tag, key_version, token_last4, status';
 const isUuid = (id: string) => /^[0-9a-f-]{36}$/i.test(id);
 
 export const pixelsRepo = {
-  async list(db: Queryable, userId: string): Promise<PixelRow[]> {
+  async list(db: Queryable, workspaceId: string): Promise<PixelRow[]> {
     return (
-      await db.query(`select ${COLS} from pixel_accounts where user_id = $1 order by created_at, id`, [
-        userId,
+      await db.query(`select ${COLS} from pixel_accounts where workspace_id = $1 order by created_at, id`, [
+        workspaceId,
       ])
     ).rows.map(toRow);
   },
-  async find(db: Queryable, userId: string, id: string): Promise<PixelRow | undefined> {
+  async find(db: Queryable, workspaceId: string, id: string): Promise<PixelRow | undefined> {
     if (!isUuid(id)) return undefined;
-    const r = await db.query(`select ${COLS} from pixel_accounts where id = $1 and user_id = $2`, [
+    const r = await db.query(`select ${COLS} from pixel_accounts where id = $1 and workspace_id = $2`, [
       id,
-      userId,
+      workspaceId,
     ]);
     return r.rows[0] ? toRow(r.rows[0]) : undefined;
   },
   async insert(
     db: Queryable,
-    p: { id: string; userId: string; name: string; pixelId: string; sealed: SealedToken; last4: string },
+    p: { id: string; workspaceId: string; name: string; pixelId: string; sealed: SealedToken; last4: string },
   ) {
     await db.query(
-      `insert into pixel_accounts (id, user_id, name, pixel_id, token_ciphertext, token_iv, token_tag, key_version, token_last4)
+      `insert into pixel_accounts (id, workspace_id, name, pixel_id, token_ciphertext, token_iv, token_tag, key_version, token_last4)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
       [
         p.id,
-        p.userId,
+        p.workspaceId,
         p.name,
         p.pixelId,
         p.sealed.ciphertext,
@@ -68,16 +68,16 @@ export const pixelsRepo = {
   },
   async update(
     db: Queryable,
-    userId: string,
+    workspaceId: string,
     id: string,
     p: { name: string; pixelId: string; sealed: SealedToken; last4: string; status: string },
   ) {
     await db.query(
       `update pixel_accounts set name = $3, pixel_id = $4, token_ciphertext = $5, token_iv = $6, token_tag = $7, key_version = $8,
-         token_last4 = $9, status = $10, updated_at = now() where id = $1 and user_id = $2`,
+         token_last4 = $9, status = $10, updated_at = now() where id = $1 and workspace_id = $2`,
       [
         id,
-        userId,
+        workspaceId,
         p.name,
         p.pixelId,
         p.sealed.ciphertext,
@@ -99,10 +99,11 @@ export const pixelsRepo = {
   async setStatus(db: Queryable, id: string, status: PixelRow['status']) {
     await db.query('update pixel_accounts set status = $2, updated_at = now() where id = $1', [id, status]);
   },
-  async delete(db: Queryable, userId: string, id: string): Promise<boolean> {
+  async delete(db: Queryable, workspaceId: string, id: string): Promise<boolean> {
     if (!isUuid(id)) return false;
     return (
-      (await db.query('delete from pixel_accounts where id = $1 and user_id = $2', [id, userId])).rowCount > 0
+      (await db.query('delete from pixel_accounts where id = $1 and workspace_id = $2', [id, workspaceId]))
+        .rowCount > 0
     );
   },
 };

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AccountCreate, AccountUpdate } from '@backsignal/contracts';
 import type { ResolvedDeps } from '../../deps.ts';
-import { currentUser, requireVerifiedUser } from '../../plugins/session.ts';
+import { currentWorkspace, roleGuard } from '../../plugins/workspace.ts';
 import * as pixels from './pixels.service.ts';
 import { pixelsRepo } from './pixels.repo.ts';
 
@@ -14,31 +14,54 @@ export const pixelRoutes =
   async (instance) => {
     const app = instance.withTypeProvider<ZodTypeProvider>();
     const { db, config } = deps;
-    app.addHook('preHandler', requireVerifiedUser);
+    const need = roleGuard(deps.db);
+    app.addHook('preHandler', need('viewer'));
 
     app.get('/api/meta/accounts', async (request) =>
-      (await pixelsRepo.list(db, currentUser(request).id)).map(pixels.presentAccount),
+      (await pixelsRepo.list(db, currentWorkspace(request).id)).map(pixels.presentAccount),
     );
 
-    app.post('/api/meta/accounts', { schema: { body: AccountCreate } }, async (request, reply) => {
-      const account = await pixels.createAccount(db, config, currentUser(request).id, request.body);
-      return reply.status(201).send({ ...account, message: 'Account saved' });
-    });
+    app.post(
+      '/api/meta/accounts',
+      { preHandler: need('admin'), schema: { body: AccountCreate } },
+      async (request, reply) => {
+        const account = await pixels.createAccount(db, config, currentWorkspace(request).id, request.body);
+        return reply.status(201).send({ ...account, message: 'Account saved' });
+      },
+    );
 
-    app.patch('/api/meta/accounts/:id', { schema: { params: Id, body: AccountUpdate } }, async (request) => ({
-      ...(await pixels.updateAccount(db, config, currentUser(request).id, request.params.id, request.body)),
-      message: 'Account saved',
-    }));
+    app.patch(
+      '/api/meta/accounts/:id',
+      { preHandler: need('admin'), schema: { params: Id, body: AccountUpdate } },
+      async (request) => ({
+        ...(await pixels.updateAccount(
+          db,
+          config,
+          currentWorkspace(request).id,
+          request.params.id,
+          request.body,
+        )),
+        message: 'Account saved',
+      }),
+    );
 
     app.post(
       '/api/meta/accounts/:id/test',
-      { schema: { params: Id }, config: { rateLimit: { max: 20, timeWindow: '1 minute' } } },
+      {
+        preHandler: need('admin'),
+        schema: { params: Id },
+        config: { rateLimit: { max: 20, timeWindow: '1 minute' } },
+      },
       async (request) =>
-        pixels.testConnection(db, config, deps.fetch, currentUser(request).id, request.params.id),
+        pixels.testConnection(db, config, deps.fetch, currentWorkspace(request).id, request.params.id),
     );
 
-    app.delete('/api/meta/accounts/:id', { schema: { params: Id } }, async (request) => {
-      await pixels.deleteAccount(db, currentUser(request).id, request.params.id);
-      return { message: 'Account deleted' };
-    });
+    app.delete(
+      '/api/meta/accounts/:id',
+      { preHandler: need('admin'), schema: { params: Id } },
+      async (request) => {
+        await pixels.deleteAccount(db, currentWorkspace(request).id, request.params.id);
+        return { message: 'Account deleted' };
+      },
+    );
   };

@@ -16,9 +16,9 @@ export const TOKEN_UNREADABLE =
  * was damaged or copied) is not a server fault: the account is marked "reconnect needed" and the caller gets a
  * clear 409 instead of a 500.
  */
-async function readToken(db: Queryable, config: Config, userId: string, p: PixelRow): Promise<string> {
+async function readToken(db: Queryable, config: Config, workspaceId: string, p: PixelRow): Promise<string> {
   try {
-    return openToken(config.tokenKeys, p.sealed, tokenAad(userId, p.id));
+    return openToken(config.tokenKeys, p.sealed, tokenAad(workspaceId, p.id));
   } catch {
     if (p.status !== 'reconnect_needed') await pixelsRepo.setStatus(db, p.id, 'reconnect_needed');
     throw new AppError('INVALID_STATE', TOKEN_UNREADABLE);
@@ -34,8 +34,8 @@ export const presentAccount = (p: PixelRow): PixelAccount => ({
   status: p.status,
 });
 
-async function own(db: Queryable, userId: string, id: string): Promise<PixelRow> {
-  const p = await pixelsRepo.find(db, userId, id);
+async function own(db: Queryable, workspaceId: string, id: string): Promise<PixelRow> {
+  const p = await pixelsRepo.find(db, workspaceId, id);
   if (!p) throw notFound('Pixel account not found.');
   return p;
 }
@@ -43,70 +43,80 @@ async function own(db: Queryable, userId: string, id: string): Promise<PixelRow>
 export async function createAccount(
   db: Queryable,
   config: Config,
-  userId: string,
+  workspaceId: string,
   input: { name: string; pixelId: string; accessToken: string },
 ) {
   const id = randomUUID();
-  const sealed = sealToken(config.tokenKeys, input.accessToken, tokenAad(userId, id));
+  const sealed = sealToken(config.tokenKeys, input.accessToken, tokenAad(workspaceId, id));
   await pixelsRepo.insert(db, {
     id,
-    userId,
+    workspaceId,
     name: input.name,
     pixelId: input.pixelId,
     sealed,
     last4: input.accessToken.slice(-4),
   });
-  return presentAccount((await pixelsRepo.find(db, userId, id))!);
+  return presentAccount((await pixelsRepo.find(db, workspaceId, id))!);
 }
 
 /** Changes label, pixel id or token; a new token (or the current key version) re-seals and clears 'reconnect needed'. */
 export async function updateAccount(
   db: Queryable,
   config: Config,
-  userId: string,
+  workspaceId: string,
   id: string,
   input: { name?: string; pixelId?: string; accessToken?: string },
 ) {
-  const p = await own(db, userId, id);
-  const token = input.accessToken ?? (await readToken(db, config, userId, p));
-  await pixelsRepo.update(db, userId, id, {
+  const p = await own(db, workspaceId, id);
+  const token = input.accessToken ?? (await readToken(db, config, workspaceId, p));
+  await pixelsRepo.update(db, workspaceId, id, {
     name: input.name ?? p.name,
     pixelId: input.pixelId ?? p.pixelId,
-    sealed: sealToken(config.tokenKeys, token, tokenAad(userId, id)),
+    sealed: sealToken(config.tokenKeys, token, tokenAad(workspaceId, id)),
     last4: token.slice(-4),
     status: input.accessToken || input.pixelId ? 'active' : p.status,
   });
-  return presentAccount((await pixelsRepo.find(db, userId, id))!);
+  return presentAccount((await pixelsRepo.find(db, workspaceId, id))!);
 }
 
-export async function deleteAccount(db: Queryable, userId: string, id: string) {
-  if (!(await pixelsRepo.delete(db, userId, id))) throw notFound('Pixel account not found.');
+export async function deleteAccount(db: Queryable, workspaceId: string, id: string) {
+  if (!(await pixelsRepo.delete(db, workspaceId, id))) throw notFound('Pixel account not found.');
 }
 
 export async function testConnection(
   db: Queryable,
   config: Config,
   fetchFn: typeof fetch,
-  userId: string,
+  workspaceId: string,
   id: string,
 ): Promise<ConnectionTest> {
-  const p = await own(db, userId, id);
-  const result = await checkPixel(fetchFn, config.meta, p.pixelId, await readToken(db, config, userId, p));
+  const p = await own(db, workspaceId, id);
+  const result = await checkPixel(
+    fetchFn,
+    config.meta,
+    p.pixelId,
+    await readToken(db, config, workspaceId, p),
+  );
   if (result.ok && p.status !== 'active') await pixelsRepo.setStatus(db, id, 'active');
   await pixelsRepo.recordTest(db, id, result.ok);
   return result;
 }
 
 /** For delivery: the account with its decrypted token, or null when it is not the user's. */
-export async function getAccountWithToken(db: Queryable, config: Config, userId: string, accountId: string) {
-  const p = await pixelsRepo.find(db, userId, accountId);
+export async function getAccountWithToken(
+  db: Queryable,
+  config: Config,
+  workspaceId: string,
+  accountId: string,
+) {
+  const p = await pixelsRepo.find(db, workspaceId, accountId);
   if (!p) return null;
   return {
     id: p.id,
     name: p.name,
     pixelId: p.pixelId,
     status: p.status,
-    accessToken: await readToken(db, config, userId, p),
+    accessToken: await readToken(db, config, workspaceId, p),
   };
 }
 

@@ -10,7 +10,7 @@ export interface SealedToken {
 
 /**
  * AES-256-GCM with a fresh 96-bit IV per write; the owner and record id are bound as additional data, so a
- * ciphertext copied onto another user's or another record's row does not decrypt.
+ * ciphertext copied onto another workspace's or another record's row does not decrypt.
  */
 export function sealToken(keys: Config['tokenKeys'], token: string, aad: string): SealedToken {
   const iv = randomBytes(12);
@@ -29,4 +29,4 @@ export function openToken(keys: Config['tokenKeys'], sealed: SealedToken, aad: s
   return Buffer.concat([decipher.update(sealed.ciphertext), decipher.final()]).toString('utf8');
 }
 
-export const tokenAad = (userId: string, accountId: string) => `${userId}:${accountId}`;
+export const tokenAad = (workspaceId: string, accountId: string) => `${workspaceId}:${accountId}`;

@@ -30,7 +30,7 @@ export async function claimDueRuns(db: Db, now: Date, limit = 10): Promise<Claim
       await sourcesRepo.createRun(tx, {
         id: runId,
         sourceId: s.id,
-        userId: s.userId,
+        workspaceId: s.workspaceId,
         trigger: s.trigger,
         dueAt: s.dueAt,
         now,

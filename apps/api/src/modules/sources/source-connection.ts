@@ -10,7 +10,7 @@ import { fetchUrl, type UrlFetchOptions } from './url-fetch.ts';
 export const FETCH_TIMEOUT_MS = 60_000;
 export const MAX_REDIRECTS = 3;
 
-export const secretAad = (userId: string, sourceId: string) => `source:${userId}:${sourceId}`;
+export const secretAad = (workspaceId: string, sourceId: string) => `source:${workspaceId}:${sourceId}`;
 
 /** What is stored of a connection: everything but the secret. */
 export function storedConnection(c: SourceConnection): StoredConnection {
@@ -77,15 +77,15 @@ export const secretRequired = (c: SourceConnection, again = false) => {
 };
 
 /** The secret to store: a new one sealed, undefined to keep the stored one, null when no auth is used. */
-export function sealedSecret(config: Config, c: SourceConnection, userId: string, sourceId: string) {
+export function sealedSecret(config: Config, c: SourceConnection, workspaceId: string, sourceId: string) {
   if (!needsSecret(c)) return null;
   const text = secretText(c);
-  if (text) return sealToken(config.tokenKeys, text, secretAad(userId, sourceId));
+  if (text) return sealToken(config.tokenKeys, text, secretAad(workspaceId, sourceId));
   return undefined;
 }
 
-export const openSecret = (config: Config, s: Pick<SourceRow, 'sealed' | 'userId' | 'id'>) =>
-  s.sealed ? openToken(config.tokenKeys, s.sealed, secretAad(s.userId, s.id)) : null;
+export const openSecret = (config: Config, s: Pick<SourceRow, 'sealed' | 'workspaceId' | 'id'>) =>
+  s.sealed ? openToken(config.tokenKeys, s.sealed, secretAad(s.workspaceId, s.id)) : null;
 
 /** A request's secret in the stored form (as openSecret answers it), when the request carries one. */
 export const requestSecret = (c: SourceConnection) => secretText(c) ?? null;

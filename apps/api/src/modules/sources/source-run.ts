@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { headerProblem } from '@backsignal/core';
 import type { ResolvedDeps } from '../../deps.ts';
 import { AppError } from '../../errors/app-error.ts';
-import { usersRepo } from '../accounts/users.repo.ts';
+import { workspacesRepo } from '../workspaces/workspaces.repo.ts';
 import { runSend, type EngineOptions } from '../delivery/delivery.engine.ts';
 import { deliveryRepo, ledgerKey } from '../delivery/delivery.repo.ts';
 import { filesRepo } from '../files/files.repo.ts';
@@ -46,13 +46,14 @@ interface RunItem {
   unreadable?: 'never' | 'maybe';
 }
 
+/** A source belongs to a workspace: what it needs from people goes to the workspace's owners and admins. */
 async function mailOwner(
   deps: RunnerDeps,
-  userId: string,
+  workspaceId: string,
   build: (to: string) => Parameters<RunnerDeps['mailer']['send']>[0],
 ) {
-  const user = await usersRepo.findById(deps.db, userId);
-  if (user) await deps.mailer.send(build(user.email));
+  for (const to of await workspacesRepo.managerEmails(deps.db, workspaceId))
+    await deps.mailer.send(build(to));
 }
 
 /** Sends nothing, pauses the source and tells the owner why. */
@@ -64,9 +65,9 @@ async function pauseAndMail(
   reason: string,
   extra: object = {},
 ) {
-  await sourcesRepo.pause(deps.db, s.userId, s.id, reason);
+  await sourcesRepo.pause(deps.db, s.workspaceId, s.id, reason);
   await sourcesRepo.finishRun(deps.db, runId, { status: 'paused', message: reason, ...extra });
-  await mailOwner(deps, s.userId, (to) =>
+  await mailOwner(deps, s.workspaceId, (to) =>
     sourcePausedMail(to, s.name, cause, reason, `${deps.config.appUrl}/sources/${s.id}`),
   );
 }
@@ -78,11 +79,11 @@ async function pauseAndMail(
  */
 async function pauseForExpiredToken(deps: RunnerDeps, s: SourceRow) {
   if (!s.pixelAccountId) return;
-  const account = await pixelsRepo.find(deps.db, s.userId, s.pixelAccountId);
+  const account = await pixelsRepo.find(deps.db, s.workspaceId, s.pixelAccountId);
   const reason = `Meta no longer accepts the access token of "${account?.name ?? 'the pixel account'}". Save a new token, then resume.`;
   const paused = await sourcesRepo.pauseForAccount(deps.db, s.pixelAccountId, reason);
   if (!paused.length) return;
-  await mailOwner(deps, s.userId, (to) =>
+  await mailOwner(deps, s.workspaceId, (to) =>
     tokenExpiredMail(
       to,
       account?.name ?? '',
@@ -176,7 +177,7 @@ async function execute(deps: RunnerDeps, s: SourceRow, runId: string, picked: Ru
     await sourcesRepo.finishRun(db, runId, { status: 'nothing_new', message: SEND_IN_PROGRESS });
     return 'nothing_new';
   }
-  const account = s.pixelAccountId ? await pixelsRepo.find(db, s.userId, s.pixelAccountId) : undefined;
+  const account = s.pixelAccountId ? await pixelsRepo.find(db, s.workspaceId, s.pixelAccountId) : undefined;
   if (!account) {
     await pauseAndMail(
       deps,
@@ -231,7 +232,7 @@ async function execute(deps: RunnerDeps, s: SourceRow, runId: string, picked: Ru
       }
     }
     try {
-      ({ file } = await createUpload(db, s.userId, fileName(s, now, next.item), await next.read(), {
+      ({ file } = await createUpload(db, s.workspaceId, fileName(s, now, next.item), await next.read(), {
         maxBytes: config.maxUploadBytes,
         quotas: config.quotas,
         now,
@@ -268,11 +269,11 @@ async function execute(deps: RunnerDeps, s: SourceRow, runId: string, picked: Ru
     autoMapped: {},
     settings: s.settings,
   });
-  let upload = (await filesRepo.findForUser(db, s.userId, file.id))!;
+  let upload = (await filesRepo.findInWorkspace(db, s.workspaceId, file.id))!;
   // Nobody is there to choose for a scheduled run: refunds (negative Purchase values) are skipped and the run
   // says how many (docs/decisions/0098). Sending them is a choice made on a file, never by default.
   await filesRepo.setRefundChoice(db, file.id, 'skip', fingerprint(upload));
-  upload = (await filesRepo.findForUser(db, s.userId, file.id))!;
+  upload = (await filesRepo.findInWorkspace(db, s.workspaceId, file.id))!;
 
   const skippedRows: { rowNumber: number; message: string }[] = [];
   const badRows: string[] = [];
@@ -321,10 +322,16 @@ async function execute(deps: RunnerDeps, s: SourceRow, runId: string, picked: Ru
   const toSend = report.rowsChecked - report.rowsWithErrors - report.repeatedRows - report.refundRows;
   await filesRepo.setRefundRows(db, file.id, report.refundRows);
   const run = await db.transaction(async (tx) => {
-    await takeQuota(tx, { quotas: config.quotas, userId: s.userId, action: 'send', amount: toSend, now });
+    await takeQuota(tx, {
+      quotas: config.quotas,
+      workspaceId: s.workspaceId,
+      action: 'send',
+      amount: toSend,
+      now,
+    });
     await filesRepo.setStatus(tx, file.id, 'submitted');
     return deliveryRepo.createRun(tx, {
-      userId: s.userId,
+      workspaceId: s.workspaceId,
       uploadId: file.id,
       accountId: account.id,
       pixelId: account.pixelId,
@@ -385,7 +392,7 @@ async function errorShare(
   let chunk: { name: string; id: string }[] = [];
   const flush = async () => {
     const ids = chunk.map((c) => c.id);
-    const { live } = await deliveryRepo.deliveredBefore(deps.db, s.userId, pixelId, ids, null);
+    const { live } = await deliveryRepo.deliveredBefore(deps.db, pixelId, ids, null);
     fresh += chunk.filter((c) => !live.has(ledgerKey(c.name, c.id))).length;
     chunk = [];
   };

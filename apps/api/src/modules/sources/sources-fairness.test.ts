@@ -4,7 +4,7 @@ import { loggedInAgent } from '../../../test/agent.ts';
 import { fakeServer } from '../../../test/fake-http.ts';
 import { startFakeGraph, type FakeGraph } from '../../../../../e2e/fake-graph/fake-graph.ts';
 import { tick, type ClaimedRun } from './scheduler.ts';
-import { MAX_SOURCES_PER_ACCOUNT } from './sources.service.ts';
+import { MAX_SOURCES_PER_WORKSPACE } from './sources.service.ts';
 import { RUN_NOW_PER_MINUTE } from './sources.routes.ts';
 import { leadsCsv, saveAccount, sourceInput, sourceRunner, TOKEN } from './sources.test-helpers.ts';
 
@@ -70,7 +70,7 @@ it("runs another account's due source while one account's sources hang, one hang
   const running = async (userId: string) =>
     (
       await ctx.db.query<{ n: number }>(
-        `select count(*)::int as n from source_runs where user_id = $1 and status = 'running'`,
+        `select count(*)::int as n from source_runs where workspace_id = $1 and status = 'running'`,
         [userId],
       )
     ).rows[0]!.n;
@@ -98,7 +98,7 @@ it("runs another account's due source while one account's sources hang, one hang
     { timeout: 90_000, interval: 100 },
   );
   expect(held.length).toBe(1);
-  expect(started.map((c) => c.source.userId)).toEqual([a.userId, b.userId]);
+  expect(started.map((c) => c.source.workspaceId)).toEqual([a.userId, b.userId]);
   // Now A's files finish, one at a time.
   while (started.length < 4 || held.length) {
     held.shift()?.();
@@ -106,25 +106,25 @@ it("runs another account's due source while one account's sources hang, one hang
   }
   await pass;
   expect(mostOfA).toBeLessThanOrEqual(1);
-  expect(started.filter((c) => c.source.userId === a.userId)).toHaveLength(3);
+  expect(started.filter((c) => c.source.workspaceId === a.userId)).toHaveLength(3);
 }, 180_000);
 
-it(`keeps at most ${MAX_SOURCES_PER_ACCOUNT} sources per account, and "Run now" ${RUN_NOW_PER_MINUTE} times a minute per source`, async () => {
+it(`keeps at most ${MAX_SOURCES_PER_WORKSPACE} sources per account, and "Run now" ${RUN_NOW_PER_MINUTE} times a minute per source`, async () => {
   const { agent, userId } = await loggedInAgent(ctx.app, ctx.db);
   const account = await saveAccount(agent);
   const input = sourceInput(account, { kind: 'csv_url', url: `${sheet.url}/b.csv`, auth: 'none' });
   const first = (await agent.post('/api/sources', input)).json().id as string;
   // The rest straight into the table: 99 more through the API would only slow the test.
   await ctx.db.query(
-    `insert into sources (id, user_id, name, kind, connection, settings, schedule, time_zone)
+    `insert into sources (id, workspace_id, name, kind, connection, settings, schedule, time_zone)
      select gen_random_uuid(), $1, 'copy ' || n, 'csv_url', connection, settings, schedule, time_zone
        from sources, generate_series(2, $2) as n where id = $3`,
-    [userId, MAX_SOURCES_PER_ACCOUNT, first],
+    [userId, MAX_SOURCES_PER_WORKSPACE, first],
   );
   const refused = await agent.post('/api/sources', input);
   expect(refused.statusCode).toBe(409);
   expect(refused.json().message).toBe(
-    `You have ${MAX_SOURCES_PER_ACCOUNT} sources, the most one account can keep. Delete one you no longer use first.`,
+    `You have ${MAX_SOURCES_PER_WORKSPACE} sources, the most one workspace can keep. Delete one you no longer use first.`,
   );
 
   const codes: number[] = [];

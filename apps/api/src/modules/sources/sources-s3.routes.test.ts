@@ -109,7 +109,7 @@ describe('S3 sources API guards', () => {
     });
     expect(detail.json().kind).toBe('s3');
     const raw = await ctx.db.query<{ c: Uint8Array; conn: unknown }>(
-      'select secret_ciphertext as c, connection as conn from sources where user_id = $1',
+      'select secret_ciphertext as c, connection as conn from sources where workspace_id = $1',
       [userId],
     );
     expect(Buffer.from(raw.rows[0]!.c).toString('latin1')).not.toContain('S3RVER');

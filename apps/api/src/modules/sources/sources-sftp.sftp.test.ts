@@ -138,7 +138,7 @@ describe('SFTP test fetch and runs', () => {
     });
     expect(detail.body).not.toContain(sftp.password);
     const raw = await ctx.db.query<{ c: Uint8Array }>(
-      'select secret_ciphertext as c from sources where user_id = $1',
+      'select secret_ciphertext as c from sources where workspace_id = $1',
       [userId],
     );
     expect(Buffer.from(raw.rows[0]!.c).toString('latin1')).not.toContain(sftp.password);

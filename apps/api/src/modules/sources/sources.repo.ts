@@ -36,7 +36,7 @@ export type StoredConnection = StoredCsvUrl | StoredS3 | StoredSftp;
 
 export interface SourceRow {
   id: string;
-  userId: string;
+  workspaceId: string;
   name: string;
   kind: SourceKind;
   connection: StoredConnection;
@@ -60,7 +60,7 @@ export interface SourceRow {
 export interface SourceRunRow {
   id: string;
   sourceId: string;
-  userId: string;
+  workspaceId: string;
   trigger: 'schedule' | 'manual';
   status: SourceRunStatus;
   dueAt: Date | null;
@@ -90,14 +90,14 @@ const CLAIM_LOCK_ID = 724_311_023;
 
 const isUuid = (id: string) => /^[0-9a-f-]{36}$/i.test(id);
 
-const COLS = `id, user_id, name, kind, connection, secret_ciphertext, secret_iv, secret_tag, secret_key_version, mappings,
+const COLS = `id, workspace_id, name, kind, connection, secret_ciphertext, secret_iv, secret_tag, secret_key_version, mappings,
   hardcoded_values, settings, pixel_account_id, test_event_code, schedule, time_zone, error_threshold, status,
   pause_reason, next_run_at, run_requested_at, bad_rows_known_at`;
 
 function toSource(r: Record<string, unknown>): SourceRow {
   return {
     id: r.id as string,
-    userId: r.user_id as string,
+    workspaceId: r.workspace_id as string,
     name: r.name as string,
     kind: r.kind as SourceKind,
     // Rows written before SFTP and S3 existed have no kind inside the connection.
@@ -127,7 +127,7 @@ function toSource(r: Record<string, unknown>): SourceRow {
 }
 
 // Sent and failed come from the send run's committed batch leaves, as on the send summary.
-const RUN_COLS = `r.id, r.source_id, r.user_id, r.trigger, r.status, r.due_at, r.started_at, r.finished_at, r.upload_id,
+const RUN_COLS = `r.id, r.source_id, r.workspace_id, r.trigger, r.status, r.due_at, r.started_at, r.finished_at, r.upload_id,
   r.send_run_id, r.rows_read, r.rows_skipped, r.skipped_rows, r.message, r.item_name,
   coalesce(sr.skipped_events, r.already_delivered, 0) as already_delivered,
   coalesce((select sum(b.event_count) from send_batches b where b.run_id = r.send_run_id and b.status = 'sent'), 0)::int as sent,
@@ -138,7 +138,7 @@ function toRun(r: Record<string, unknown>): SourceRunRow {
   return {
     id: r.id as string,
     sourceId: r.source_id as string,
-    userId: r.user_id as string,
+    workspaceId: r.workspace_id as string,
     trigger: r.trigger as SourceRunRow['trigger'],
     status: r.status as SourceRunStatus,
     dueAt: (r.due_at as Date | null) ?? null,
@@ -178,15 +178,15 @@ const secretParams = (s: SealedToken | null | undefined) =>
   s ? [s.ciphertext, s.iv, s.tag, s.keyVersion] : [null, null, null, null];
 
 export const sourcesRepo = {
-  async insert(db: Queryable, id: string, userId: string, s: SourceWrite) {
+  async insert(db: Queryable, id: string, workspaceId: string, s: SourceWrite) {
     await db.query(
-      `insert into sources (id, user_id, name, kind, connection, secret_ciphertext, secret_iv, secret_tag,
+      `insert into sources (id, workspace_id, name, kind, connection, secret_ciphertext, secret_iv, secret_tag,
          secret_key_version, mappings, hardcoded_values, settings, pixel_account_id, test_event_code, schedule,
          time_zone, error_threshold, next_run_at)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
       [
         id,
-        userId,
+        workspaceId,
         s.name,
         s.kind,
         JSON.stringify(s.connection),
@@ -203,7 +203,7 @@ export const sourcesRepo = {
       ],
     );
   },
-  async update(db: Queryable, id: string, userId: string, s: SourceWrite) {
+  async update(db: Queryable, id: string, workspaceId: string, s: SourceWrite) {
     const keep = s.sealed === undefined;
     await db.query(
       `update sources set name = $3, kind = $4, connection = $5,
@@ -214,10 +214,10 @@ export const sourcesRepo = {
          mappings = $10, hardcoded_values = $11, settings = $12, pixel_account_id = $13, test_event_code = $14,
          schedule = $15, time_zone = $16, error_threshold = $17,
          next_run_at = case when status = 'active' then $19 else next_run_at end, updated_at = now()
-       where id = $1 and user_id = $2`,
+       where id = $1 and workspace_id = $2`,
       [
         id,
-        userId,
+        workspaceId,
         s.name,
         s.kind,
         JSON.stringify(s.connection),
@@ -235,46 +235,53 @@ export const sourcesRepo = {
       ],
     );
   },
-  async find(db: Queryable, userId: string, id: string): Promise<SourceRow | undefined> {
+  async find(db: Queryable, workspaceId: string, id: string): Promise<SourceRow | undefined> {
     if (!isUuid(id)) return undefined;
-    const r = await db.query(`select ${COLS} from sources where id = $1 and user_id = $2`, [id, userId]);
+    const r = await db.query(`select ${COLS} from sources where id = $1 and workspace_id = $2`, [
+      id,
+      workspaceId,
+    ]);
     return r.rows[0] ? toSource(r.rows[0]) : undefined;
   },
   async get(db: Queryable, id: string): Promise<SourceRow | undefined> {
     const r = await db.query(`select ${COLS} from sources where id = $1`, [id]);
     return r.rows[0] ? toSource(r.rows[0]) : undefined;
   },
-  async countForUser(db: Queryable, userId: string): Promise<number> {
-    const r = await db.query<{ n: number }>('select count(*)::int as n from sources where user_id = $1', [
-      userId,
-    ]);
+  async countForWorkspace(db: Queryable, workspaceId: string): Promise<number> {
+    const r = await db.query<{ n: number }>(
+      'select count(*)::int as n from sources where workspace_id = $1',
+      [workspaceId],
+    );
     return r.rows[0]!.n;
   },
-  async list(db: Queryable, userId: string): Promise<SourceRow[]> {
-    const r = await db.query(`select ${COLS} from sources where user_id = $1 order by created_at, id`, [
-      userId,
+  async list(db: Queryable, workspaceId: string): Promise<SourceRow[]> {
+    const r = await db.query(`select ${COLS} from sources where workspace_id = $1 order by created_at, id`, [
+      workspaceId,
     ]);
     return r.rows.map(toSource);
   },
-  async delete(db: Queryable, userId: string, id: string): Promise<boolean> {
+  async delete(db: Queryable, workspaceId: string, id: string): Promise<boolean> {
     if (!isUuid(id)) return false;
-    return (await db.query('delete from sources where id = $1 and user_id = $2', [id, userId])).rowCount > 0;
+    return (
+      (await db.query('delete from sources where id = $1 and workspace_id = $2', [id, workspaceId]))
+        .rowCount > 0
+    );
   },
-  async pause(db: Queryable, userId: string, id: string, reason: string | null): Promise<boolean> {
+  async pause(db: Queryable, workspaceId: string, id: string, reason: string | null): Promise<boolean> {
     if (!isUuid(id)) return false;
     const r = await db.query(
       `update sources set status = 'paused', pause_reason = $3, updated_at = now()
-       where id = $1 and user_id = $2`,
-      [id, userId, reason],
+       where id = $1 and workspace_id = $2`,
+      [id, workspaceId, reason],
     );
     return r.rowCount > 0;
   },
-  async resume(db: Queryable, userId: string, id: string, nextRunAt: Date): Promise<boolean> {
+  async resume(db: Queryable, workspaceId: string, id: string, nextRunAt: Date): Promise<boolean> {
     if (!isUuid(id)) return false;
     const r = await db.query(
       `update sources set status = 'active', pause_reason = null, next_run_at = $3, updated_at = now()
-       where id = $1 and user_id = $2`,
-      [id, userId, nextRunAt],
+       where id = $1 and workspace_id = $2`,
+      [id, workspaceId, nextRunAt],
     );
     return r.rowCount > 0;
   },
@@ -283,19 +290,19 @@ export const sourcesRepo = {
     db: Queryable,
     accountId: string,
     reason: string,
-  ): Promise<{ id: string; name: string; userId: string }[]> {
-    const r = await db.query<{ id: string; name: string; user_id: string }>(
+  ): Promise<{ id: string; name: string; workspaceId: string }[]> {
+    const r = await db.query<{ id: string; name: string; workspace_id: string }>(
       `update sources set status = 'paused', pause_reason = $2, updated_at = now()
-       where pixel_account_id = $1 and status = 'active' returning id, name, user_id`,
+       where pixel_account_id = $1 and status = 'active' returning id, name, workspace_id`,
       [accountId, reason],
     );
-    return r.rows.map((x) => ({ id: x.id, name: x.name, userId: x.user_id }));
+    return r.rows.map((x) => ({ id: x.id, name: x.name, workspaceId: x.workspace_id }));
   },
-  async requestRun(db: Queryable, userId: string, id: string, now: Date): Promise<boolean> {
+  async requestRun(db: Queryable, workspaceId: string, id: string, now: Date): Promise<boolean> {
     if (!isUuid(id)) return false;
     const r = await db.query(
-      'update sources set run_requested_at = coalesce(run_requested_at, $3) where id = $1 and user_id = $2',
-      [id, userId, now],
+      'update sources set run_requested_at = coalesce(run_requested_at, $3) where id = $1 and workspace_id = $2',
+      [id, workspaceId, now],
     );
     return r.rowCount > 0;
   },
@@ -323,7 +330,7 @@ export const sourcesRepo = {
       `select ${COLS} from sources s
        where ((s.status = 'active' and s.next_run_at <= $1) or s.run_requested_at is not null)
          and not exists (select 1 from source_runs r where r.source_id = s.id and r.status = 'running')
-         and (select count(*) from source_runs r where r.user_id = s.user_id and r.status = 'running') < $3
+         and (select count(*) from source_runs r where r.workspace_id = s.workspace_id and r.status = 'running') < $3
        order by coalesce(s.run_requested_at, s.next_run_at) limit $2
        for update of s skip locked`,
       [now, limit, RUNS_PER_ACCOUNT],
@@ -351,16 +358,16 @@ export const sourcesRepo = {
     run: {
       id: string;
       sourceId: string;
-      userId: string;
+      workspaceId: string;
       trigger: 'schedule' | 'manual';
       dueAt: Date | null;
       now: Date;
     },
   ) {
     await db.query(
-      `insert into source_runs (id, source_id, user_id, trigger, due_at, started_at, heartbeat_at)
+      `insert into source_runs (id, source_id, workspace_id, trigger, due_at, started_at, heartbeat_at)
        values ($1, $2, $3, $4, $5, $6, $6)`,
-      [run.id, run.sourceId, run.userId, run.trigger, run.dueAt, run.now],
+      [run.id, run.sourceId, run.workspaceId, run.trigger, run.dueAt, run.now],
     );
   },
   async heartbeat(db: Queryable, runId: string) {
@@ -501,20 +508,20 @@ export const sourcesRepo = {
     ]);
   },
   /** How many uploads each of the user's sources made that still exist. */
-  async uploadCounts(db: Queryable, userId: string): Promise<Map<string, number>> {
+  async uploadCounts(db: Queryable, workspaceId: string): Promise<Map<string, number>> {
     const r = await db.query<{ source_id: string; n: number }>(
       `select r.source_id, count(distinct r.upload_id)::int as n from source_runs r join uploads u on u.id = r.upload_id
-       where r.user_id = $1 and u.complete group by r.source_id`,
-      [userId],
+       where r.workspace_id = $1 and u.complete group by r.source_id`,
+      [workspaceId],
     );
     return new Map(r.rows.map((x) => [x.source_id, x.n]));
   },
   /** Deletes the uploads the source's runs made (the owner asked to, with the source); answers how many. */
-  async deleteUploads(db: Queryable, userId: string, sourceId: string): Promise<number> {
+  async deleteUploads(db: Queryable, workspaceId: string, sourceId: string): Promise<number> {
     const r = await db.query(
-      `delete from uploads where user_id = $1
+      `delete from uploads where workspace_id = $1
          and id in (select upload_id from source_runs where source_id = $2 and upload_id is not null)`,
-      [userId, sourceId],
+      [workspaceId, sourceId],
     );
     return r.rowCount;
   },
@@ -525,11 +532,11 @@ export const sourcesRepo = {
     );
     return r.rows.map(toRun);
   },
-  async lastRuns(db: Queryable, userId: string): Promise<Map<string, SourceRunRow>> {
+  async lastRuns(db: Queryable, workspaceId: string): Promise<Map<string, SourceRunRow>> {
     const r = await db.query(
       `select distinct on (r.source_id) ${RUN_COLS} from ${RUN_FROM}
-       where r.user_id = $1 order by r.source_id, r.started_at desc, r.id`,
-      [userId],
+       where r.workspace_id = $1 order by r.source_id, r.started_at desc, r.id`,
+      [workspaceId],
     );
     return new Map(r.rows.map((x) => [x.source_id as string, toRun(x)]));
   },

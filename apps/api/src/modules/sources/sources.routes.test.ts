@@ -144,7 +144,7 @@ describe('sources API guards', () => {
     expect(detail.body).not.toContain('sheet-secret-1');
     expect((await agent.get('/api/sources')).body).not.toContain('sheet-secret-1');
     const raw = await ctx.db.query<{ c: Uint8Array }>(
-      'select secret_ciphertext as c from sources where user_id = $1',
+      'select secret_ciphertext as c from sources where workspace_id = $1',
       [userId],
     );
     expect(Buffer.from(raw.rows[0]!.c).toString('latin1')).not.toContain('sheet-secret-1');

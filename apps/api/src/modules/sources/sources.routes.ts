@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { DeleteSourceQuery, ListQuery, SourceInput, TestFetchRequest } from '@backsignal/contracts';
 import type { ResolvedDeps } from '../../deps.ts';
-import { currentUser, requireVerifiedUser } from '../../plugins/session.ts';
+import { currentWorkspace, roleGuard } from '../../plugins/workspace.ts';
 import * as sources from './sources.service.ts';
 
 const Id = z.object({ id: z.string().max(64) });
@@ -14,19 +14,28 @@ export const sourceRoutes =
   (deps: ResolvedDeps): FastifyPluginAsync =>
   async (instance) => {
     const app = instance.withTypeProvider<ZodTypeProvider>();
-    app.addHook('preHandler', requireVerifiedUser);
-    const uid = (request: Parameters<typeof currentUser>[0]) => currentUser(request).id;
+    const need = roleGuard(deps.db);
+    app.addHook('preHandler', need('viewer'));
+    const uid = (request: Parameters<typeof currentWorkspace>[0]) => currentWorkspace(request).id;
 
     app.get('/api/sources', async (request) => ({ sources: await sources.listSources(deps, uid(request)) }));
 
-    app.post('/api/sources', { schema: { body: SourceInput } }, async (request, reply) => {
-      const id = await sources.createSource(deps, uid(request), request.body);
-      return reply.status(201).send({ id, message: 'Source saved' });
-    });
+    app.post(
+      '/api/sources',
+      { preHandler: need('admin'), schema: { body: SourceInput } },
+      async (request, reply) => {
+        const id = await sources.createSource(deps, uid(request), request.body);
+        return reply.status(201).send({ id, message: 'Source saved' });
+      },
+    );
 
     app.post(
       '/api/sources/test-fetch',
-      { schema: { body: TestFetchRequest }, config: { rateLimit: { max: 30, timeWindow: '1 minute' } } },
+      {
+        preHandler: need('admin'),
+        schema: { body: TestFetchRequest },
+        config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+      },
       async (request) => sources.testFetch(deps, uid(request), request.body),
     );
 
@@ -34,14 +43,18 @@ export const sourceRoutes =
       sources.sourceDetail(deps, uid(request), request.params.id),
     );
 
-    app.patch('/api/sources/:id', { schema: { params: Id, body: SourceInput } }, async (request) => {
-      await sources.updateSource(deps, uid(request), request.params.id, request.body);
-      return { message: 'Source saved' };
-    });
+    app.patch(
+      '/api/sources/:id',
+      { preHandler: need('admin'), schema: { params: Id, body: SourceInput } },
+      async (request) => {
+        await sources.updateSource(deps, uid(request), request.params.id, request.body);
+        return { message: 'Source saved' };
+      },
+    );
 
     app.delete(
       '/api/sources/:id',
-      { schema: { params: Id, querystring: DeleteSourceQuery } },
+      { preHandler: need('admin'), schema: { params: Id, querystring: DeleteSourceQuery } },
       async (request) => {
         const withUploads = request.query.deleteUploads === 'true';
         const n = await sources.deleteSource(deps, uid(request), request.params.id, withUploads);
@@ -60,20 +73,29 @@ export const sourceRoutes =
       runs: await sources.sourceRuns(deps, uid(request), request.params.id),
     }));
 
-    app.post('/api/sources/:id/pause', { schema: { params: Id } }, async (request) => {
-      await sources.pauseSource(deps, uid(request), request.params.id);
-      return { message: 'Source paused' };
-    });
+    app.post(
+      '/api/sources/:id/pause',
+      { preHandler: need('member'), schema: { params: Id } },
+      async (request) => {
+        await sources.pauseSource(deps, uid(request), request.params.id);
+        return { message: 'Source paused' };
+      },
+    );
 
-    app.post('/api/sources/:id/resume', { schema: { params: Id } }, async (request) => {
-      await sources.resumeSource(deps, uid(request), request.params.id);
-      return { message: 'Source resumed' };
-    });
+    app.post(
+      '/api/sources/:id/resume',
+      { preHandler: need('member'), schema: { params: Id } },
+      async (request) => {
+        await sources.resumeSource(deps, uid(request), request.params.id);
+        return { message: 'Source resumed' };
+      },
+    );
 
     // "Run now" 6 times a minute per source: a click a person makes, not a loop that keeps the scheduler busy.
     app.post(
       '/api/sources/:id/run',
       {
+        preHandler: need('member'),
         schema: { params: Id },
         config: {
           rateLimit: {

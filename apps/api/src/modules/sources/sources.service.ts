@@ -38,20 +38,20 @@ type Deps = Pick<ResolvedDeps, 'db' | 'config' | 'now'>;
 const missing = () => notFound('Source not found.');
 const PREVIEW_ROWS = 5;
 
-export async function ownSource(deps: Deps, userId: string, id: string): Promise<SourceRow> {
-  const s = await sourcesRepo.find(deps.db, userId, id);
+export async function ownSource(deps: Deps, workspaceId: string, id: string): Promise<SourceRow> {
+  const s = await sourcesRepo.find(deps.db, workspaceId, id);
   if (!s) throw missing();
   return s;
 }
 
-async function checkInput(deps: Deps, userId: string, input: SourceInput) {
+async function checkInput(deps: Deps, workspaceId: string, input: SourceInput) {
   if (!isTimeZone(input.timeZone))
     throw new AppError('VALIDATION_FAILED', `Unknown time zone "${input.timeZone}".`);
   if (!isTimeZone(input.settings.timeZone))
     throw new AppError('VALIDATION_FAILED', `Unknown time zone "${input.settings.timeZone}".`);
   const invalid = connectionProblem(input.connection);
   if (invalid) throw invalid;
-  if (!(await pixelsRepo.find(deps.db, userId, input.pixelAccountId)))
+  if (!(await pixelsRepo.find(deps.db, workspaceId, input.pixelAccountId)))
     throw new AppError('VALIDATION_FAILED', 'Please select or save an account first', {
       pixelAccountId: 'Please select or save an account first',
     });
@@ -59,12 +59,12 @@ async function checkInput(deps: Deps, userId: string, input: SourceInput) {
   if (problem) throw new AppError('VALIDATION_FAILED', problem);
 }
 
-function write(deps: Deps, userId: string, id: string, input: SourceInput) {
+function write(deps: Deps, workspaceId: string, id: string, input: SourceInput) {
   return {
     name: input.name,
     kind: input.connection.kind,
     connection: storedConnection(input.connection),
-    sealed: sealedSecret(deps.config, input.connection, userId, id),
+    sealed: sealedSecret(deps.config, input.connection, workspaceId, id),
     mappings: input.mappings,
     hardcodedValues: input.hardcodedValues,
     settings: { ...input.settings, defaultCountry: input.settings.defaultCountry.toUpperCase() },
@@ -78,41 +78,41 @@ function write(deps: Deps, userId: string, id: string, input: SourceInput) {
 }
 
 /** Sources one account may keep (issue 30): enough for an agency's clients, not a way to flood the scheduler. */
-export const MAX_SOURCES_PER_ACCOUNT = 100;
+export const MAX_SOURCES_PER_WORKSPACE = 100;
 
-export async function createSource(deps: Deps, userId: string, input: SourceInput) {
-  if ((await sourcesRepo.countForUser(deps.db, userId)) >= MAX_SOURCES_PER_ACCOUNT)
+export async function createSource(deps: Deps, workspaceId: string, input: SourceInput) {
+  if ((await sourcesRepo.countForWorkspace(deps.db, workspaceId)) >= MAX_SOURCES_PER_WORKSPACE)
     throw new AppError(
       'CONFLICT',
-      `You have ${MAX_SOURCES_PER_ACCOUNT} sources, the most one account can keep. Delete one you no longer use first.`,
+      `You have ${MAX_SOURCES_PER_WORKSPACE} sources, the most one workspace can keep. Delete one you no longer use first.`,
     );
-  await checkInput(deps, userId, input);
+  await checkInput(deps, workspaceId, input);
   if (needsSecret(input.connection) && !input.connection.secret) throw secretRequired(input.connection);
   const id = randomUUID();
-  await sourcesRepo.insert(deps.db, id, userId, write(deps, userId, id, input));
+  await sourcesRepo.insert(deps.db, id, workspaceId, write(deps, workspaceId, id, input));
   return id;
 }
 
-export async function updateSource(deps: Deps, userId: string, id: string, input: SourceInput) {
-  const s = await ownSource(deps, userId, id);
-  await checkInput(deps, userId, input);
-  const w = write(deps, userId, id, input);
+export async function updateSource(deps: Deps, workspaceId: string, id: string, input: SourceInput) {
+  const s = await ownSource(deps, workspaceId, id);
+  await checkInput(deps, workspaceId, input);
+  const w = write(deps, workspaceId, id, input);
   // A stored secret is kept only for the same kind and identity: an S3 key is no SFTP password, and a password
   // must not follow the source to another server without the owner typing it again.
   if (w.sealed === undefined && (!s.sealed || !sameSecretTarget(s.connection, input.connection)))
     throw secretRequired(input.connection, !!s.sealed && s.kind === input.connection.kind);
-  await sourcesRepo.update(deps.db, id, userId, w);
+  await sourcesRepo.update(deps.db, id, workspaceId, w);
 }
 
 /**
  * Deletes the source with its runs. Its uploads stay on the dashboard unless the owner asked for them too; in
  * one transaction, so a failure keeps both.
  */
-export async function deleteSource(deps: Deps, userId: string, id: string, withUploads = false) {
+export async function deleteSource(deps: Deps, workspaceId: string, id: string, withUploads = false) {
   return deps.db.transaction(async (tx) => {
-    if (!(await sourcesRepo.find(tx, userId, id))) throw missing();
-    const uploads = withUploads ? await sourcesRepo.deleteUploads(tx, userId, id) : 0;
-    await sourcesRepo.delete(tx, userId, id);
+    if (!(await sourcesRepo.find(tx, workspaceId, id))) throw missing();
+    const uploads = withUploads ? await sourcesRepo.deleteUploads(tx, workspaceId, id) : 0;
+    await sourcesRepo.delete(tx, workspaceId, id);
     return uploads;
   });
 }
@@ -120,33 +120,33 @@ export async function deleteSource(deps: Deps, userId: string, id: string, withU
 /** The uploads the source's runs made, newest first, with their send outcome (the dashboard's group). */
 export async function sourceUploads(
   deps: Deps,
-  userId: string,
+  workspaceId: string,
   id: string,
   q: { limit: number; offset: number },
 ): Promise<UploadList> {
-  await ownSource(deps, userId, id);
-  const { rows, total } = await filesRepo.listFromSource(deps.db, userId, id, q.limit, q.offset);
+  await ownSource(deps, workspaceId, id);
+  const { rows, total } = await filesRepo.listFromSource(deps.db, workspaceId, id, q.limit, q.offset);
   const outcomes = await deliveryOutcomes(
     deps.db,
-    userId,
+    workspaceId,
     rows.map((r) => r.id),
   );
   return { uploads: rows.map((r) => ({ ...presentUpload(r), delivery: outcomes.get(r.id) ?? null })), total };
 }
 
-export async function pauseSource(deps: Deps, userId: string, id: string) {
-  if (!(await sourcesRepo.pause(deps.db, userId, id, null))) throw missing();
+export async function pauseSource(deps: Deps, workspaceId: string, id: string) {
+  if (!(await sourcesRepo.pause(deps.db, workspaceId, id, null))) throw missing();
 }
 
-export async function resumeSource(deps: Deps, userId: string, id: string) {
-  const s = await ownSource(deps, userId, id);
+export async function resumeSource(deps: Deps, workspaceId: string, id: string) {
+  const s = await ownSource(deps, workspaceId, id);
   const next = new Date(nextRunAt(s.schedule, s.timeZone, deps.now().getTime()));
-  await sourcesRepo.resume(deps.db, userId, id, next);
+  await sourcesRepo.resume(deps.db, workspaceId, id, next);
 }
 
 /** "Run now": the next scheduler tick (within seconds) takes it, in whichever worker claims it first. */
-export async function requestRun(deps: Deps, userId: string, id: string) {
-  if (!(await sourcesRepo.requestRun(deps.db, userId, id, deps.now()))) throw missing();
+export async function requestRun(deps: Deps, workspaceId: string, id: string) {
+  if (!(await sourcesRepo.requestRun(deps.db, workspaceId, id, deps.now()))) throw missing();
 }
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
@@ -192,23 +192,23 @@ function present(
   };
 }
 
-export async function listSources(deps: Deps, userId: string): Promise<SourceSummary[]> {
+export async function listSources(deps: Deps, workspaceId: string): Promise<SourceSummary[]> {
   const [sources, accounts, last, uploads] = await Promise.all([
-    sourcesRepo.list(deps.db, userId),
-    pixelsRepo.list(deps.db, userId),
-    sourcesRepo.lastRuns(deps.db, userId),
-    sourcesRepo.uploadCounts(deps.db, userId),
+    sourcesRepo.list(deps.db, workspaceId),
+    pixelsRepo.list(deps.db, workspaceId),
+    sourcesRepo.lastRuns(deps.db, workspaceId),
+    sourcesRepo.uploadCounts(deps.db, workspaceId),
   ]);
   const byId = new Map(accounts.map((a) => [a.id, a]));
   return sources.map((s) => present(s, byId, last.get(s.id), uploads.get(s.id) ?? 0));
 }
 
-export async function sourceDetail(deps: Deps, userId: string, id: string): Promise<SourceDetail> {
-  const s = await ownSource(deps, userId, id);
+export async function sourceDetail(deps: Deps, workspaceId: string, id: string): Promise<SourceDetail> {
+  const s = await ownSource(deps, workspaceId, id);
   const [accounts, runs, uploads] = await Promise.all([
-    pixelsRepo.list(deps.db, userId),
+    pixelsRepo.list(deps.db, workspaceId),
     sourcesRepo.runs(deps.db, id, 1),
-    sourcesRepo.uploadCounts(deps.db, userId),
+    sourcesRepo.uploadCounts(deps.db, workspaceId),
   ]);
   return {
     ...present(s, new Map(accounts.map((a) => [a.id, a])), runs[0], uploads.get(id) ?? 0),
@@ -221,8 +221,8 @@ export async function sourceDetail(deps: Deps, userId: string, id: string): Prom
   };
 }
 
-export async function sourceRuns(deps: Deps, userId: string, id: string) {
-  await ownSource(deps, userId, id);
+export async function sourceRuns(deps: Deps, workspaceId: string, id: string) {
+  await ownSource(deps, workspaceId, id);
   return (await sourcesRepo.runs(deps.db, id, 50)).map(presentRun);
 }
 
@@ -232,11 +232,11 @@ export async function sourceRuns(deps: Deps, userId: string, id: string) {
  */
 export async function testFetch(
   deps: Deps,
-  userId: string,
+  workspaceId: string,
   req: TestFetchRequest,
 ): Promise<TestFetchResponse> {
   const connection = storedConnection(req.connection);
-  const saved = req.sourceId ? await ownSource(deps, userId, req.sourceId) : null;
+  const saved = req.sourceId ? await ownSource(deps, workspaceId, req.sourceId) : null;
   // A saved source's stored secret serves when the form leaves it empty, for the same kind and identity only
   // (another host, endpoint or user would receive the stored secret).
   let secret = requestSecret(req.connection);

@@ -94,22 +94,22 @@ describe('GET /metrics', () => {
   it('reports validation jobs waiting and scheduled source runs from the database', async () => {
     const { userId } = await loggedInAgent(ctx.app, ctx.db);
     const upload = await ctx.db.query<{ id: string }>(
-      `insert into uploads (id, user_id, file_name, headers, row_count)
+      `insert into uploads (id, workspace_id, file_name, headers, row_count)
        values (gen_random_uuid(), $1, 'q.csv', '[]', 1) returning id`,
       [userId],
     );
     await ctx.db.query(
-      `insert into upload_jobs (id, upload_id, user_id, kind, fingerprint, claim_token, rows_total, started_at)
+      `insert into upload_jobs (id, upload_id, workspace_id, kind, fingerprint, claim_token, rows_total, started_at)
        values (gen_random_uuid(), $1, $2, 'validate', 'f', 't', 1, now() - interval '30 seconds')`,
       [upload.rows[0]!.id, userId],
     );
     const source = await ctx.db.query<{ id: string }>(
-      `insert into sources (id, user_id, name, kind, connection, settings, schedule, time_zone)
+      `insert into sources (id, workspace_id, name, kind, connection, settings, schedule, time_zone)
        values (gen_random_uuid(), $1, 'Nightly', 'csv_url', '{}', '{}', '{}', 'UTC') returning id`,
       [userId],
     );
     await ctx.db.query(
-      `insert into source_runs (id, source_id, user_id, trigger, status, due_at, started_at)
+      `insert into source_runs (id, source_id, workspace_id, trigger, status, due_at, started_at)
        values (gen_random_uuid(), $1, $2, 'schedule', 'sent', now() - interval '4 seconds', now())`,
       [source.rows[0]!.id, userId],
     );

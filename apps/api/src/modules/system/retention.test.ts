@@ -26,18 +26,18 @@ async function sentFile() {
   const uploadId = upload.json().file.id as string;
   const runId = randomUUID();
   await ctx.db.query(
-    `insert into send_runs (id, user_id, upload_id, pixel_id, status, finished_at)
+    `insert into send_runs (id, workspace_id, upload_id, pixel_id, status, finished_at)
      values ($1, $2, $3, '123', 'completed_with_errors', now())`,
     [runId, userId, uploadId],
   );
   await ctx.db.query(
-    `insert into send_batches (id, run_id, user_id, idx, row_numbers, first_row, last_row, event_count, status,
+    `insert into send_batches (id, run_id, workspace_id, idx, row_numbers, first_row, last_row, event_count, status,
        error_raw, payload_hash)
      values ($1, $2, $3, 0, '{2}', 2, 2, 1, 'failed', 'row 2: ann@example.com refused', 'h')`,
     [randomUUID(), runId, userId],
   );
   await ctx.db.query(
-    `insert into delivery_ledger (user_id, pixel_id, event_name, event_id, run_id) values ($1, '123', 'Lead', $2, $3)`,
+    `insert into delivery_ledger (workspace_id, pixel_id, event_name, event_id, run_id) values ($1, '123', 'Lead', $2, $3)`,
     [userId, `ev-${uploadId}`, runId],
   );
   return { agent, userId, uploadId, runId };
@@ -77,9 +77,9 @@ describe('applyRetention', () => {
     const policy = { retentionDays: 30, analyticsRetentionDays: 90 };
     await applyRetention(ctx.db, new Date(Date.now() + 31 * DAY), policy);
     expect(await count('uploads', 'id = $1', [f.uploadId])).toBe(0);
-    expect(await count('delivery_ledger', 'user_id = $1', [f.userId])).toBe(1);
+    expect(await count('delivery_ledger', 'workspace_id = $1', [f.userId])).toBe(1);
     await applyRetention(ctx.db, new Date(Date.now() + (LEDGER_KEEP_DAYS + 1) * DAY), policy);
-    expect(await count('delivery_ledger', 'user_id = $1', [f.userId])).toBe(0);
+    expect(await count('delivery_ledger', 'workspace_id = $1', [f.userId])).toBe(0);
   });
 
   it('never deletes a running send or the file it reads', async () => {
@@ -99,13 +99,13 @@ describe('applyRetention', () => {
     const { userId } = await sentFile();
     const sourceId = randomUUID();
     await ctx.db.query(
-      `insert into sources (id, user_id, name, kind, connection, settings, schedule, time_zone)
+      `insert into sources (id, workspace_id, name, kind, connection, settings, schedule, time_zone)
        values ($1, $2, 'Nightly', 'csv_url', '{}', '{}', '{}', 'UTC')`,
       [sourceId, userId],
     );
     const [done, running] = [randomUUID(), randomUUID()];
     await ctx.db.query(
-      `insert into source_runs (id, source_id, user_id, trigger, status, finished_at, skipped_rows)
+      `insert into source_runs (id, source_id, workspace_id, trigger, status, finished_at, skipped_rows)
        values ($1, $3, $4, 'schedule', 'paused', now(), '[{"row": 2, "values": ["ann@example.com"]}]'),
               ($2, $3, $4, 'manual', 'running', null, '[]')`,
       [done, running, sourceId, userId],

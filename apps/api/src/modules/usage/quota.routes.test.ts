@@ -31,7 +31,7 @@ const upload = (agent: Agent, content: string | Uint8Array) =>
 
 /** Time passes for the quota only (sessions would expire if the app's clock moved). */
 const age = (userId: string, ms: number) =>
-  ctx.db.query(`update usage_events set at = at - ($2 * interval '1 millisecond') where user_id = $1`, [
+  ctx.db.query(`update usage_events set at = at - ($2 * interval '1 millisecond') where workspace_id = $1`, [
     userId,
     ms,
   ]);
@@ -135,7 +135,7 @@ describe('row quotas: validate, prepare, send', () => {
     const ids = [randomUUID(), randomUUID()];
     for (const id of ids)
       await ctx.db.query(
-        `insert into uploads (id, user_id, file_name, status, complete, headers, row_count)
+        `insert into uploads (id, workspace_id, file_name, status, complete, headers, row_count)
          values ($1, $2, 'leads.csv', 'prepared', true, '["Email"]', 3)`,
         [id, userId],
       );
@@ -161,12 +161,13 @@ it('housekeeping forgets usage older than the 24-hour window', async () => {
   const { userId } = await loggedInAgent(ctx.app, ctx.db);
   const now = new Date();
   await ctx.db.query(
-    `insert into usage_events (user_id, action, amount, at) values ($1, 'send', 1, $2), ($1, 'send', 2, $3)`,
+    `insert into usage_events (workspace_id, action, amount, at) values ($1, 'send', 1, $2), ($1, 'send', 2, $3)`,
     [userId, new Date(now.getTime() - 25 * HOUR), new Date(now.getTime() - HOUR)],
   );
   await pruneExpired(ctx.db, now);
-  const left = await ctx.db.query<{ amount: string }>('select amount from usage_events where user_id = $1', [
-    userId,
-  ]);
+  const left = await ctx.db.query<{ amount: string }>(
+    'select amount from usage_events where workspace_id = $1',
+    [userId],
+  );
   expect(left.rows.map((r) => Number(r.amount))).toEqual([2]);
 });

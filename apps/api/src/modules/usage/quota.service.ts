@@ -28,10 +28,10 @@ function inAbout(ms: number): string {
   return minutes < 90 ? `${minutes} minutes` : `${Math.ceil(minutes / 60)} hours`;
 }
 
-/** One request on a quota: `amount` more of `action` (bytes for uploads, else rows) by `userId` at `now`. */
+/** One request on a quota: `amount` more of `action` (bytes for uploads, else rows) by `workspaceId` at `now`. */
 export interface QuotaCall {
   quotas: Quotas;
-  userId: string;
+  workspaceId: string;
   action: UsageAction;
   amount: number;
   now: Date;
@@ -43,16 +43,16 @@ export interface QuotaCall {
  */
 export async function checkQuota(
   tx: Queryable,
-  { quotas, userId, action, amount, now }: QuotaCall,
+  { quotas, workspaceId, action, amount, now }: QuotaCall,
 ): Promise<void> {
   const limit = action === 'upload' ? quotas.uploadBytes : quotas.rows;
-  await usageRepo.lockUser(tx, userId);
+  await usageRepo.lockUser(tx, workspaceId);
   const since = new Date(now.getTime() - QUOTA_WINDOW_MS);
-  const used = await usageRepo.usedSince(tx, userId, action, since);
+  const used = await usageRepo.usedSince(tx, workspaceId, action, since);
   if (used + amount <= limit) return;
   if (amount > limit)
     throw new AppError('RATE_LIMITED', `This file alone is over the daily limit of ${WHAT[action](limit)}.`);
-  const freed = await usageRepo.freedAfter(tx, userId, action, since, used + amount - limit);
+  const freed = await usageRepo.freedAfter(tx, workspaceId, action, since, used + amount - limit);
   const wait = freed ? freed.getTime() + QUOTA_WINDOW_MS - now.getTime() : QUOTA_WINDOW_MS;
   throw new AppError(
     'RATE_LIMITED',
@@ -65,5 +65,5 @@ export async function checkQuota(
 /** checkQuota, then counts the call; run it inside the transaction that does the work's first write. */
 export async function takeQuota(tx: Queryable, call: QuotaCall): Promise<void> {
   await checkQuota(tx, call);
-  await usageRepo.record(tx, call.userId, call.action, call.amount, call.now);
+  await usageRepo.record(tx, call.workspaceId, call.action, call.amount, call.now);
 }

@@ -1,0 +1,90 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  WorkspaceCreate,
+  WorkspaceDelete,
+  WorkspaceUpdate,
+  type WorkspaceList,
+  type WorkspaceSummary,
+} from '@backsignal/contracts';
+import type { ResolvedDeps } from '../../deps.ts';
+import { notFound } from '../../errors/app-error.ts';
+import { currentUser, requireVerifiedUser } from '../../plugins/session.ts';
+import { currentWorkspace, roleGuard } from '../../plugins/workspace.ts';
+import { workspacesRepo } from './workspaces.repo.ts';
+import { createForUser, deleteWorkspace } from './workspaces.service.ts';
+
+const Open = z.object({ slug: z.string().max(80) });
+
+/**
+ * The user's workspaces (`/api/workspaces`) and the one a request acts in (`/api/workspace`, named by the
+ * x-workspace header like every workspace route).
+ */
+export const workspaceRoutes =
+  ({ db }: ResolvedDeps): FastifyPluginAsync =>
+  async (instance) => {
+    const app = instance.withTypeProvider<ZodTypeProvider>();
+    const need = roleGuard(db);
+
+    app.get(
+      '/api/workspaces',
+      { preHandler: requireVerifiedUser },
+      async (request): Promise<WorkspaceList> => {
+        const id = currentUser(request).id;
+        const [workspaces, current] = await Promise.all([
+          workspacesRepo.listForUser(db, id),
+          workspacesRepo.membership(db, id, null),
+        ]);
+        return { workspaces, current: current?.slug ?? null };
+      },
+    );
+
+    app.post(
+      '/api/workspaces',
+      {
+        preHandler: requireVerifiedUser,
+        schema: { body: WorkspaceCreate },
+        config: { rateLimit: { max: 20, timeWindow: '1 hour' } },
+      },
+      async (request, reply) => {
+        const workspace = await createForUser(db, currentUser(request).id, request.body.name);
+        return reply.status(201).send({ workspace, message: 'Workspace created.' });
+      },
+    );
+
+    // Remembers the workspace the user opened, where the app lands next time.
+    app.put(
+      '/api/workspaces/current',
+      { preHandler: requireVerifiedUser, schema: { body: Open } },
+      async (request, reply) => {
+        const user = currentUser(request);
+        const w = await workspacesRepo.membership(db, user.id, request.body.slug);
+        if (!w) throw notFound('Workspace not found.');
+        await workspacesRepo.setCurrent(db, user.id, w.id);
+        return reply.status(204).send();
+      },
+    );
+
+    app.get('/api/workspace', { preHandler: need('viewer') }, async (request): Promise<WorkspaceSummary> =>
+      currentWorkspace(request),
+    );
+
+    app.patch(
+      '/api/workspace',
+      { preHandler: need('owner'), schema: { body: WorkspaceUpdate } },
+      async (request) => {
+        await workspacesRepo.rename(db, currentWorkspace(request).id, request.body.name);
+        return { message: 'Workspace renamed.' };
+      },
+    );
+
+    app.delete(
+      '/api/workspace',
+      { preHandler: need('owner'), schema: { body: WorkspaceDelete } },
+      async (request) => {
+        await deleteWorkspace(db, currentWorkspace(request), request.body.confirm);
+        return { message: 'Workspace deleted.' };
+      },
+    );
+  };

@@ -1,0 +1,65 @@
+import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import {
+  roleAtLeast,
+  WORKSPACE_HEADER,
+  type WorkspaceRole,
+  type WorkspaceSummary,
+} from '@backsignal/contracts';
+import type { Db } from '../db/db.ts';
+import { AppError, notFound } from '../errors/app-error.ts';
+import { workspacesRepo } from '../modules/workspaces/workspaces.repo.ts';
+import { currentUser, requireVerifiedUser } from './session.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    workspace: WorkspaceSummary | null;
+  }
+}
+
+const SLUG = /^[a-z0-9-]{1,80}$/;
+
+/**
+ * The workspace a request acts in: the one its header names (the web app sends the slug of the address it shows),
+ * else the user's current one. Membership is read on every request, so a removed member is refused at once, in
+ * every open session. A workspace the user is not in answers 404 like one that does not exist: a slug is no
+ * oracle for other customers' names.
+ */
+async function resolveWorkspace(db: Db, request: FastifyRequest): Promise<WorkspaceSummary> {
+  if (request.workspace) return request.workspace;
+  const user = currentUser(request);
+  const header = request.headers[WORKSPACE_HEADER];
+  const slug = typeof header === 'string' && header !== '' ? header : null;
+  if (slug !== null && !SLUG.test(slug)) throw notFound('Workspace not found.');
+  const w = await workspacesRepo.membership(db, user.id, slug);
+  if (!w) throw notFound(slug === null ? 'You are not in any workspace yet.' : 'Workspace not found.');
+  request.workspace = w;
+  return w;
+}
+
+/**
+ * preHandler factory: a verified user who is a member of the request's workspace with at least `min`. The API
+ * refuses by role whatever the screen shows.
+ */
+export function roleGuard(db: Db) {
+  return (min: WorkspaceRole): preHandlerAsyncHookHandler =>
+    async function requireRole(request) {
+      await requireVerifiedUser(request);
+      const w = await resolveWorkspace(db, request);
+      if (!roleAtLeast(w.role, min)) throw new AppError('FORBIDDEN', forbiddenMessage(min));
+    };
+}
+
+const forbiddenMessage = (min: WorkspaceRole) =>
+  min === 'member'
+    ? 'Your role in this workspace can only view. Ask an admin for the Member role.'
+    : min === 'admin'
+      ? 'Only admins and owners of this workspace can do this.'
+      : min === 'owner'
+        ? 'Only owners of this workspace can do this.'
+        : 'You are not a member of this workspace.';
+
+/** The request's workspace; only call after a role guard. */
+export function currentWorkspace(request: FastifyRequest): WorkspaceSummary {
+  if (!request.workspace) throw new Error('currentWorkspace called before a role guard');
+  return request.workspace;
+}
