@@ -10,3 +10,4 @@ export * from './delivery.ts';
 export * from './public-pages.ts';
 export * from './sources.ts';
 export * from './upload-jobs.ts';
+export * from './url-secrets.ts';
