@@ -120,3 +120,14 @@ export function fillUrlSecrets(
   });
   return { url: `${p.base}?${pieces.join('&')}${p.fragment}`, missing };
 }
+
+/**
+ * What the owner reads when masked values cannot be filled in: `again` when stored values exist but may not go
+ * to this URL (another origin or path), as for a header token.
+ */
+export function urlSecretMessage(names: readonly string[], again: boolean): string {
+  const what = `${names.length > 1 ? 'values' : 'value'} of ${names.join(', ')}`;
+  return again
+    ? `Enter the ${what} in the URL again: stored values are kept only for the same URL.`
+    : `Enter the ${what} in the URL.`;
+}

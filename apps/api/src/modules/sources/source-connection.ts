@@ -7,6 +7,7 @@ import {
   sameSecretTarget,
   sameUrlTarget,
   splitUrlSecrets,
+  urlSecretMessage,
   type SourceConnection,
   type SourceConnectionView,
   type UrlSecret,
@@ -97,10 +98,7 @@ export const secretRequired = (c: SourceConnection, again = false) => {
 
 /** The URL shows masked values with none stored for them; `again` when stored ones may not go to this URL. */
 export const urlSecretRequired = (names: string[], again = false) => {
-  const what = `${names.length > 1 ? 'values' : 'value'} of ${names.join(', ')}`;
-  const message = again
-    ? `Enter the ${what} in the URL again: stored values are kept only for the same URL.`
-    : `Enter the ${what} in the URL.`;
+  const message = urlSecretMessage(names, again);
   return new AppError('VALIDATION_FAILED', message, { url: message });
 };
 
