@@ -11,3 +11,4 @@ export * from './public-pages.ts';
 export * from './sources.ts';
 export * from './upload-jobs.ts';
 export * from './workspaces.ts';
+export * from './url-secrets.ts';

@@ -235,6 +235,14 @@ const originAndPath = (url: string) => {
   const m = /^([a-z][a-z0-9+.-]*:\/\/[^/?#\\]*)([^?#]*)/i.exec(url.trim());
   return m ? `${m[1]!.toLowerCase()}${m[2] || '/'}` : null;
 };
+/**
+ * Whether two URLs name the same file (scheme, authority and path), the one place a stored header, password or
+ * query secret may go.
+ */
+export const sameUrlTarget = (a: string, b: string) => {
+  const o = originAndPath(a);
+  return o !== null && o === originAndPath(b);
+};
 const same = (a: string | null | undefined, b: string | null | undefined) =>
   (a ?? '').trim() === (b ?? '').trim();
 
@@ -248,10 +256,8 @@ export function sameSecretTarget(stored: SecretTarget, next: SecretTarget): bool
   if (stored.kind === 'csv_url' && next.kind === 'csv_url') {
     // The same file, not only the same site: another path on a shared host (a storage bucket, a file host) may be
     // someone else's, and would receive the stored header (issue 30).
-    const o = originAndPath(stored.url ?? '');
     return (
-      o !== null &&
-      o === originAndPath(next.url ?? '') &&
+      sameUrlTarget(stored.url ?? '', next.url ?? '') &&
       stored.auth === next.auth &&
       same(stored.headerName || 'Authorization', next.headerName || 'Authorization') &&
       same(stored.username, next.username)

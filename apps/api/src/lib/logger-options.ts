@@ -1,9 +1,16 @@
 import type { FastifyRequest } from 'fastify';
+import { isSecretParam } from '@backsignal/contracts';
 
-/** Query parameters that carry a one-time secret (verification and reset links). */
-const SECRET_PARAMS = /([?&](?:token)=)[^&#]*/gi;
+const PARAM = /([?&])([^=&#]*)=([^&#]*)/g;
 
-export const redactUrl = (url: string) => url.replace(SECRET_PARAMS, '$1[redacted]');
+/**
+ * A URL with the value of every secret query parameter cut out: one-time tokens of verification and reset
+ * links, and any other name the sources' list holds (SECRET_QUERY_PARAMS).
+ */
+export const redactUrl = (url: string) =>
+  url.replace(PARAM, (all, sep: string, name: string) =>
+    isSecretParam(name) ? `${sep}${name}=[redacted]` : all,
+  );
 
 /**
  * Pino options for the API: secrets never reach the logs, neither in headers (session cookie, XSRF token)

@@ -1,24 +1,43 @@
 import type { Config } from '../../config/env.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { openToken, sealToken } from '../pixels/token-crypto.ts';
-import type { SourceConnection, SourceConnectionView } from '@backsignal/contracts';
+import {
+  fillUrlSecrets,
+  maskedParams,
+  sameSecretTarget,
+  sameUrlTarget,
+  splitUrlSecrets,
+  urlSecretMessage,
+  type SourceConnection,
+  type SourceConnectionView,
+  type UrlSecret,
+} from '@backsignal/contracts';
 import type { SourceRow, StoredConnection, StoredCsvUrl } from './sources.repo.ts';
 import { sourceAddressRule } from './ssrf.ts';
-import { fetchUrl, type UrlFetchOptions } from './url-fetch.ts';
+import { FetchFailure, fetchUrl, type UrlFetchOptions } from './url-fetch.ts';
 
 /** Each fetch may take this long, body included. */
 export const FETCH_TIMEOUT_MS = 60_000;
 export const MAX_REDIRECTS = 3;
 
+/** Additional data of a secret sealed before decision 0102: the header token, password or key alone. */
 export const secretAad = (workspaceId: string, sourceId: string) => `source:${workspaceId}:${sourceId}`;
+/**
+ * Additional data of the envelope (decision 0102): it tells the two formats apart with certainty, since a
+ * ciphertext opens only with the additional data it was sealed with, whatever an old token looked like.
+ */
+const envelopeAad = (workspaceId: string, sourceId: string) => `source-secrets:${workspaceId}:${sourceId}`;
 
-/** What is stored of a connection: everything but the secret. */
+/**
+ * What is stored of a connection: everything but the secrets. A CSV URL keeps its secret query parameters'
+ * names with their values masked (decision 0102).
+ */
 export function storedConnection(c: SourceConnection): StoredConnection {
   switch (c.kind) {
     case 'csv_url':
       return {
         kind: 'csv_url',
-        url: c.url.trim(),
+        url: splitUrlSecrets(c.url.trim()).url,
         auth: c.auth,
         headerName: c.auth === 'header' ? c.headerName?.trim() || 'Authorization' : null,
         username: c.auth === 'basic' ? (c.username ?? '') : null,
@@ -48,7 +67,7 @@ export function storedConnection(c: SourceConnection): StoredConnection {
   }
 }
 
-/** The plaintext sealed for a connection: SFTP keeps a key's passphrase beside it. */
+/** The plaintext of a connection's own secret: SFTP keeps a key's passphrase beside it. */
 function secretText(c: SourceConnection): string | undefined {
   if (!c.secret) return undefined;
   if (c.kind === 'sftp') return JSON.stringify({ secret: c.secret, passphrase: c.passphrase || null });
@@ -56,7 +75,8 @@ function secretText(c: SourceConnection): string | undefined {
 }
 
 /** Whether this connection needs a secret at all (a public CSV URL does not). */
-export const needsSecret = (c: SourceConnection) => c.kind !== 'csv_url' || c.auth !== 'none';
+export const needsSecret = (c: Pick<SourceConnection, 'kind'> & { auth?: string }) =>
+  c.kind !== 'csv_url' || c.auth !== 'none';
 
 export const SECRET_REQUIRED: Record<SourceConnection['kind'], string> = {
   csv_url: 'Enter the token or password.',
@@ -76,29 +96,110 @@ export const secretRequired = (c: SourceConnection, again = false) => {
   return new AppError('VALIDATION_FAILED', message, { secret: message });
 };
 
-/** The secret to store: a new one sealed, undefined to keep the stored one, null when no auth is used. */
-export function sealedSecret(config: Config, c: SourceConnection, workspaceId: string, sourceId: string) {
-  if (!needsSecret(c)) return null;
-  const text = secretText(c);
-  if (text) return sealToken(config.tokenKeys, text, secretAad(workspaceId, sourceId));
-  return undefined;
+/** The URL shows masked values with none stored for them; `again` when stored ones may not go to this URL. */
+export const urlSecretRequired = (names: string[], again = false) => {
+  const message = urlSecretMessage(names, again);
+  return new AppError('VALIDATION_FAILED', message, { url: message });
+};
+
+/**
+ * What a source's sealed secret holds: the connection's own secret (header token, password, SFTP key with its
+ * passphrase, S3 secret key) and the values of the CSV URL's secret query parameters, in URL order.
+ */
+export interface SourceSecrets {
+  secret: string | null;
+  query: UrlSecret[];
+}
+const NO_SECRETS: SourceSecrets = { secret: null, query: [] };
+
+/** The envelope sealed for a source (decision 0102); null when there is nothing to keep. */
+export function sealSecrets(config: Config, s: SourceSecrets, workspaceId: string, sourceId: string) {
+  if (!s.secret && !s.query.length) return null;
+  const text = JSON.stringify({ secret: s.secret, query: s.query.map((q) => [q.name, q.value]) });
+  return sealToken(config.tokenKeys, text, envelopeAad(workspaceId, sourceId));
 }
 
-export const openSecret = (config: Config, s: Pick<SourceRow, 'sealed' | 'workspaceId' | 'id'>) =>
-  s.sealed ? openToken(config.tokenKeys, s.sealed, secretAad(s.workspaceId, s.id)) : null;
+/**
+ * Opens a source's secrets. A secret sealed before decision 0102 is the connection's own secret alone, under
+ * the old additional data: it opens as it always did, with no query values (such a row still has them plain in
+ * its URL until it is sealed again).
+ */
+export function openSecrets(
+  config: Config,
+  s: Pick<SourceRow, 'sealed' | 'workspaceId' | 'id'>,
+): SourceSecrets {
+  if (!s.sealed) return NO_SECRETS;
+  let text: string;
+  try {
+    text = openToken(config.tokenKeys, s.sealed, envelopeAad(s.workspaceId, s.id));
+  } catch {
+    return { secret: openToken(config.tokenKeys, s.sealed, secretAad(s.workspaceId, s.id)), query: [] };
+  }
+  const e = JSON.parse(text) as { secret: string | null; query: [string, string][] };
+  return { secret: e.secret, query: e.query.map(([name, value]) => ({ name, value })) };
+}
 
-/** A request's secret in the stored form (as openSecret answers it), when the request carries one. */
-export const requestSecret = (c: SourceConnection) => secretText(c) ?? null;
+/** The stored CSV URL with every value it can have: masked ones from the sealed secret, plain ones as stored. */
+export function realUrl(url: string, secrets: SourceSecrets) {
+  return fillUrlSecrets(url, secrets.query);
+}
+
+/**
+ * The connection to store or fetch and its secrets: those the request carries, else the saved source's, but only
+ * towards the same place (sameSecretTarget for its own secret, the same URL origin and path for query values).
+ * Throws the plain "enter it (again)" messages. `save`: a missing secret is refused; a test fetch tries without.
+ */
+export function resolveConnection(
+  config: Config,
+  c: SourceConnection,
+  saved: SourceRow | null,
+  purpose: 'save' | 'fetch',
+): { connection: StoredConnection; secrets: SourceSecrets } {
+  const own = saved?.kind === c.kind ? saved : null;
+  let opened: SourceSecrets | undefined;
+  const stored = () => (opened ??= own ? openSecrets(config, own) : NO_SECRETS);
+
+  let secret = secretText(c) ?? null;
+  if (!needsSecret(c)) secret = null;
+  else if (!secret) {
+    const kept = stored().secret;
+    if (kept && sameSecretTarget(own!.connection, c)) secret = kept;
+    else if (kept || purpose === 'save') throw secretRequired(c, !!kept);
+  }
+
+  let query: UrlSecret[] = [];
+  if (c.kind === 'csv_url') {
+    const url = c.url.trim();
+    const savedUrl = own?.connection.kind === 'csv_url' ? own.connection.url : null;
+    const sameFile = !!savedUrl && sameUrlTarget(savedUrl, url);
+    // Masked values stand for the saved URL's: every value it has, sealed or (before decision 0102) still plain.
+    const pool = sameFile && maskedParams(url).length ? urlValues(realUrl(savedUrl, stored()).url) : [];
+    const filled = fillUrlSecrets(url, pool);
+    if (filled.missing.length)
+      throw urlSecretRequired(
+        filled.missing,
+        !!savedUrl && !sameFile && splitUrlSecrets(savedUrl).params.length > 0,
+      );
+    query = urlValues(filled.url);
+  }
+  return { connection: storedConnection(c), secrets: { secret, query } };
+}
+
+/** The values of a URL's secret parameters that are not masked, in order. */
+const urlValues = (url: string) =>
+  splitUrlSecrets(url).params.filter((p): p is UrlSecret => p.value !== null);
 
 /** The connection as the API shows it: never the secret, only whether one is stored. */
 export function presentConnection(s: Pick<SourceRow, 'connection' | 'sealed'>): SourceConnectionView {
-  const hasSecret = s.sealed !== null;
+  // The envelope may hold only a URL's query values: "a secret is stored" speaks of the token or password.
+  const hasSecret = s.sealed !== null && needsSecret(s.connection);
   const c = s.connection;
   switch (c.kind) {
     case 'csv_url':
       return {
         kind: 'csv_url',
-        url: c.url,
+        // Masked again: a row stored before decision 0102 may still hold the values in plain text.
+        url: splitUrlSecrets(c.url).url,
         auth: c.auth,
         headerName: c.headerName,
         username: c.username,
@@ -170,7 +271,12 @@ export const fetchOptions = (config: Config, headers: Record<string, string>): U
   headers,
 });
 
-/** Opens a CSV URL's file as a byte stream. */
-export function openUrlFile(config: Config, c: StoredCsvUrl, secret: string | null) {
-  return fetchUrl(c.url, fetchOptions(config, authHeaders(c, secret)));
+/** Opens a CSV URL's file as a byte stream, at the URL with its secret values put back. */
+export function openUrlFile(config: Config, c: StoredCsvUrl, secrets: SourceSecrets) {
+  const { url, missing } = realUrl(c.url, secrets);
+  if (missing.length)
+    throw new FetchFailure(
+      `The URL has no stored value for ${missing.join(', ')}: edit the source and enter the URL again.`,
+    );
+  return fetchUrl(url, fetchOptions(config, authHeaders(c, secrets.secret)));
 }

@@ -1,6 +1,6 @@
 import type { ResolvedDeps } from '../../deps.ts';
 import type { Config } from '../../config/env.ts';
-import { FETCH_TIMEOUT_MS, openUrlFile } from './source-connection.ts';
+import { FETCH_TIMEOUT_MS, openUrlFile, type SourceSecrets } from './source-connection.ts';
 import { oldestFirst, type RemoteFolder, type RemoteItem } from './remote-folder.ts';
 import { s3Folder } from './s3-folder.ts';
 import { folderName, parseSftpSecret, sftpFolder } from './sftp-folder.ts';
@@ -11,8 +11,8 @@ export interface FetchTarget {
   /** The saved source (its processed items are skipped), or null for a connection not saved yet. */
   sourceId: string | null;
   connection: StoredConnection;
-  /** The secret as openSecret answers it. */
-  secret: string | null;
+  /** The secrets as openSecrets answers them. */
+  secrets: SourceSecrets;
 }
 
 /** What a run or "Test fetch" reads next. */
@@ -45,8 +45,8 @@ export const remoteOptions = (config: Config) => ({
 
 async function openFolder(config: Config, t: FetchTarget): Promise<RemoteFolder & { hostKey?: string }> {
   const c = t.connection;
-  if (c.kind === 's3') return s3Folder(c, t.secret ?? '', remoteOptions(config));
-  if (c.kind === 'sftp') return sftpFolder(c, parseSftpSecret(t.secret), remoteOptions(config));
+  if (c.kind === 's3') return s3Folder(c, t.secrets.secret ?? '', remoteOptions(config));
+  if (c.kind === 'sftp') return sftpFolder(c, parseSftpSecret(t.secrets.secret), remoteOptions(config));
   throw new Error(`not a folder kind: ${c.kind}`);
 }
 
@@ -77,7 +77,7 @@ export async function nextFile(
       item: null,
       waiting: 1,
       total: 1,
-      read: async () => (await openUrlFile(deps.config, c, t.secret)).body,
+      read: async () => (await openUrlFile(deps.config, c, t.secrets)).body,
       close: noop,
     };
   }

@@ -15,7 +15,7 @@ import { pixelsRepo } from '../pixels/pixels.repo.ts';
 import { takeQuota } from '../usage/quota.service.ts';
 import type { RemoteItem } from './remote-folder.ts';
 import { tooLargeReason } from './remote-folder.ts';
-import { openSecret } from './source-connection.ts';
+import { openSecrets } from './source-connection.ts';
 import { moveProcessed, nextFile, nothingThere } from './source-fetch.ts';
 import { HostKeyChanged } from './sftp-folder.ts';
 import { stopMessage } from './run-message.ts';
@@ -156,7 +156,7 @@ async function afterItem(deps: RunnerDeps, s: SourceRow, picked: RunItem, status
   if (!picked.item || !(status === 'sent' || status === 'nothing_new')) return;
   await sourcesRepo.markSeen(deps.db, s.id, picked.item.key);
   if (s.connection.kind === 'sftp' && s.connection.afterProcessing === 'move') {
-    const target = { sourceId: s.id, connection: s.connection, secret: openSecret(deps.config, s) };
+    const target = { sourceId: s.id, connection: s.connection, secrets: openSecrets(deps.config, s) };
     // The file is remembered either way, so a failed move never sends it twice.
     await moveProcessed(deps.config, target, picked.item).catch((err) =>
       console.warn('source: moving the processed file failed', s.id, (err as Error).message),
@@ -199,7 +199,7 @@ async function execute(deps: RunnerDeps, s: SourceRow, runId: string, picked: Ru
 
   const next = await nextFile(
     deps,
-    { sourceId: s.id, connection: s.connection, secret: openSecret(config, s) },
+    { sourceId: s.id, connection: s.connection, secrets: openSecrets(config, s) },
     'run',
   );
   let file;

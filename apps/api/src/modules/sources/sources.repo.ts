@@ -243,6 +243,33 @@ export const sourcesRepo = {
     ]);
     return r.rows[0] ? toSource(r.rows[0]) : undefined;
   },
+  /** CSV URL sources whose URL has a query: those stored before decision 0102 may hold secret values plain. */
+  async csvUrlsWithQuery(db: Queryable): Promise<SourceRow[]> {
+    const r = await db.query(
+      `select ${COLS} from sources where kind = 'csv_url' and connection->>'url' like '%?%' order by id`,
+    );
+    return r.rows.map(toSource);
+  },
+  /**
+   * Stores a CSV URL with its values masked and their envelope, only while the row still has the URL and sealed
+   * secret it was read with: an edit in between (or another instance doing the same) wins. Answers whether it
+   * was written.
+   */
+  async sealUrl(
+    db: Queryable,
+    s: Pick<SourceRow, 'id' | 'connection' | 'sealed'>,
+    connection: StoredCsvUrl,
+    sealed: SealedToken | null,
+  ): Promise<boolean> {
+    const was = s.connection.kind === 'csv_url' ? s.connection.url : null;
+    const r = await db.query(
+      `update sources set connection = $3, secret_ciphertext = $4, secret_iv = $5, secret_tag = $6,
+         secret_key_version = $7, updated_at = now()
+       where id = $1 and connection->>'url' = $2 and secret_ciphertext is not distinct from $8 returning id`,
+      [s.id, was, JSON.stringify(connection), ...secretParams(sealed), s.sealed?.ciphertext ?? null],
+    );
+    return r.rows.length > 0;
+  },
   async get(db: Queryable, id: string): Promise<SourceRow | undefined> {
     const r = await db.query(`select ${COLS} from sources where id = $1`, [id]);
     return r.rows[0] ? toSource(r.rows[0]) : undefined;

@@ -7,7 +7,7 @@ import {
   type TestFetchRequest,
   type TestFetchResponse,
   type UploadList,
-  sameSecretTarget,
+  splitUrlSecrets,
 } from '@backsignal/contracts';
 import { createCsvReader, describeSchedule, isTimeZone, mappingProblem, nextRunAt } from '@backsignal/core';
 import type { ResolvedDeps } from '../../deps.ts';
@@ -21,13 +21,11 @@ import { plainRunMessage } from './run-message.ts';
 import { tooLargeReason } from './remote-folder.ts';
 import {
   connectionProblem,
-  needsSecret,
-  openSecret,
+  openSecrets,
   presentConnection,
-  requestSecret,
-  sealedSecret,
-  secretRequired,
-  storedConnection,
+  realUrl,
+  resolveConnection,
+  sealSecrets,
 } from './source-connection.ts';
 import { nextFile, nothingThere } from './source-fetch.ts';
 import { HostKeyChanged } from './sftp-folder.ts';
@@ -59,12 +57,17 @@ async function checkInput(deps: Deps, workspaceId: string, input: SourceInput) {
   if (problem) throw new AppError('VALIDATION_FAILED', problem);
 }
 
-function write(deps: Deps, workspaceId: string, id: string, input: SourceInput) {
+/**
+ * The row to write. Its secrets are those the input carries, else the saved source's towards the same place only
+ * (another host, path or user would receive them without the owner typing them again): all sealed in one envelope.
+ */
+function write(deps: Deps, workspaceId: string, id: string, input: SourceInput, saved: SourceRow | null) {
+  const { connection, secrets } = resolveConnection(deps.config, input.connection, saved, 'save');
   return {
     name: input.name,
     kind: input.connection.kind,
-    connection: storedConnection(input.connection),
-    sealed: sealedSecret(deps.config, input.connection, workspaceId, id),
+    connection,
+    sealed: sealSecrets(deps.config, secrets, workspaceId, id),
     mappings: input.mappings,
     hardcodedValues: input.hardcodedValues,
     settings: { ...input.settings, defaultCountry: input.settings.defaultCountry.toUpperCase() },
@@ -87,21 +90,15 @@ export async function createSource(deps: Deps, workspaceId: string, input: Sourc
       `You have ${MAX_SOURCES_PER_WORKSPACE} sources, the most one workspace can keep. Delete one you no longer use first.`,
     );
   await checkInput(deps, workspaceId, input);
-  if (needsSecret(input.connection) && !input.connection.secret) throw secretRequired(input.connection);
   const id = randomUUID();
-  await sourcesRepo.insert(deps.db, id, workspaceId, write(deps, workspaceId, id, input));
+  await sourcesRepo.insert(deps.db, id, workspaceId, write(deps, workspaceId, id, input, null));
   return id;
 }
 
 export async function updateSource(deps: Deps, workspaceId: string, id: string, input: SourceInput) {
   const s = await ownSource(deps, workspaceId, id);
   await checkInput(deps, workspaceId, input);
-  const w = write(deps, workspaceId, id, input);
-  // A stored secret is kept only for the same kind and identity: an S3 key is no SFTP password, and a password
-  // must not follow the source to another server without the owner typing it again.
-  if (w.sealed === undefined && (!s.sealed || !sameSecretTarget(s.connection, input.connection)))
-    throw secretRequired(input.connection, !!s.sealed && s.kind === input.connection.kind);
-  await sourcesRepo.update(deps.db, id, workspaceId, w);
+  await sourcesRepo.update(deps.db, id, workspaceId, write(deps, workspaceId, id, input, s));
 }
 
 /**
@@ -235,20 +232,14 @@ export async function testFetch(
   workspaceId: string,
   req: TestFetchRequest,
 ): Promise<TestFetchResponse> {
-  const connection = storedConnection(req.connection);
   const saved = req.sourceId ? await ownSource(deps, workspaceId, req.sourceId) : null;
-  // A saved source's stored secret serves when the form leaves it empty, for the same kind and identity only
-  // (another host, endpoint or user would receive the stored secret).
-  let secret = requestSecret(req.connection);
-  if (!secret && saved && saved.kind === req.connection.kind && needsSecret(req.connection)) {
-    if (saved.sealed && !sameSecretTarget(saved.connection, req.connection))
-      throw secretRequired(req.connection, true);
-    secret = openSecret(deps.config, saved);
-  }
+  // A saved source's stored secrets serve what the form leaves empty or masked, for the same kind and place only
+  // (another host, path, endpoint or user would receive them).
+  const { connection, secrets } = resolveConnection(deps.config, req.connection, saved, 'fetch');
   const maxBytes = deps.config.maxUploadBytes;
   let hostKey: string | undefined;
   try {
-    const next = await nextFile(deps, { sourceId: saved?.id ?? null, connection, secret }, 'preview');
+    const next = await nextFile(deps, { sourceId: saved?.id ?? null, connection, secrets }, 'preview');
     hostKey = next.hostKey;
     try {
       if (connection.kind !== 'csv_url' && !next.item)
@@ -276,6 +267,35 @@ export async function testFetch(
     if (err instanceof FetchFailure) return { ok: false, reason: err.message, ...(hostKey && { hostKey }) };
     throw err;
   }
+}
+
+/**
+ * Seals the secret query values CSV URL sources stored plain before decision 0102, at start-up: the URL keeps
+ * them masked, the envelope holds them with the header token or password the row had. A row whose secret does
+ * not open, or that changed meanwhile, is left as it was (its runs go on as before). Answers how many were sealed.
+ */
+export async function sealLegacyUrlSecrets(deps: Pick<Deps, 'db' | 'config'>): Promise<number> {
+  let sealed = 0;
+  for (const s of await sourcesRepo.csvUrlsWithQuery(deps.db)) {
+    if (s.connection.kind !== 'csv_url') continue;
+    if (!splitUrlSecrets(s.connection.url).params.some((p) => p.value !== null)) continue;
+    try {
+      const secrets = openSecrets(deps.config, s);
+      const full = realUrl(s.connection.url, secrets);
+      if (full.missing.length) continue;
+      const { url, params } = splitUrlSecrets(full.url);
+      const query = params.map((p) => ({ name: p.name, value: p.value! }));
+      const envelope = sealSecrets(deps.config, { secret: secrets.secret, query }, s.workspaceId, s.id);
+      if (await sourcesRepo.sealUrl(deps.db, s, { ...s.connection, url }, envelope)) sealed++;
+    } catch (err) {
+      console.warn(
+        'source: sealing the values of its URL failed; it keeps them',
+        s.id,
+        (err as Error).message,
+      );
+    }
+  }
+  return sealed;
 }
 
 /** Reads a whole file as CSV: its headers, first rows, row count and a few values per column. */

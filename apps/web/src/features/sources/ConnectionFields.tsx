@@ -1,5 +1,12 @@
 import { useId } from 'react';
-import type { CsvUrlConnection, S3Connection, SftpConnection, SourceConnection } from '@backsignal/contracts';
+import {
+  maskedParams,
+  SECRET_MASK,
+  type CsvUrlConnection,
+  type S3Connection,
+  type SftpConnection,
+  type SourceConnection,
+} from '@backsignal/contracts';
 import { SelectField, TextAreaField, TextField } from '../../components/ui/Field.tsx';
 import { SecretField } from '../../components/ui/SecretField.tsx';
 
@@ -13,6 +20,12 @@ interface Props<C> {
 
 const secretHint = (stored: boolean) =>
   stored ? 'Saved. Leave empty to keep it.' : 'Encrypted at rest, never shown again.';
+
+/** Secret values in a link are sealed like a token; the owner learns what the mask in a saved link means. */
+const urlHint = (url: string) =>
+  maskedParams(url).length
+    ? `${SECRET_MASK} stands for a stored value: leave it to keep it, or paste the new link.`
+    : `Signatures, tokens and keys in the link (X-Amz-Signature, token=, key=…) are encrypted at rest and shown as ${SECRET_MASK}.`;
 
 /** The Connect step's fields for the source's kind. */
 export function ConnectionFields(props: Props<SourceConnection>) {
@@ -29,6 +42,7 @@ function CsvUrlFields({ conn, onChange, secretStored, errors }: Props<CsvUrlConn
         label="CSV URL"
         value={conn.url}
         placeholder="https://docs.google.com/spreadsheets/d/…/pub?output=csv"
+        hint={urlHint(conn.url)}
         error={errors.url}
         onChange={(e) => onChange({ ...conn, url: e.target.value })}
       />

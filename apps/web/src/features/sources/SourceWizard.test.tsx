@@ -3,6 +3,7 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes } from 'react-router';
+import { SECRET_MASK } from '@backsignal/contracts';
 import type * as SourcesApi from './sources-api.ts';
 import type * as WorkflowApi from '../workflow/workflow-api.ts';
 
@@ -18,13 +19,14 @@ vi.mock('../workflow/workflow-api.ts', async (orig) => ({
 
 const { SourceWizard } = await import('./SourceWizard.tsx');
 
-function renderWizard() {
+function renderWizard(path = '/sources/new') {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(
     <QueryClientProvider client={client}>
-      <MemoryRouter initialEntries={['/sources/new']}>
+      <MemoryRouter initialEntries={[path]}>
         <Routes>
           <Route path="/sources/new" element={<SourceWizard />} />
+          <Route path="/sources/:id/edit" element={<SourceWizard />} />
           <Route path="/sources/:id" element={<p>source page</p>} />
         </Routes>
       </MemoryRouter>
@@ -116,5 +118,56 @@ describe('SourceWizard', () => {
     const alert = summary('The source was not saved:');
     expect(alert.textContent).toContain('Pixel account: Please select or save an account first');
     expect(screen.getByLabelText('Pixel account').getAttribute('aria-invalid')).toBe('true');
+  });
+
+  it('shows a saved URL masked, and asks for its values again before fetching another path', async () => {
+    const M = SECRET_MASK;
+    const url = `https://b.example.com/f.csv?X-Amz-Expires=60&X-Amz-Signature=${M}`;
+    sources.get.mockResolvedValue({
+      id: 's1',
+      name: 'Signed',
+      kind: 'csv_url',
+      schedule: { every: 'hour', minute: 0 },
+      scheduleText: 'Every hour at :00',
+      timeZone: 'UTC',
+      pixelAccount: { id: 'a1', name: 'Main pixel', pixelId: '123' },
+      status: 'active',
+      pauseReason: null,
+      nextRunAt: null,
+      lastRun: null,
+      uploadCount: 0,
+      connection: { kind: 'csv_url', url, auth: 'none', headerName: null, username: null, hasSecret: false },
+      mappings: { email: 'email' },
+      hardcodedValues: {},
+      settings: { timeZone: 'UTC', dateOrder: 'MDY', defaultCountry: 'US' },
+      testEventCode: null,
+      errorThreshold: 0.2,
+    });
+    renderWizard('/sources/s1/edit');
+    const field = (await screen.findByLabelText('CSV URL')) as HTMLInputElement;
+    expect(field.value).toBe(url);
+    expect(
+      screen.getByText(`${M} stands for a stored value: leave it to keep it, or paste the new link.`),
+    ).toBeTruthy();
+
+    // The same file: the stored value serves, the server fills it in.
+    await userEvent.click(screen.getByRole('button', { name: 'Test fetch' }));
+    expect(sources.testFetch).toHaveBeenCalledWith({
+      connection: expect.objectContaining({ url }),
+      sourceId: 's1',
+    });
+
+    // Another path: the stored signature would go to another file, so it is asked for and nothing is fetched.
+    sources.testFetch.mockClear();
+    await userEvent.clear(field);
+    await userEvent.type(field, url.replace('/f.csv', '/other.csv'));
+    await userEvent.click(screen.getByRole('button', { name: 'Test fetch' }));
+    expect(
+      screen.getByText(
+        'Enter the value of X-Amz-Signature in the URL again: stored values are kept only for the same URL.',
+      ),
+    ).toBeTruthy();
+    expect(field.getAttribute('aria-invalid')).toBe('true');
+    expect(sources.testFetch).not.toHaveBeenCalled();
   });
 });

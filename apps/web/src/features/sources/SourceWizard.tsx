@@ -80,6 +80,8 @@ function Wizard({ existing }: { existing?: SourceDetail }) {
   const [failure, setFailure] = useState<Failed | null>(null);
   // The stored secret serves only while the kind and identity (host, user, endpoint, key ID) are the saved ones.
   const secretStored = !!existing?.connection.hasSecret && sameSecretTarget(existing.connection, conn);
+  // A masked value in the URL stands for the stored one, which goes only to the saved URL's origin and path.
+  const savedUrl = existing?.connection.kind === 'csv_url' ? existing.connection.url : null;
   // What was fetched came from the connection as it was: once it changes (another server, folder, key), the
   // rows, the host key and the way on to mapping wait for a new Test fetch.
   const setConn = (c: SourceConnection) => {
@@ -114,7 +116,7 @@ function Wizard({ existing }: { existing?: SourceDetail }) {
   }, [accounts.data, pixelAccountId]);
 
   const testFetch = async (connection = conn) => {
-    const missing = missingFields(connection, secretStored);
+    const missing = missingFields(connection, secretStored, savedUrl);
     setFieldErrors(missing);
     if (Object.keys(missing).length) return;
     setTesting(true);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { SECRET_MASK } from '@backsignal/contracts';
 import { emptyConnection, fromView, missingFields } from './connection-form.ts';
 
 describe('connection form', () => {
@@ -32,6 +33,20 @@ describe('connection form', () => {
   it('keeps a stored secret: an empty secret field is not missing', () => {
     const s3 = { ...emptyConnection('s3'), bucket: 'b', accessKeyId: 'AKIA' } as never;
     expect(missingFields(s3, true)).toEqual({});
+  });
+
+  it('lets a masked URL value stand for the stored one only at the saved URL', () => {
+    const M = SECRET_MASK;
+    const saved = `https://b.example.com/f.csv?X-Amz-Credential=${M}&X-Amz-Signature=${M}`;
+    const conn = (url: string) => ({ kind: 'csv_url' as const, url, auth: 'none' as const });
+    expect(missingFields(conn(`${saved}&week=2`), false, saved)).toEqual({});
+    expect(missingFields(conn(saved.replace('/f.csv', '/g.csv')), false, saved)).toEqual({
+      url: 'Enter the values of X-Amz-Credential, X-Amz-Signature in the URL again: stored values are kept only for the same URL.',
+    });
+    expect(missingFields(conn(`https://b.example.com/f.csv?token=${M}`), false)).toEqual({
+      url: 'Enter the value of token in the URL.',
+    });
+    expect(missingFields(conn('https://b.example.com/g.csv?token=new'), false, saved)).toEqual({});
   });
 
   it('edits a saved connection without its secret flag', () => {

@@ -1,4 +1,12 @@
-import type { SourceConnection, SourceConnectionView, SourceKind } from '@backsignal/contracts';
+import {
+  maskedParams,
+  sameUrlTarget,
+  splitUrlSecrets,
+  urlSecretMessage,
+  type SourceConnection,
+  type SourceConnectionView,
+  type SourceKind,
+} from '@backsignal/contracts';
 
 /** The kinds the wizard offers, in order, with what the owner reads on the picker. */
 export const KINDS: { kind: SourceKind; title: string; text: string }[] = [
@@ -64,12 +72,22 @@ export function fromView(v: SourceConnectionView): SourceConnection {
   }
 }
 
-/** What is missing before a fetch can be tried, by field, in the product's words. */
-export function missingFields(c: SourceConnection, secretStored: boolean): Record<string, string> {
+/**
+ * What is missing before a fetch can be tried, by field, in the product's words. `savedUrl`: the saved source's
+ * URL as shown (masked), whose stored values a masked URL may use only for the same origin and path.
+ */
+export function missingFields(
+  c: SourceConnection,
+  secretStored: boolean,
+  savedUrl: string | null = null,
+): Record<string, string> {
   const out: Record<string, string> = {};
   const needSecret = !c.secret && !secretStored;
   if (c.kind === 'csv_url') {
+    const masked = maskedParams(c.url);
     if (!c.url.trim()) out.url = 'Enter the URL of the CSV file.';
+    else if (masked.length && !(savedUrl && sameUrlTarget(savedUrl, c.url)))
+      out.url = urlSecretMessage(masked, !!savedUrl && splitUrlSecrets(savedUrl).params.length > 0);
     if (c.auth !== 'none' && needSecret)
       out.secret = c.auth === 'header' ? 'Enter the token.' : 'Enter the password.';
   } else if (c.kind === 's3') {
