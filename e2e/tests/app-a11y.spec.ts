@@ -3,6 +3,13 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { E2E_PASSWORD, signUpAndVerify, uniqueEmail } from '../helpers/auth.ts';
 import { messyCsv } from '../helpers/csv.ts';
 import { startFakeGraph, type FakeGraph } from '../fake-graph/fake-graph.ts';
+import { uniquePixelId } from '../helpers/accounts.ts';
+
+/** This journey's own pixel (helpers/accounts.ts). */
+let pixel = uniquePixelId();
+test.beforeEach(() => {
+  pixel = uniquePixelId();
+});
 
 // The signed-in app's screens, walked as a user does, with axe on each state (serious and critical violations
 // must be empty, as on the public pages) and the core flow driven from the keyboard.
@@ -298,7 +305,7 @@ test('core flow by keyboard: dashboard, map, validate, submit and summary', asyn
   await axe(page, 'submit with the pixel account form');
   await tabTo(page, page.getByLabel('Pixel ID'));
   await expectFocusVisible(page);
-  await page.keyboard.type('123456789012');
+  await page.keyboard.type(pixel);
   await page.keyboard.press('Tab');
   await expect(page.getByLabel('API access token', { exact: true })).toBeFocused();
   await page.keyboard.type('EAAB-a11y-token-4321');
@@ -366,7 +373,7 @@ test('a send with a failed batch: Completed with Errors', async ({ page }) => {
   await expect(page.getByText('Looks great!')).toBeVisible({ timeout: 20_000 });
   await page.getByRole('button', { name: 'Continue to Submission' }).click();
   await expect(page.getByText('Data Prepared')).toBeVisible({ timeout: 20_000 });
-  await page.getByLabel('Pixel ID').fill('123456789012');
+  await page.getByLabel('Pixel ID').fill(pixel);
   await page.getByLabel('API access token', { exact: true }).fill('EAAB-a11y-token-4321');
   await page.getByRole('button', { name: 'Save account' }).click();
   await expect(page.getByText('Account saved')).toBeVisible();

@@ -2,6 +2,13 @@ import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { signUpAndVerify } from '../helpers/auth.ts';
 import { startFakeGraph, type FakeGraph } from '../fake-graph/fake-graph.ts';
+import { uniquePixelId } from '../helpers/accounts.ts';
+
+/** This journey's own pixel (helpers/accounts.ts). */
+let pixel = uniquePixelId();
+test.beforeEach(() => {
+  pixel = uniquePixelId();
+});
 
 // The app under test sends to META_GRAPH_URL; this journey runs the fake Graph API on that address itself,
 // so it can slow it down and read what arrived.
@@ -67,7 +74,7 @@ async function preparedFile(page: Page, content: string, name: string, withAccou
       (
         await page.request.post('/api/meta/accounts', {
           headers,
-          data: { name: 'Flagship store', pixelId: '424242424242', accessToken: 'EAAB-e2e-token-5555' },
+          data: { name: 'Flagship store', pixelId: pixel, accessToken: 'EAAB-e2e-token-5555' },
         })
       ).ok(),
     ).toBe(true);
@@ -78,7 +85,7 @@ async function preparedFile(page: Page, content: string, name: string, withAccou
 async function sendFromSubmit(page: Page, fileId: string, testCode = '') {
   await page.goto(`/submit?fileId=${fileId}`);
   await expect(page.getByText('Data Prepared')).toBeVisible({ timeout: 20_000 });
-  await page.getByLabel('Send to').selectOption({ label: 'Flagship store · 424242424242' });
+  await page.getByLabel('Send to').selectOption({ label: `Flagship store · ${pixel}` });
   if (testCode) await page.getByLabel('Test event code').fill(testCode);
   await page.getByRole('button', { name: /Send .* events to Meta/ }).click();
   await expect(page).toHaveURL(/\/summary\?fileId=/);

@@ -13,6 +13,13 @@ import {
   stripeInternationalCsv,
   type Customer,
 } from '../helpers/international-exports.ts';
+import { uniquePixelId } from '../helpers/accounts.ts';
+
+/** This journey's own pixel (helpers/accounts.ts). */
+let pixel = uniquePixelId();
+test.beforeEach(() => {
+  pixel = uniquePixelId();
+});
 
 // Issue 29's journeys: real Shopify, HubSpot and Stripe exports with British, French and Dutch customers, sent
 // to the fake Graph API, every valid national phone arriving with its own country's code (decision 0096); and
@@ -61,7 +68,7 @@ async function xsrf(page: Page) {
 async function saveAccount(page: Page) {
   const res = await page.request.post('/api/meta/accounts', {
     headers: await xsrf(page),
-    data: { name: 'EU store', pixelId: '424242424242', accessToken: 'EAAB-e2e-token-5555' },
+    data: { name: 'EU store', pixelId: pixel, accessToken: 'EAAB-e2e-token-5555' },
   });
   expect(res.ok()).toBe(true);
 }
@@ -101,7 +108,7 @@ async function validateAndSend(page: Page, shotName?: string) {
   if (shotName) await shot(page, shotName);
   await next.click();
   await expect(page.getByText('Data Prepared')).toBeVisible({ timeout: 30_000 });
-  await page.getByLabel('Send to').selectOption({ label: 'EU store · 424242424242' });
+  await page.getByLabel('Send to').selectOption({ label: `EU store · ${pixel}` });
   await page.getByRole('button', { name: /Send .* events to Meta/ }).click();
   await expect(page).toHaveURL(/\/summary\?fileId=/);
 }
@@ -158,7 +165,7 @@ test('Shopify, HubSpot and Stripe exports with UK, French and Dutch customers: e
   await shot(page, 'hubspot-validation');
   await page.getByRole('button', { name: 'Continue to Submission' }).click();
   await expect(page.getByText('Data Prepared')).toBeVisible({ timeout: 30_000 });
-  await page.getByLabel('Send to').selectOption({ label: 'EU store · 424242424242' });
+  await page.getByLabel('Send to').selectOption({ label: `EU store · ${pixel}` });
   await page.getByRole('button', { name: /Send .* events to Meta/ }).click();
   await expect(page.getByRole('heading', { name: 'Submission Successful' })).toBeVisible({ timeout: 60_000 });
   expectArrived(HUBSPOT_CUSTOMERS);
@@ -212,7 +219,7 @@ test('the failed rows of a refused batch, downloaded and uploaded again, read ba
 
   // Meta refuses the pixel's token: the batch fails whole, and its rows are offered for download.
   graph.inject({ kind: 'graph', code: 190, subcode: 463, status: 401, message: 'Session has expired.' });
-  await page.getByLabel('Send to').selectOption({ label: 'EU store · 424242424242' });
+  await page.getByLabel('Send to').selectOption({ label: `EU store · ${pixel}` });
   await page.getByRole('button', { name: /Send .* events to Meta/ }).click();
   await expect(page).toHaveURL(/\/summary\?fileId=/);
   await expect(page.getByRole('heading', { name: 'Completed with Errors' })).toBeVisible({ timeout: 60_000 });

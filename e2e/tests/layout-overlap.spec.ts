@@ -3,6 +3,13 @@ import { signUpAndVerify } from '../helpers/auth.ts';
 import { messyCsv } from '../helpers/csv.ts';
 import { DESKTOP, PHONE, SHOTS } from '../helpers/shots.ts';
 import { startFakeGraph, type FakeGraph } from '../fake-graph/fake-graph.ts';
+import { uniquePixelId } from '../helpers/accounts.ts';
+
+/** This journey's own pixel (helpers/accounts.ts). */
+let pixel = uniquePixelId();
+test.beforeEach(() => {
+  pixel = uniquePixelId();
+});
 
 // Issue 29: the sticky 'Step N of 5' pill never covers a heading, button or link of a step screen at any scroll
 // position, and toasts never cover the header's buttons, on a desktop and on a phone.
@@ -172,7 +179,7 @@ test('the step pill covers no heading, button or link on map, validate, submit a
   await page.getByRole('button', { name: 'Continue to Submission' }).click();
   await expect(page).toHaveURL(/\/submit\?fileId=/);
   await expect(page.getByText('Data Prepared')).toBeVisible({ timeout: 30_000 });
-  await page.getByLabel('Pixel ID').fill('123456789012');
+  await page.getByLabel('Pixel ID').fill(pixel);
   await page.getByLabel('API access token', { exact: true }).fill('EAAB-test-token-1234');
   await page.getByRole('button', { name: /^Save/ }).first().click();
   await expect(page.getByText('Account saved')).toBeVisible();

@@ -3,6 +3,13 @@ import { expect, test, type Page } from '@playwright/test';
 import { signUpAndVerify } from '../helpers/auth.ts';
 import { DESKTOP, PHONE, SHOTS, bothSizes } from '../helpers/shots.ts';
 import { startFakeGraph, type FakeGraph } from '../fake-graph/fake-graph.ts';
+import { uniquePixelId } from '../helpers/accounts.ts';
+
+/** This journey's own pixel (helpers/accounts.ts). */
+let pixel = uniquePixelId();
+test.beforeEach(() => {
+  pixel = uniquePixelId();
+});
 
 // Issue 19, sending and summary: a send where Meta refuses rows for two reasons, watched live.
 const GRAPH_URL = new URL(process.env.E2E_META_GRAPH_URL ?? 'http://127.0.0.1:3199');
@@ -58,7 +65,7 @@ async function preparedFile(page: Page, content: string, name: string): Promise<
   expect(validated.ok()).toBe(true);
   const account = await page.request.post('/api/meta/accounts', {
     headers,
-    data: { name: 'Flagship store', pixelId: '424242424242', accessToken: 'EAAB-e2e-token-5555' },
+    data: { name: 'Flagship store', pixelId: pixel, accessToken: 'EAAB-e2e-token-5555' },
   });
   expect(account.ok()).toBe(true);
   return id;
@@ -90,7 +97,7 @@ test('a send with failures of two reasons: counters never go back, one card per 
   graph.setDelay(60);
   await page.goto(`/submit?fileId=${fileId}`);
   await expect(page.getByText('Data Prepared')).toBeVisible({ timeout: 20_000 });
-  await page.getByLabel('Send to').selectOption({ label: 'Flagship store · 424242424242' });
+  await page.getByLabel('Send to').selectOption({ label: `Flagship store · ${pixel}` });
   await page.getByRole('button', { name: 'Send 300 events to Meta' }).click();
   await expect(page.getByRole('heading', { name: 'Sending…' })).toBeVisible();
   await expect(page.getByText(/Safe to close this window/)).toBeVisible();

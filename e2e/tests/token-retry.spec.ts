@@ -3,6 +3,13 @@ import { expect, test, type Page } from '@playwright/test';
 import { signUpAndVerify } from '../helpers/auth.ts';
 import { DESKTOP, bothSizes } from '../helpers/shots.ts';
 import { startFakeGraph, type FakeGraph } from '../fake-graph/fake-graph.ts';
+import { uniquePixelId } from '../helpers/accounts.ts';
+
+/** This journey's own pixel (helpers/accounts.ts). */
+let pixel = uniquePixelId();
+test.beforeEach(() => {
+  pixel = uniquePixelId();
+});
 
 // Issue 29, no dead ends (docs/decisions/0099): Meta refuses the token halfway through a send; the summary takes a
 // new token and retries, and every event reaches Meta exactly once. Then the same file again: nothing new would
@@ -81,7 +88,7 @@ test('a refused token: replace it on the summary, retry, every event delivered e
   const headers = await xsrfHeaders(page);
   const account = await page.request.post('/api/meta/accounts', {
     headers,
-    data: { name: 'Flagship store', pixelId: '424242424242', accessToken: EXPIRING },
+    data: { name: 'Flagship store', pixelId: pixel, accessToken: EXPIRING },
   });
   expect(account.ok()).toBe(true);
 
@@ -90,7 +97,7 @@ test('a refused token: replace it on the summary, retry, every event delivered e
   await expect(page.getByText('Data Prepared')).toBeVisible({ timeout: 20_000 });
   // Never used for a file like this one: nothing is preselected.
   await expect(page.getByLabel('Send to')).toHaveValue('');
-  await page.getByLabel('Send to').selectOption({ label: 'Flagship store · 424242424242' });
+  await page.getByLabel('Send to').selectOption({ label: `Flagship store · ${pixel}` });
   await page.getByRole('button', { name: `Send ${ROWS} events to Meta` }).click();
 
   // Meta takes 100 events, then refuses the token: the send stops, and the summary offers the way on.

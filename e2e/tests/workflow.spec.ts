@@ -1,6 +1,13 @@
 import { expect, test, type Page } from '@playwright/test';
 import { signUpAndVerify } from '../helpers/auth.ts';
 import { messyCsv } from '../helpers/csv.ts';
+import { uniquePixelId } from '../helpers/accounts.ts';
+
+/** This journey's own pixel (helpers/accounts.ts). */
+let pixel = uniquePixelId();
+test.beforeEach(() => {
+  pixel = uniquePixelId();
+});
 
 const SHOTS = process.env.E2E_SHOTS_DIR ?? 'screenshots';
 const shot = async (page: Page, name: string) => {
@@ -79,7 +86,7 @@ test('upload, map with suggestions and a template, validate, fix, and reach a re
   await expect(page.getByText('3 events', { exact: true })).toBeVisible();
   await page.getByRole('button', { name: /Send 3 events to Meta/ }).click();
   await expect(page.getByText('Please select or save an account first')).toBeVisible();
-  await page.getByLabel('Pixel ID').fill('123456789012');
+  await page.getByLabel('Pixel ID').fill(pixel);
   await page.getByLabel('API access token', { exact: true }).fill('EAAB-test-token-1234');
   await page.getByRole('button', { name: 'Save account' }).click();
   await expect(page.getByText('Account saved')).toBeVisible();
