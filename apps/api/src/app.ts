@@ -25,6 +25,17 @@ import { sourceRoutes } from './modules/sources/sources.routes.ts';
 import { workspaceRoutes } from './modules/workspaces/workspaces.routes.ts';
 import { registerHttpMetrics } from './plugins/metrics.ts';
 
+export interface RouteEntry {
+  method: string;
+  url: string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    routeTable: RouteEntry[];
+  }
+}
+
 /**
  * Fastify's own numeric trustProxy ignores X-Forwarded-For altogether, so a hop count is a trust function:
  * the socket peer and the next hops - 1 entries from the right are our proxies, the entry before them is
@@ -68,6 +79,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerXsrf(app, deps.config);
   registerTextGuard(app);
   registerHttpMetrics(app);
+
+  // Every route the app answers, as registered: the role matrix test checks each has an entry (issue 31).
+  const routeTable: RouteEntry[] = [];
+  app.addHook('onRoute', (r) => {
+    for (const method of [r.method].flat()) if (method !== 'HEAD') routeTable.push({ method, url: r.url });
+  });
+  app.decorate('routeTable', routeTable);
 
   await app.register(systemRoutes(resolved));
   // Feature modules register here, one line each.

@@ -1,4 +1,4 @@
-import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
 import {
   roleAtLeast,
   WORKSPACE_HEADER,
@@ -37,11 +37,12 @@ async function resolveWorkspace(db: Db, request: FastifyRequest): Promise<Worksp
 }
 
 /**
- * preHandler factory: a verified user who is a member of the request's workspace with at least `min`. The API
- * refuses by role whatever the screen shows.
+ * preValidation factory: a verified user who is a member of the request's workspace with at least `min`. The API
+ * refuses by role whatever the screen shows, and before it reads the body: a viewer's write is a 403 whatever it
+ * carries, and nothing of a route's body rules is told to someone who may not call it.
  */
 export function roleGuard(db: Db) {
-  return (min: WorkspaceRole): preHandlerAsyncHookHandler =>
+  return (min: WorkspaceRole): preValidationAsyncHookHandler =>
     async function requireRole(request) {
       await requireVerifiedUser(request);
       const w = await resolveWorkspace(db, request);

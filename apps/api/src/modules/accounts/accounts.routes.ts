@@ -111,7 +111,7 @@ export const accountRoutes =
 
     app.post(
       '/auth/resend-verification',
-      { preHandler: requireUser, config: mailLimit(loggedInAccount) },
+      { preValidation: requireUser, config: mailLimit(loggedInAccount) },
       async (request): Promise<MessageResponse> => {
         const user = currentUser(request);
         if (user.emailVerified) return { message: 'Your email is already verified.' };
@@ -142,7 +142,7 @@ export const accountRoutes =
 
     app.post(
       '/auth/update-profile',
-      { schema: { body: UpdateProfileRequest }, preHandler: requireUser },
+      { schema: { body: UpdateProfileRequest }, preValidation: requireUser },
       async (request): Promise<UserMessageResponse> => {
         const user = await accounts.updateProfile(deps, currentUser(request).id, request.body);
         return { user, message: 'Profile updated successfully.' };
@@ -151,7 +151,7 @@ export const accountRoutes =
 
     app.post(
       '/auth/change-password',
-      { schema: { body: ChangePasswordRequest }, preHandler: requireUser },
+      { schema: { body: ChangePasswordRequest }, preValidation: requireUser },
       async (request): Promise<MessageResponse> => {
         await accounts.changePassword(
           deps,
@@ -165,7 +165,7 @@ export const accountRoutes =
 
     app.delete(
       '/auth/delete-account',
-      { preHandler: requireUser },
+      { preValidation: requireUser },
       async (request, reply): Promise<MessageResponse> => {
         const { id } = currentUser(request);
         await accounts.deleteAccount(deps, id);

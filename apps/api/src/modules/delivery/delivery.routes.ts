@@ -29,12 +29,12 @@ export const deliveryRoutes =
     const app = instance.withTypeProvider<ZodTypeProvider>();
     const { db, config } = deps;
     const need = roleGuard(deps.db);
-    app.addHook('preHandler', need('viewer'));
+    app.addHook('preValidation', need('viewer'));
     const uid = (r: FastifyRequest) => currentWorkspace(r).id;
 
     app.post(
       '/api/uploads/:id/send',
-      { preHandler: need('member'), schema: { params: Id, body: SendRequest }, config: perUserLimit(10) },
+      { preValidation: need('member'), schema: { params: Id, body: SendRequest }, config: perUserLimit(10) },
       async (request, reply): Promise<SendResponse> => {
         const run = await delivery.startSend(
           deps,
@@ -51,7 +51,7 @@ export const deliveryRoutes =
     // Retries a send Meta stopped, once the user fixed the cause: only the events not delivered go (0099).
     app.post(
       '/api/uploads/:id/send/retry',
-      { preHandler: need('member'), schema: { params: Id }, config: perUserLimit(10) },
+      { preValidation: need('member'), schema: { params: Id }, config: perUserLimit(10) },
       async (request, reply): Promise<SendResponse> => {
         const run = await delivery.retrySend(deps, uid(request), request.params.id, currentUser(request).id);
         reply.status(202);
@@ -79,7 +79,7 @@ export const deliveryRoutes =
 
     app.get(
       '/api/uploads/:id/failed-rows',
-      { preHandler: need('member'), schema: { params: Id } },
+      { preValidation: need('member'), schema: { params: Id } },
       async (request, reply) => {
         const { fileName, headers, rows } = await delivery.allFailedRows(db, uid(request), request.params.id);
         return sendCsv(request, reply, fileName, headers, rows);
@@ -88,7 +88,7 @@ export const deliveryRoutes =
 
     app.get(
       '/api/uploads/:id/delivered',
-      { preHandler: need('member'), schema: { params: Id, querystring: DeliveredQuery } },
+      { preValidation: need('member'), schema: { params: Id, querystring: DeliveredQuery } },
       async (request): Promise<DeliveredResponse> => {
         const n = await delivery.deliveredBefore(
           db,
@@ -104,7 +104,7 @@ export const deliveryRoutes =
 
     app.get(
       '/api/uploads/:id/suggested-account',
-      { preHandler: need('member'), schema: { params: Id } },
+      { preValidation: need('member'), schema: { params: Id } },
       async (request, reply): Promise<SuggestedAccount> => {
         reply.header('cache-control', 'no-store');
         return { accountId: await delivery.suggestedAccount(db, uid(request), request.params.id) };
@@ -113,7 +113,7 @@ export const deliveryRoutes =
 
     app.get(
       '/api/uploads/:id/batches/:batchId/download-original',
-      { preHandler: need('member'), schema: { params: BatchParams } },
+      { preValidation: need('member'), schema: { params: BatchParams } },
       async (request, reply) => {
         const { fileName, headers, rows } = await delivery.batchRows(
           db,

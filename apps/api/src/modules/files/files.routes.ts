@@ -100,7 +100,7 @@ export const fileRoutes =
     const app = instance.withTypeProvider<ZodTypeProvider>();
     const { db, config } = deps;
     const need = roleGuard(deps.db);
-    app.addHook('preHandler', need('viewer'));
+    app.addHook('preValidation', need('viewer'));
     const uid = (r: FastifyRequest) => currentWorkspace(r).id;
     const jd = jobDeps(deps, instance.log);
     const uploadLimits = () => ({ maxBytes: config.maxUploadBytes, quotas: config.quotas, now: deps.now() });
@@ -132,7 +132,7 @@ export const fileRoutes =
 
     app.post(
       '/api/upload',
-      { preHandler: need('member'), config: { ...perUserLimit(30), uploadBody: true } },
+      { preValidation: need('member'), config: { ...perUserLimit(30), uploadBody: true } },
       async (request, reply) => {
         const { name, bytes } = await filePart(
           request,
@@ -157,7 +157,7 @@ export const fileRoutes =
 
     app.delete(
       '/api/uploads/:id',
-      { preHandler: need('member'), schema: { params: Id } },
+      { preValidation: need('member'), schema: { params: Id } },
       async (request) => {
         const f = await files.ownFile(db, uid(request), request.params.id);
         await filesRepo.delete(db, f.id);
@@ -167,7 +167,7 @@ export const fileRoutes =
 
     app.get(
       '/api/uploads/:id/headers',
-      { preHandler: need('member'), schema: { params: Id } },
+      { preValidation: need('member'), schema: { params: Id } },
       async (request): Promise<HeadersResponse> => {
         const f = await files.ownFile(db, uid(request), request.params.id);
         return {
@@ -184,7 +184,7 @@ export const fileRoutes =
 
     app.patch(
       '/api/uploads/:id/status',
-      { preHandler: need('member'), schema: { params: Id, body: StatusUpdate } },
+      { preValidation: need('member'), schema: { params: Id, body: StatusUpdate } },
       async (request) => {
         const f = await files.updateStatus(db, uid(request), request.params.id, request.body);
         return { ...presentUpload(f), message: `File marked as ${f.status}` };
@@ -194,14 +194,14 @@ export const fileRoutes =
     // The file's refund rows (negative Purchase values): skip or send, for the file as it is now (decision 0098).
     app.put(
       '/api/uploads/:id/refund-rows',
-      { preHandler: need('member'), schema: { params: Id, body: RefundChoiceUpdate } },
+      { preValidation: need('member'), schema: { params: Id, body: RefundChoiceUpdate } },
       async (request) => files.chooseRefunds(db, uid(request), request.params.id, request.body.choice),
     );
 
     app.post(
       '/api/uploads/:id/fixed',
       {
-        preHandler: need('member'),
+        preValidation: need('member'),
         schema: { params: Id },
         config: { ...perUserLimit(30), uploadBody: true },
       },
@@ -233,7 +233,7 @@ export const fileRoutes =
     // `xsrf: true` they need the header, so a cross-site link or <img> cannot set them off (issue 21).
     app.get(
       '/api/uploads/:id/validate',
-      { preHandler: need('member'), schema: { params: Id }, config: { ...perUserLimit(60), xsrf: true } },
+      { preValidation: need('member'), schema: { params: Id }, config: { ...perUserLimit(60), xsrf: true } },
       async (request): Promise<ValidationResponse> => {
         // The same background job the web app starts and polls, waited for (docs/decisions/0091).
         const { job } = await startJob(jd, uid(request), request.params.id, 'validate');
@@ -243,7 +243,7 @@ export const fileRoutes =
 
     app.get(
       '/api/uploads/:id/validate/report.csv',
-      { preHandler: need('member'), schema: { params: Id }, config: { ...perUserLimit(60), xsrf: true } },
+      { preValidation: need('member'), schema: { params: Id }, config: { ...perUserLimit(60), xsrf: true } },
       async (request, reply) => {
         const f = await files.ownFile(db, uid(request), request.params.id);
         files.notSubmitted(f);
@@ -315,7 +315,7 @@ export const fileRoutes =
 
     app.get(
       '/api/uploads/:id/skipped-rows.csv',
-      { preHandler: need('member'), schema: { params: Id }, config: { ...perUserLimit(60), xsrf: true } },
+      { preValidation: need('member'), schema: { params: Id }, config: { ...perUserLimit(60), xsrf: true } },
       async (request, reply) => {
         // The rows with errors as they are in the file, with why: what a user who skipped them fixes and sends
         // later. Open at any status, a sent file too (its summary links here).
@@ -347,7 +347,7 @@ export const fileRoutes =
 
     app.get(
       '/api/uploads/:id/prepare',
-      { preHandler: need('member'), schema: { params: Id }, config: { ...perUserLimit(60), xsrf: true } },
+      { preValidation: need('member'), schema: { params: Id }, config: { ...perUserLimit(60), xsrf: true } },
       async (request): Promise<PrepareResponse> => {
         const { job } = await startJob(jd, uid(request), request.params.id, 'prepare');
         return (await jobOutcome(jd, job.id)) as PrepareResponse;
@@ -357,7 +357,7 @@ export const fileRoutes =
     app.get(
       '/api/uploads/:id/preview',
       {
-        preHandler: need('member'),
+        preValidation: need('member'),
         schema: {
           params: Id,
           querystring: z.object({ limit: z.coerce.number().int().min(1).max(50).default(10) }),
@@ -369,7 +369,7 @@ export const fileRoutes =
 
     app.get(
       '/api/uploads/:id/preview/full',
-      { preHandler: need('member'), schema: { params: Id }, config: { ...perUserLimit(60), xsrf: true } },
+      { preValidation: need('member'), schema: { params: Id }, config: { ...perUserLimit(60), xsrf: true } },
       async (request, reply) => {
         const f = await files.ownFile(db, uid(request), request.params.id);
         if (f.status !== 'validated' && f.status !== 'prepared')

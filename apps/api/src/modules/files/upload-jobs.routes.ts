@@ -15,13 +15,13 @@ export const uploadJobRoutes =
   async (instance) => {
     const app = instance.withTypeProvider<ZodTypeProvider>();
     const need = roleGuard(deps.db);
-    app.addHook('preHandler', need('viewer'));
+    app.addHook('preValidation', need('viewer'));
     const uid = (r: FastifyRequest) => currentWorkspace(r).id;
     const jd = jobDeps(deps, instance.log);
 
     app.post(
       '/api/uploads/:id/jobs/:kind',
-      { preHandler: need('member'), schema: { params: UploadJobParams }, config: perUserLimit(60) },
+      { preValidation: need('member'), schema: { params: UploadJobParams }, config: perUserLimit(60) },
       async (request, reply) => {
         const { job, upload } = await startJob(jd, uid(request), request.params.id, request.params.kind);
         return reply.status(202).send({ job: presentJob(job, upload) } satisfies UploadJobResponse);
@@ -30,7 +30,7 @@ export const uploadJobRoutes =
 
     app.get(
       '/api/uploads/:id/jobs/:kind',
-      { preHandler: need('member'), schema: { params: UploadJobParams } },
+      { preValidation: need('member'), schema: { params: UploadJobParams } },
       async (request): Promise<UploadJobLookup> => {
         const { job, upload } = await findJob(jd, uid(request), request.params.id, request.params.kind);
         return { job: job ? presentJob(job, upload) : null };

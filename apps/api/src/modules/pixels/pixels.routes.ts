@@ -15,7 +15,7 @@ export const pixelRoutes =
     const app = instance.withTypeProvider<ZodTypeProvider>();
     const { db, config } = deps;
     const need = roleGuard(deps.db);
-    app.addHook('preHandler', need('viewer'));
+    app.addHook('preValidation', need('viewer'));
 
     app.get('/api/meta/accounts', async (request) =>
       (await pixelsRepo.list(db, currentWorkspace(request).id)).map(pixels.presentAccount),
@@ -23,7 +23,7 @@ export const pixelRoutes =
 
     app.post(
       '/api/meta/accounts',
-      { preHandler: need('admin'), schema: { body: AccountCreate } },
+      { preValidation: need('admin'), schema: { body: AccountCreate } },
       async (request, reply) => {
         const account = await pixels.createAccount(db, config, currentWorkspace(request).id, request.body);
         return reply.status(201).send({ ...account, message: 'Account saved' });
@@ -32,7 +32,7 @@ export const pixelRoutes =
 
     app.patch(
       '/api/meta/accounts/:id',
-      { preHandler: need('admin'), schema: { params: Id, body: AccountUpdate } },
+      { preValidation: need('admin'), schema: { params: Id, body: AccountUpdate } },
       async (request) => ({
         ...(await pixels.updateAccount(
           db,
@@ -48,7 +48,7 @@ export const pixelRoutes =
     app.post(
       '/api/meta/accounts/:id/test',
       {
-        preHandler: need('admin'),
+        preValidation: need('admin'),
         schema: { params: Id },
         config: { rateLimit: { max: 20, timeWindow: '1 minute' } },
       },
@@ -58,7 +58,7 @@ export const pixelRoutes =
 
     app.delete(
       '/api/meta/accounts/:id',
-      { preHandler: need('admin'), schema: { params: Id } },
+      { preValidation: need('admin'), schema: { params: Id } },
       async (request) => {
         await pixels.deleteAccount(db, currentWorkspace(request).id, request.params.id);
         return { message: 'Account deleted' };

@@ -15,14 +15,14 @@ export const sourceRoutes =
   async (instance) => {
     const app = instance.withTypeProvider<ZodTypeProvider>();
     const need = roleGuard(deps.db);
-    app.addHook('preHandler', need('viewer'));
+    app.addHook('preValidation', need('viewer'));
     const uid = (request: Parameters<typeof currentWorkspace>[0]) => currentWorkspace(request).id;
 
     app.get('/api/sources', async (request) => ({ sources: await sources.listSources(deps, uid(request)) }));
 
     app.post(
       '/api/sources',
-      { preHandler: need('admin'), schema: { body: SourceInput } },
+      { preValidation: need('admin'), schema: { body: SourceInput } },
       async (request, reply) => {
         const id = await sources.createSource(deps, uid(request), request.body);
         return reply.status(201).send({ id, message: 'Source saved' });
@@ -32,7 +32,7 @@ export const sourceRoutes =
     app.post(
       '/api/sources/test-fetch',
       {
-        preHandler: need('admin'),
+        preValidation: need('admin'),
         schema: { body: TestFetchRequest },
         config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
       },
@@ -45,7 +45,7 @@ export const sourceRoutes =
 
     app.patch(
       '/api/sources/:id',
-      { preHandler: need('admin'), schema: { params: Id, body: SourceInput } },
+      { preValidation: need('admin'), schema: { params: Id, body: SourceInput } },
       async (request) => {
         await sources.updateSource(deps, uid(request), request.params.id, request.body);
         return { message: 'Source saved' };
@@ -54,7 +54,7 @@ export const sourceRoutes =
 
     app.delete(
       '/api/sources/:id',
-      { preHandler: need('admin'), schema: { params: Id, querystring: DeleteSourceQuery } },
+      { preValidation: need('admin'), schema: { params: Id, querystring: DeleteSourceQuery } },
       async (request) => {
         const withUploads = request.query.deleteUploads === 'true';
         const n = await sources.deleteSource(deps, uid(request), request.params.id, withUploads);
@@ -75,7 +75,7 @@ export const sourceRoutes =
 
     app.post(
       '/api/sources/:id/pause',
-      { preHandler: need('member'), schema: { params: Id } },
+      { preValidation: need('member'), schema: { params: Id } },
       async (request) => {
         await sources.pauseSource(deps, uid(request), request.params.id);
         return { message: 'Source paused' };
@@ -84,7 +84,7 @@ export const sourceRoutes =
 
     app.post(
       '/api/sources/:id/resume',
-      { preHandler: need('member'), schema: { params: Id } },
+      { preValidation: need('member'), schema: { params: Id } },
       async (request) => {
         await sources.resumeSource(deps, uid(request), request.params.id);
         return { message: 'Source resumed' };
@@ -95,7 +95,7 @@ export const sourceRoutes =
     app.post(
       '/api/sources/:id/run',
       {
-        preHandler: need('member'),
+        preValidation: need('member'),
         schema: { params: Id },
         config: {
           rateLimit: {

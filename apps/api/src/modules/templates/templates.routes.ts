@@ -18,7 +18,7 @@ export const templateRoutes =
   async (instance) => {
     const app = instance.withTypeProvider<ZodTypeProvider>();
     const need = roleGuard(db);
-    app.addHook('preHandler', need('viewer'));
+    app.addHook('preValidation', need('viewer'));
 
     app.get('/api/mappings', async (request) => templatesRepo.list(db, currentWorkspace(request).id));
 
@@ -30,7 +30,7 @@ export const templateRoutes =
 
     app.post(
       '/api/mappings',
-      { preHandler: need('member'), schema: { body: TemplateCreate } },
+      { preValidation: need('member'), schema: { body: TemplateCreate } },
       async (request, reply) => {
         const id = randomUUID();
         const ok = await templatesRepo.insert(db, {
@@ -45,7 +45,7 @@ export const templateRoutes =
 
     app.patch(
       '/api/mappings/:id',
-      { preHandler: need('member'), schema: { params: Id, body: TemplateUpdate } },
+      { preValidation: need('member'), schema: { params: Id, body: TemplateUpdate } },
       async (request) => {
         const workspaceId = currentWorkspace(request).id;
         const { name, mappings, hardcoded } = request.body;
@@ -66,7 +66,7 @@ export const templateRoutes =
 
     app.delete(
       '/api/mappings/:id',
-      { preHandler: need('admin'), schema: { params: Id } },
+      { preValidation: need('admin'), schema: { params: Id } },
       async (request) => {
         if (!(await templatesRepo.delete(db, currentWorkspace(request).id, request.params.id)))
           throw missing();

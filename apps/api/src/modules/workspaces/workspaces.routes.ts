@@ -29,7 +29,7 @@ export const workspaceRoutes =
 
     app.get(
       '/api/workspaces',
-      { preHandler: requireVerifiedUser },
+      { preValidation: requireVerifiedUser },
       async (request): Promise<WorkspaceList> => {
         const id = currentUser(request).id;
         const [workspaces, current] = await Promise.all([
@@ -43,7 +43,7 @@ export const workspaceRoutes =
     app.post(
       '/api/workspaces',
       {
-        preHandler: requireVerifiedUser,
+        preValidation: requireVerifiedUser,
         schema: { body: WorkspaceCreate },
         config: { rateLimit: { max: 20, timeWindow: '1 hour' } },
       },
@@ -56,7 +56,7 @@ export const workspaceRoutes =
     // Remembers the workspace the user opened, where the app lands next time.
     app.put(
       '/api/workspaces/current',
-      { preHandler: requireVerifiedUser, schema: { body: Open } },
+      { preValidation: requireVerifiedUser, schema: { body: Open } },
       async (request, reply) => {
         const user = currentUser(request);
         const w = await workspacesRepo.membership(db, user.id, request.body.slug);
@@ -66,13 +66,13 @@ export const workspaceRoutes =
       },
     );
 
-    app.get('/api/workspace', { preHandler: need('viewer') }, async (request): Promise<WorkspaceSummary> =>
+    app.get('/api/workspace', { preValidation: need('viewer') }, async (request): Promise<WorkspaceSummary> =>
       currentWorkspace(request),
     );
 
     app.patch(
       '/api/workspace',
-      { preHandler: need('owner'), schema: { body: WorkspaceUpdate } },
+      { preValidation: need('owner'), schema: { body: WorkspaceUpdate } },
       async (request) => {
         await workspacesRepo.rename(db, currentWorkspace(request).id, request.body.name);
         return { message: 'Workspace renamed.' };
@@ -81,7 +81,7 @@ export const workspaceRoutes =
 
     app.delete(
       '/api/workspace',
-      { preHandler: need('owner'), schema: { body: WorkspaceDelete } },
+      { preValidation: need('owner'), schema: { body: WorkspaceDelete } },
       async (request) => {
         await deleteWorkspace(db, currentWorkspace(request), request.body.confirm);
         return { message: 'Workspace deleted.' };

@@ -1,0 +1,185 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { roleAtLeast, WORKSPACE_ROLES, type WorkspaceRole } from '@backsignal/contracts';
+import { createTestContext, type TestContext } from '../test/context.ts';
+import { Agent, loggedInAgent } from '../test/agent.ts';
+
+/**
+ * Every route the app answers × every workspace role × the member's own workspace and another one (issue 31).
+ * Each route's expected answer is one entry below: a route added without an entry fails this suite.
+ *
+ * - 'public': answers without a session.
+ * - 'account': the user's own (a session, no workspace): 401 logged out.
+ * - a role: the least workspace role that may call it. In the own workspace, a lower role is refused 403 before
+ *   the body is read, and an allowed one passes the guard (the random ids and empty bodies then answer 404 or
+ *   400 from the route itself). In a workspace the user is not in, every role gets the 404 a missing workspace
+ *   gets: 0 cross-workspace reads or writes.
+ */
+const ROUTES: Record<string, 'public' | 'account' | WorkspaceRole> = {
+  'GET /api/health': 'public',
+  'GET /api/ready': 'public',
+  'GET /metrics': 'public',
+  'GET /sitemap.xml': 'public',
+  'GET /robots.txt': 'public',
+  'GET /api/config': 'public',
+  'GET /api/captcha/dev': 'public',
+  'POST /api/contact': 'public',
+  'POST /api/automation-waitlist': 'public',
+  'POST /api/audit': 'public',
+  'POST /api/analytics': 'public',
+  'GET /auth/me': 'public',
+  'POST /auth/signup': 'public',
+  'POST /auth/login': 'public',
+  'POST /auth/logout': 'public',
+  'GET /auth/verify': 'public',
+  'POST /auth/forgot-password': 'public',
+  'POST /auth/reset-password': 'public',
+  'POST /auth/resend-verification': 'account',
+  'POST /auth/update-profile': 'account',
+  'POST /auth/change-password': 'account',
+  'DELETE /auth/delete-account': 'account',
+  'GET /api/workspaces': 'account',
+  'POST /api/workspaces': 'account',
+  'PUT /api/workspaces/current': 'account',
+
+  'GET /api/workspace': 'viewer',
+  'PATCH /api/workspace': 'owner',
+  'DELETE /api/workspace': 'owner',
+
+  'GET /api/uploads': 'viewer',
+  'POST /api/upload': 'member',
+  'GET /api/uploads/:id': 'viewer',
+  'DELETE /api/uploads/:id': 'member',
+  'GET /api/uploads/:id/headers': 'member',
+  'PATCH /api/uploads/:id/status': 'member',
+  'PUT /api/uploads/:id/refund-rows': 'member',
+  'POST /api/uploads/:id/fixed': 'member',
+  'GET /api/uploads/:id/validate': 'member',
+  'GET /api/uploads/:id/validate/report.csv': 'member',
+  'GET /api/uploads/:id/skipped-rows.csv': 'member',
+  'GET /api/uploads/:id/prepare': 'member',
+  'GET /api/uploads/:id/preview': 'member',
+  'GET /api/uploads/:id/preview/full': 'member',
+  'POST /api/uploads/:id/jobs/:kind': 'member',
+  'GET /api/uploads/:id/jobs/:kind': 'member',
+  'POST /api/uploads/:id/send': 'member',
+  'POST /api/uploads/:id/send/retry': 'member',
+  'GET /api/uploads/:id/summary': 'viewer',
+  'GET /api/uploads/:id/batches': 'viewer',
+  'GET /api/uploads/:id/failed-rows': 'member',
+  'GET /api/uploads/:id/delivered': 'member',
+  'GET /api/uploads/:id/suggested-account': 'member',
+  'GET /api/uploads/:id/batches/:batchId/download-original': 'member',
+
+  'GET /api/mappings': 'viewer',
+  'GET /api/mappings/:id': 'viewer',
+  'POST /api/mappings': 'member',
+  'PATCH /api/mappings/:id': 'member',
+  'DELETE /api/mappings/:id': 'admin',
+
+  'GET /api/meta/accounts': 'viewer',
+  'POST /api/meta/accounts': 'admin',
+  'PATCH /api/meta/accounts/:id': 'admin',
+  'POST /api/meta/accounts/:id/test': 'admin',
+  'DELETE /api/meta/accounts/:id': 'admin',
+
+  'GET /api/sources': 'viewer',
+  'POST /api/sources': 'admin',
+  'POST /api/sources/test-fetch': 'admin',
+  'GET /api/sources/:id': 'viewer',
+  'PATCH /api/sources/:id': 'admin',
+  'DELETE /api/sources/:id': 'admin',
+  'GET /api/sources/:id/uploads': 'viewer',
+  'GET /api/sources/:id/runs': 'viewer',
+  'POST /api/sources/:id/pause': 'member',
+  'POST /api/sources/:id/resume': 'member',
+  'POST /api/sources/:id/run': 'member',
+};
+
+let ctx: TestContext;
+let members: Record<WorkspaceRole, Agent>;
+let own: string;
+let other: string;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  const owner = await loggedInAgent(ctx.app, ctx.db);
+  own = (await owner.agent.get('/api/workspaces')).json().current;
+  const stranger = await loggedInAgent(ctx.app, ctx.db);
+  other = (await stranger.agent.get('/api/workspaces')).json().current;
+  const join = async (role: WorkspaceRole) => {
+    const m = await loggedInAgent(ctx.app, ctx.db);
+    await ctx.db.query('insert into workspace_members (workspace_id, user_id, role) values ($1, $2, $3)', [
+      owner.userId,
+      m.userId,
+      role,
+    ]);
+    return m.agent;
+  };
+  members = {
+    owner: owner.agent,
+    admin: await join('admin'),
+    member: await join('member'),
+    viewer: await join('viewer'),
+  };
+});
+afterAll(() => ctx.close());
+
+const path = (url: string) => url.replace(':kind', 'validate').replace(/:(id|batchId)/g, () => randomUUID());
+
+function call(agent: Agent, key: string, workspace?: string) {
+  const [method, url] = key.split(' ') as [string, string];
+  return agent.request({
+    method: method as 'GET',
+    url: path(url),
+    headers: workspace ? { 'x-workspace': workspace } : {},
+    ...(method === 'GET' || method === 'HEAD' ? {} : { payload: {} }),
+  });
+}
+
+describe('the role matrix', () => {
+  it('has an entry for every route the app answers, and none for a route it does not', () => {
+    const answered = ctx.app.routeTable.map((r) => `${r.method} ${r.url}`);
+    expect(answered.filter((k) => !(k in ROUTES))).toEqual([]);
+    expect(Object.keys(ROUTES).filter((k) => !answered.includes(k))).toEqual([]);
+  });
+
+  const workspaceRoutes = Object.entries(ROUTES).filter(
+    (e): e is [string, WorkspaceRole] => e[1] !== 'public' && e[1] !== 'account',
+  );
+
+  it.each(workspaceRoutes)('%s needs %s', async (key, least) => {
+    expect((await call(new Agent(ctx.app), key, own)).statusCode, 'logged out').toBe(401);
+    for (const role of WORKSPACE_ROLES) {
+      const inOwn = await call(members[role], key, own);
+      const body = inOwn.json() as { code?: string; message?: string };
+      if (roleAtLeast(role, least)) {
+        expect(inOwn.statusCode, `${role} in its workspace`).not.toBe(401);
+        expect(body.code, `${role} in its workspace`).not.toBe('FORBIDDEN');
+        expect(body.message, `${role} in its workspace`).not.toBe('Workspace not found.');
+        expect(inOwn.statusCode, `${role} in its workspace`).toBeLessThan(500);
+      } else {
+        expect([inOwn.statusCode, body.code], `${role} in its workspace`).toEqual([403, 'FORBIDDEN']);
+      }
+      const inOther = await call(members[role], key, other);
+      expect([inOther.statusCode, inOther.json().message], `${role} in another workspace`).toEqual([
+        404,
+        'Workspace not found.',
+      ]);
+    }
+  });
+
+  it.each(Object.entries(ROUTES).filter(([, v]) => v === 'account'))(
+    '%s is the account’s own',
+    async (key) => {
+      expect((await call(new Agent(ctx.app), key)).statusCode).toBe(401);
+    },
+  );
+
+  it.each(Object.entries(ROUTES).filter(([, v]) => v === 'public'))(
+    '%s answers without a session',
+    async (key) => {
+      expect((await call(new Agent(ctx.app), key)).statusCode).not.toBe(401);
+    },
+  );
+});
