@@ -79,7 +79,7 @@ export function WorkspaceSwitcher() {
             setOpen(true);
           }
         }}
-        className="flex max-w-[9.5rem] items-center gap-1.5 rounded-md px-2 py-1.5 text-sm ring-1 ring-inset ring-slate-300 hover:bg-slate-100 sm:max-w-[16rem]"
+        className="flex max-w-[6.5rem] items-center gap-1.5 rounded-md px-2 py-1.5 text-sm ring-1 ring-inset ring-slate-300 hover:bg-slate-100 sm:max-w-[16rem]"
       >
         <span className="truncate font-medium text-slate-900">{active?.name ?? 'Workspaces'}</span>
         {active && (
@@ -98,7 +98,7 @@ export function WorkspaceSwitcher() {
           role="menu"
           aria-label="Workspaces"
           onKeyDown={onMenuKey}
-          className="absolute left-0 z-40 mt-2 w-72 max-w-[calc(100vw-2rem)] rounded-xl border border-slate-200 bg-white p-1 shadow-lg"
+          className="fixed inset-x-4 top-14 z-40 rounded-xl sm:absolute sm:inset-x-auto sm:left-0 sm:top-auto sm:mt-2 sm:w-72 border border-slate-200 bg-white p-1 shadow-lg"
         >
           {ws.workspaces.map((w) => (
             <li key={w.slug} role="none">
