@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '../lib/ws-router.tsx';
 import { usePageMeta } from '../lib/page-meta.ts';
 import { useSession } from '../lib/session.tsx';
 

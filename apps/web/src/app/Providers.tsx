@@ -2,6 +2,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { toast, ToastContainer } from 'react-toastify';
 import { FLASH_KEY, SessionProvider } from '../lib/session.tsx';
+import { WorkspaceProvider } from '../lib/workspace.tsx';
 import { trackToasts } from '../lib/stale-toasts.ts';
 
 export function Providers({ children }: { children: ReactNode }) {
@@ -19,7 +20,9 @@ export function Providers({ children }: { children: ReactNode }) {
   }, []);
   return (
     <QueryClientProvider client={client}>
-      <SessionProvider>{children}</SessionProvider>
+      <SessionProvider>
+        <WorkspaceProvider>{children}</WorkspaceProvider>
+      </SessionProvider>
       {/* react-toastify's own Alt+T focuses the notifications (spec §9); each toast keeps its alert/status role. */}
       <ToastContainer position="top-right" autoClose={5000} newestOnTop closeOnClick pauseOnHover />
     </QueryClientProvider>

@@ -1,11 +1,12 @@
 import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
-import { Outlet, type RouteObject } from 'react-router';
+import { Navigate, Outlet, type RouteObject } from 'react-router';
 import { AdaptiveLayout, AppLayout } from './layouts/AppLayout.tsx';
 import { PublicLayout } from './layouts/PublicLayout.tsx';
 import { GuestOnly, RequireUnverified, RequireVerified } from './guards.tsx';
 import { NotFoundPage } from './NotFoundPage.tsx';
 import { RouteChange } from './RouteChange.tsx';
 import { Providers } from './Providers.tsx';
+import { ToWorkspace, WorkspaceScope } from './WorkspaceRoutes.tsx';
 import { Spinner } from '../components/ui/Spinner.tsx';
 import { LandingPage } from '../marketing/LandingPage.tsx';
 import { IndustryPage } from '../marketing/IndustryPage.tsx';
@@ -40,6 +41,21 @@ function Root() {
     </Providers>
   );
 }
+
+/** The app's screens (lib/workspace.tsx APP_PATHS names their first segments). */
+const APP_SCREENS: { path: string; element: ReactNode }[] = [
+  { path: '/settings', element: page(account, 'SettingsPage') },
+  { path: '/dashboard', element: page(workflow, 'DashboardPage') },
+  { path: '/map-columns', element: page(workflow, 'MapColumnsPage') },
+  { path: '/verify-data', element: page(workflow, 'VerifyDataPage') },
+  { path: '/submit', element: page(workflow, 'SubmitPage') },
+  { path: '/pixel-accounts', element: page(workflow, 'PixelAccountsPage') },
+  { path: '/summary', element: page(summary, 'SummaryPage') },
+  { path: '/sources', element: page(sources, 'SourcesPage') },
+  { path: '/sources/new', element: page(sources, 'SourceWizard') },
+  { path: '/sources/:id', element: page(sources, 'SourcePage') },
+  { path: '/sources/:id/edit', element: page(sources, 'SourceWizard') },
+];
 
 const guest = (element: ReactNode) => <GuestOnly>{element}</GuestOnly>;
 const verified = (element: ReactNode) => <RequireVerified>{element}</RequireVerified>;
@@ -79,17 +95,17 @@ export const routes: RouteObject[] = [
             path: '/verify-notice',
             element: <RequireUnverified>{page(account, 'VerifyNoticePage')}</RequireUnverified>,
           },
-          { path: '/settings', element: verified(page(account, 'SettingsPage')) },
-          { path: '/dashboard', element: verified(page(workflow, 'DashboardPage')) },
-          { path: '/map-columns', element: verified(page(workflow, 'MapColumnsPage')) },
-          { path: '/verify-data', element: verified(page(workflow, 'VerifyDataPage')) },
-          { path: '/submit', element: verified(page(workflow, 'SubmitPage')) },
-          { path: '/pixel-accounts', element: verified(page(workflow, 'PixelAccountsPage')) },
-          { path: '/summary', element: verified(page(summary, 'SummaryPage')) },
-          { path: '/sources', element: verified(page(sources, 'SourcesPage')) },
-          { path: '/sources/new', element: verified(page(sources, 'SourceWizard')) },
-          { path: '/sources/:id', element: verified(page(sources, 'SourcePage')) },
-          { path: '/sources/:id/edit', element: verified(page(sources, 'SourceWizard')) },
+          // Decision 0104: the app's screens live under /w/<slug>; the old addresses open the same screen there.
+          ...APP_SCREENS.map(({ path }) => ({ path, element: verified(<ToWorkspace />) })),
+          {
+            path: '/w/:slug',
+            element: verified(<WorkspaceScope />),
+            children: [
+              { index: true, element: <Navigate to="dashboard" replace /> },
+              ...APP_SCREENS.map(({ path, element }) => ({ path: path.slice(1), element })),
+              { path: '*', element: <NotFoundPage /> },
+            ],
+          },
         ],
       },
       {

@@ -1,4 +1,5 @@
 import type { ErrorBody } from '@backsignal/contracts';
+import { workspaceHeaders } from './active-workspace.ts';
 
 /** An API failure carrying the server's stable code and user-facing message. */
 export class ApiError extends Error {
@@ -33,6 +34,8 @@ async function send(path: string, opts: RequestOptions): Promise<Response> {
   // On every credentialed call, GETs included: the GETs that write or spend quota (validate, prepare and the
   // two downloads) require it, so that a cross-site link or image cannot trigger them.
   if (xsrf && opts.credentials !== false) headers['x-xsrf-token'] = xsrf;
+  // The public forms name no workspace: they act for no account.
+  if (opts.credentials !== false) Object.assign(headers, workspaceHeaders());
   let body: BodyInit | undefined;
   if (opts.body instanceof FormData) body = opts.body;
   else if (opts.body !== undefined) {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from './api.ts';
 import { uploadProgressText, uploadWithProgress } from './upload.ts';
+import { setActiveWorkspaceSlug } from './active-workspace.ts';
 
 /** A stand-in XMLHttpRequest: reports two progress events, then answers what `answers` holds, in turn. */
 function fakeXhr(answers: { status: number; body: unknown }[]) {
@@ -34,6 +35,7 @@ function fakeXhr(answers: { status: number; body: unknown }[]) {
 afterEach(() => {
   vi.unstubAllGlobals();
   document.cookie = 'XSRF-TOKEN=; max-age=0';
+  setActiveWorkspaceSlug(null);
 });
 
 describe('uploadWithProgress', () => {
@@ -45,6 +47,17 @@ describe('uploadWithProgress', () => {
     expect(res).toEqual({ file: { id: 'f1' } });
     expect(seen).toEqual([50, 100]);
     expect(sent[0]!.headers['x-xsrf-token']).toBe('tok');
+  });
+
+  it("names the tab's workspace in x-workspace once it is known, and none before", async () => {
+    const sent = fakeXhr([
+      { status: 201, body: {} },
+      { status: 201, body: {} },
+    ]);
+    await uploadWithProgress('/api/upload', new FormData(), () => {});
+    setActiveWorkspaceSlug('acme-1a2b3c4d');
+    await uploadWithProgress('/api/upload', new FormData(), () => {});
+    expect(sent.map((s) => s.headers['x-workspace'])).toEqual([undefined, 'acme-1a2b3c4d']);
   });
 
   it("throws the server's code and message; a stale XSRF token is sent once more", async () => {

@@ -1,4 +1,5 @@
 import { ApiError, readCookie } from './api.ts';
+import { workspaceHeaders } from './active-workspace.ts';
 
 /** Bytes of the request body sent so far; `total` is the whole body (the file and its multipart framing). */
 export interface UploadProgress {
@@ -14,6 +15,7 @@ function sendOnce(path: string, body: FormData, onProgress: (p: UploadProgress) 
     xhr.setRequestHeader('accept', 'application/json');
     const xsrf = readCookie('XSRF-TOKEN');
     if (xsrf) xhr.setRequestHeader('x-xsrf-token', xsrf);
+    for (const [name, value] of Object.entries(workspaceHeaders())) xhr.setRequestHeader(name, value);
     xhr.upload.onprogress = (e) => e.lengthComputable && onProgress({ loaded: e.loaded, total: e.total });
     xhr.onload = () => resolve({ status: xhr.status, text: xhr.responseText });
     xhr.onerror = () => reject(new TypeError('Network error'));

@@ -1,10 +1,12 @@
 import { useState } from 'react';
-import { NavLink, Outlet } from 'react-router';
+import { Outlet } from 'react-router';
+import { NavLink } from '../../lib/ws-router.tsx';
 import { StepSlot } from '../../components/StepIndicator.tsx';
 import { api } from '../../lib/api.ts';
 import { useSession } from '../../lib/session.tsx';
 import { HeaderNav } from './HeaderNav.tsx';
 import { Logo } from './Logo.tsx';
+import { WorkspaceSwitcher } from './WorkspaceSwitcher.tsx';
 import { useHeaderHeight } from './useHeaderHeight.ts';
 import { PublicLayout, SiteFooter } from './PublicLayout.tsx';
 
@@ -25,8 +27,9 @@ export function AppHeader({ stepSlot }: { stepSlot?: (el: HTMLElement | null) =>
     <header ref={header} className="sticky top-0 z-30 border-b border-slate-200 bg-white/90 backdrop-blur">
       <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-2 px-4 py-3">
         {/* Logo and links share the room either side of the pill equally, so it sits at the header's centre. */}
-        <div className="lg:flex-1">
+        <div className="flex min-w-0 items-center gap-2 sm:gap-3 lg:flex-1">
           <Logo to="/dashboard" />
+          {session.status === 'loggedIn' && session.user?.emailVerified && <WorkspaceSwitcher />}
         </div>
         {/* The workflow screens' step pill (StepIndicator), at top centre: between the logo and the links from
             1024 px, on a row of its own below them on narrower screens, where the links leave no room. */}

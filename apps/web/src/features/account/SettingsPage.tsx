@@ -11,8 +11,9 @@ import { useSession } from '../../lib/session.tsx';
 import { accountApi } from './account-api.ts';
 import { FormError } from './AuthCard.tsx';
 import { PasswordField } from './PasswordField.tsx';
+import { WorkspaceSettings } from './WorkspaceSettings.tsx';
 
-const TABS = ['My Profile', 'Change Password'] as const;
+const TABS = ['My Profile', 'Change Password', 'Workspace'] as const;
 type Tab = (typeof TABS)[number];
 
 export function SettingsPage() {
@@ -62,7 +63,13 @@ export function SettingsPage() {
           hidden={tab !== t}
           className="mt-6"
         >
-          {t === 'My Profile' ? <ProfileForm /> : <ChangePasswordForm />}
+          {t === 'My Profile' ? (
+            <ProfileForm />
+          ) : t === 'Change Password' ? (
+            <ChangePasswordForm />
+          ) : (
+            <WorkspaceSettings />
+          )}
         </div>
       ))}
       <DangerZone />

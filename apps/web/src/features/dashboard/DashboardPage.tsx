@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate } from '../../lib/ws-router.tsx';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
 import type { UploadSummary } from '@backsignal/contracts';
@@ -19,6 +19,7 @@ import { issuesNotice } from '../workflow/FileIssues.tsx';
 import { routeForStatus, workflowApi } from '../workflow/workflow-api.ts';
 import { fileBadge, fileDetails } from './file-badge.ts';
 import { SourcesOverview } from '../sources/SourcesOverview.tsx';
+import { useCan } from '../../lib/workspace.tsx';
 
 const BETA_FLAG = 'backsignal:beta-welcome-seen';
 
@@ -26,6 +27,7 @@ export function DashboardPage() {
   usePageMeta({ title: 'Dashboard | Backsignal' });
   const { user } = useSession();
   const navigate = useNavigate();
+  const canWork = useCan('member');
   const queryClient = useQueryClient();
   const { maxUploadMb } = usePublicConfig();
   const [page, setPage] = useState(1);
@@ -111,34 +113,37 @@ export function DashboardPage() {
         </Link>
       </div>
 
-      <FileDrop onFile={onFile} disabled={upload.isPending}>
-        <svg
-          aria-hidden
-          viewBox="0 0 24 24"
-          className="h-10 w-10 text-brand-600"
-          fill="none"
-          stroke="currentColor"
-          strokeWidth="1.5"
-        >
-          <path
-            strokeLinecap="round"
-            strokeLinejoin="round"
-            d="M12 16V4m0 0-4 4m4-4 4 4M4 16v2a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-2"
-          />
-        </svg>
-        {upload.isPending ? (
-          <div className="mt-3 flex w-full justify-center">
-            <UploadProgressBar progress={sent} />
-          </div>
-        ) : (
-          <p className="mt-3 text-base font-semibold text-slate-900">
-            Drop your CSV here, or click to choose a file
+      {/* A viewer sees the workspace's files; uploading and deleting need a member (decision 0103). */}
+      {canWork && (
+        <FileDrop onFile={onFile} disabled={upload.isPending}>
+          <svg
+            aria-hidden
+            viewBox="0 0 24 24"
+            className="h-10 w-10 text-brand-600"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="1.5"
+          >
+            <path
+              strokeLinecap="round"
+              strokeLinejoin="round"
+              d="M12 16V4m0 0-4 4m4-4 4 4M4 16v2a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-2"
+            />
+          </svg>
+          {upload.isPending ? (
+            <div className="mt-3 flex w-full justify-center">
+              <UploadProgressBar progress={sent} />
+            </div>
+          ) : (
+            <p className="mt-3 text-base font-semibold text-slate-900">
+              Drop your CSV here, or click to choose a file
+            </p>
+          )}
+          <p className="mt-1 text-sm text-slate-500">
+            One .csv file up to {maxUploadMb} MB: leads, sales or CRM exports.
           </p>
-        )}
-        <p className="mt-1 text-sm text-slate-500">
-          One .csv file up to {maxUploadMb} MB: leads, sales or CRM exports.
-        </p>
-      </FileDrop>
+        </FileDrop>
+      )}
 
       <SourcesOverview />
 
@@ -183,16 +188,18 @@ export function DashboardPage() {
                       {badge.label}
                     </span>
                   </span>
-                  <Button
-                    variant="danger-outline"
-                    className="order-2 px-2.5 py-1 sm:order-3"
-                    onClick={() => setToDelete(f)}
-                    aria-label={`Delete ${f.fileName}`}
-                    // Two files may share a name: their details tell a screen reader which one this deletes.
-                    aria-describedby={`details-${f.id}`}
-                  >
-                    Delete
-                  </Button>
+                  {canWork && (
+                    <Button
+                      variant="danger-outline"
+                      className="order-2 px-2.5 py-1 sm:order-3"
+                      onClick={() => setToDelete(f)}
+                      aria-label={`Delete ${f.fileName}`}
+                      // Two files may share a name: their details tell a screen reader which one this deletes.
+                      aria-describedby={`details-${f.id}`}
+                    >
+                      Delete
+                    </Button>
+                  )}
                 </li>
               );
             })}

@@ -12,8 +12,11 @@ import { Spinner } from '../../components/ui/Spinner.tsx';
 import { errorMessage } from '../../lib/errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { workflowApi } from '../workflow/workflow-api.ts';
+import { useCan } from '../../lib/workspace.tsx';
 
 export function PixelAccountsPage() {
+  // Adding, replacing, testing and removing pixel accounts are an admin's (decision 0103).
+  const canManage = useCan('admin');
   usePageMeta({ title: 'Pixel accounts | Backsignal' });
   const queryClient = useQueryClient();
   const accounts = useQuery({ queryKey: ['accounts'], queryFn: workflowApi.accounts });
@@ -41,25 +44,27 @@ export function PixelAccountsPage() {
           encrypted at rest and never shown again once saved.
         </p>
       </div>
-      <Card>
-        <h2 className="text-base font-semibold text-slate-900">Add a pixel account</h2>
-        <form
-          className="mt-4 grid grid-cols-1 gap-4 md:grid-cols-3"
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (!draft.pixelId.trim() || !draft.accessToken.trim())
-              return void toast.error('Pixel ID and Access Token are required.');
-            create.mutate();
-          }}
-        >
-          <PixelAccountFields draft={draft} setDraft={setDraft} labelPlaceholder="Main store" />
-          <div className="md:col-span-3">
-            <Button type="submit" disabled={create.isPending}>
-              {create.isPending ? 'Saving...' : 'Save account'}
-            </Button>
-          </div>
-        </form>
-      </Card>
+      {canManage && (
+        <Card>
+          <h2 className="text-base font-semibold text-slate-900">Add a pixel account</h2>
+          <form
+            className="mt-4 grid grid-cols-1 gap-4 md:grid-cols-3"
+            onSubmit={(e) => {
+              e.preventDefault();
+              if (!draft.pixelId.trim() || !draft.accessToken.trim())
+                return void toast.error('Pixel ID and Access Token are required.');
+              create.mutate();
+            }}
+          >
+            <PixelAccountFields draft={draft} setDraft={setDraft} labelPlaceholder="Main store" />
+            <div className="md:col-span-3">
+              <Button type="submit" disabled={create.isPending}>
+                {create.isPending ? 'Saving...' : 'Save account'}
+              </Button>
+            </div>
+          </form>
+        </Card>
+      )}
       {accounts.isPending ? (
         <Spinner />
       ) : accounts.isError ? (
@@ -81,6 +86,7 @@ export function PixelAccountsPage() {
 
 function AccountCard({ account }: { account: PixelAccount }) {
   const queryClient = useQueryClient();
+  const canManage = useCan('admin');
   const [name, setName] = useState(account.name);
   const [pixelId, setPixelId] = useState(account.pixelId);
   /** A new token typed in: replaces the saved one on Save (the saved one is never sent back). */
@@ -139,41 +145,55 @@ function AccountCard({ account }: { account: PixelAccount }) {
           </p>
         )}
         <div className="grid grid-cols-1 gap-4 md:grid-cols-2 xl:grid-cols-4">
-          <TextField label="Label" value={name} onChange={(e) => setName(e.target.value)} />
-          <TextField label="Pixel ID" value={pixelId} onChange={(e) => setPixelId(e.target.value)} />
-          <TextField label="Access token" value={account.accessToken} readOnly className="font-mono" />
-          <SecretField
-            label="Replace token"
-            placeholder="Paste a new token"
-            value={replacement}
-            onChange={(e) => setReplacement(e.target.value)}
-            hint="Saved when you press Save."
+          <TextField
+            label="Label"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            readOnly={!canManage}
           />
-        </div>
-        <div className="flex flex-wrap items-center gap-3">
-          <Button onClick={save} disabled={saving || !dirty}>
-            {saving ? 'Saving...' : 'Save'}
-          </Button>
-          <Button
-            variant="secondary"
-            onClick={runTest}
-            disabled={dirty || test?.state === 'pending'}
-            title={dirty ? 'Save your changes before testing.' : undefined}
-          >
-            Test connection
-          </Button>
-          <Button variant="danger-outline" onClick={() => setConfirm(true)}>
-            Delete
-          </Button>
-          {dirty && (
-            <p className="text-sm text-slate-500">Save your changes before testing the connection.</p>
-          )}
-          {test && !dirty && (
-            <p role="status" className={`text-sm ${testColour[test.state]}`}>
-              {test.message}
-            </p>
+          <TextField
+            label="Pixel ID"
+            value={pixelId}
+            onChange={(e) => setPixelId(e.target.value)}
+            readOnly={!canManage}
+          />
+          <TextField label="Access token" value={account.accessToken} readOnly className="font-mono" />
+          {canManage && (
+            <SecretField
+              label="Replace token"
+              placeholder="Paste a new token"
+              value={replacement}
+              onChange={(e) => setReplacement(e.target.value)}
+              hint="Saved when you press Save."
+            />
           )}
         </div>
+        {canManage && (
+          <div className="flex flex-wrap items-center gap-3">
+            <Button onClick={save} disabled={saving || !dirty}>
+              {saving ? 'Saving...' : 'Save'}
+            </Button>
+            <Button
+              variant="secondary"
+              onClick={runTest}
+              disabled={dirty || test?.state === 'pending'}
+              title={dirty ? 'Save your changes before testing.' : undefined}
+            >
+              Test connection
+            </Button>
+            <Button variant="danger-outline" onClick={() => setConfirm(true)}>
+              Delete
+            </Button>
+            {dirty && (
+              <p className="text-sm text-slate-500">Save your changes before testing the connection.</p>
+            )}
+            {test && !dirty && (
+              <p role="status" className={`text-sm ${testColour[test.state]}`}>
+                {test.message}
+              </p>
+            )}
+          </div>
+        )}
       </Card>
       <Dialog open={confirm} onClose={() => setConfirm(false)} title="Delete this pixel account?">
         <p>The saved token is deleted. Send history stays.</p>

@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useParams } from 'react-router';
+import { Link, useNavigate } from '../../lib/ws-router.tsx';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
 import type { SourceRunSummary } from '@backsignal/contracts';
@@ -13,9 +14,13 @@ import { formatWhen, RUN_STATUS_TEXT, sourcesApi } from './sources-api.ts';
 import { KIND_TEXT } from './connection-form.ts';
 import { connectionItems } from './connection-summary.tsx';
 import { SourceStatus } from './SourceStatus.tsx';
+import { useCan } from '../../lib/workspace.tsx';
 
 /** /sources/:id: the source's runs (each opens the send summary), its settings, pause/resume, run now. */
 export function SourcePage() {
+  // Running, pausing and resuming are a member's; editing and deleting an admin's (decision 0103).
+  const canRun = useCan('member');
+  const canManage = useCan('admin');
   const { id = '' } = useParams();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -64,8 +69,8 @@ export function SourcePage() {
           )}
         </div>
         <div className="flex flex-wrap gap-2">
-          <Button onClick={() => void act(() => sourcesApi.runNow(id))}>Run now</Button>
-          {s.status === 'active' ? (
+          {canRun && <Button onClick={() => void act(() => sourcesApi.runNow(id))}>Run now</Button>}
+          {!canRun ? null : s.status === 'active' ? (
             <Button variant="secondary" onClick={() => void act(() => sourcesApi.pause(id))}>
               Pause
             </Button>
@@ -74,12 +79,16 @@ export function SourcePage() {
               Resume
             </Button>
           )}
-          <Link to={`/sources/${id}/edit`} className={buttonClass('secondary')}>
-            Edit
-          </Link>
-          <Button variant="danger-outline" onClick={() => setConfirm(true)}>
-            Delete
-          </Button>
+          {canManage && (
+            <>
+              <Link to={`/sources/${id}/edit`} className={buttonClass('secondary')}>
+                Edit
+              </Link>
+              <Button variant="danger-outline" onClick={() => setConfirm(true)}>
+                Delete
+              </Button>
+            </>
+          )}
         </div>
       </div>
 

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../lib/ws-router.tsx';
 import { useQuery } from '@tanstack/react-query';
 import type { SourceSummary } from '@backsignal/contracts';
 import { fileBadge } from '../dashboard/file-badge.ts';

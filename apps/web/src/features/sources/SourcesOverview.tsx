@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '../../lib/ws-router.tsx';
 import { useQuery } from '@tanstack/react-query';
 import { buttonClass } from '../../components/ui/Button.tsx';
 import { Card } from '../../components/ui/Card.tsx';
@@ -6,17 +6,22 @@ import { formatWhen, sourcesApi } from './sources-api.ts';
 import { lastRunText } from './SourcesPage.tsx';
 import { SourceStatus } from './SourceStatus.tsx';
 import { SourceUploads } from './SourceUploads.tsx';
+import { useCan } from '../../lib/workspace.tsx';
 
 /** The dashboard's sources, beside the uploads: each with its last and next run, and the files it imported. */
 export function SourcesOverview() {
   const list = useQuery({ queryKey: ['sources'], queryFn: sourcesApi.list });
   const sources = list.data?.sources ?? [];
+  const canManage = useCan('admin');
   return (
     <Card className="p-0!">
       <div className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-200 px-6 py-4">
         <h2 className="text-base font-semibold text-slate-900">Sources</h2>
-        <Link to={sources.length ? '/sources' : '/sources/new'} className={buttonClass('secondary')}>
-          {sources.length ? 'All sources' : 'Connect a source'}
+        <Link
+          to={sources.length || !canManage ? '/sources' : '/sources/new'}
+          className={buttonClass('secondary')}
+        >
+          {sources.length || !canManage ? 'All sources' : 'Connect a source'}
         </Link>
       </div>
       {list.isError ? (

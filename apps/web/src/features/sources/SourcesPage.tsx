@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '../../lib/ws-router.tsx';
 import { useQuery } from '@tanstack/react-query';
 import type { SourceSummary } from '@backsignal/contracts';
 import { buttonClass } from '../../components/ui/Button.tsx';
@@ -8,6 +8,7 @@ import { usePageMeta } from '../../lib/page-meta.ts';
 import { formatWhen, RUN_STATUS_TEXT, sourcesApi } from './sources-api.ts';
 import { KIND_TEXT } from './connection-form.ts';
 import { SourceStatus } from './SourceStatus.tsx';
+import { useCan } from '../../lib/workspace.tsx';
 
 export function lastRunText(s: SourceSummary) {
   const r = s.lastRun;
@@ -17,6 +18,8 @@ export function lastRunText(s: SourceSummary) {
 
 /** /sources: every source with its schedule, pixel, last run and next run. */
 export function SourcesPage() {
+  // Creating, editing and deleting sources are an admin's (decision 0103).
+  const canManage = useCan('admin');
   usePageMeta({ title: 'Sources | Backsignal' });
   const list = useQuery({ queryKey: ['sources'], queryFn: sourcesApi.list, refetchInterval: 10_000 });
   return (
@@ -29,9 +32,11 @@ export function SourcesPage() {
             schedule and sends only rows Meta has not received yet.
           </p>
         </div>
-        <Link to="/sources/new" className={buttonClass('primary')}>
-          New source
-        </Link>
+        {canManage && (
+          <Link to="/sources/new" className={buttonClass('primary')}>
+            New source
+          </Link>
+        )}
       </div>
       {list.isPending ? (
         <Spinner />

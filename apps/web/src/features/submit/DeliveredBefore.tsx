@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '../../lib/ws-router.tsx';
 import { useQuery } from '@tanstack/react-query';
 import type { DeliveredResponse, SuggestedAccount } from '@backsignal/contracts';
 import { Button, buttonClass } from '../../components/ui/Button.tsx';

@@ -4,6 +4,7 @@ import { toast } from 'react-toastify';
 import type { BatchFilter, BatchSummary, DeliverySummary } from '@backsignal/contracts';
 import { Button } from '../../components/ui/Button.tsx';
 import { summaryApi } from './summary-api.ts';
+import { useCan } from '../../lib/workspace.tsx';
 
 /** 'Rows 102–151 except 120': a range whose bad row went out in a batch of its own says so. */
 export function batchRows(b: BatchSummary): string {
@@ -128,6 +129,8 @@ export function BatchList({ summary, fileId }: { summary: DeliverySummary; fileI
 }
 
 function BatchRow({ batch, fileId }: { batch: BatchSummary; fileId: string }) {
+  // Failed rows are customer data: a viewer downloads none (decision 0103).
+  const canDownload = useCan('member');
   const [busy, setBusy] = useState(false);
   const s = STATUS[batch.status];
   const onDownload = async () => {
@@ -151,7 +154,7 @@ function BatchRow({ batch, fileId }: { batch: BatchSummary; fileId: string }) {
       <span className={`ml-auto rounded-full px-2 py-0.5 text-xs font-semibold sm:ml-0 ${s.tone}`}>
         {s.label}
       </span>
-      {batch.status === 'failed' && (
+      {batch.status === 'failed' && canDownload && (
         <Button
           variant="ghost"
           className="text-brand-700"

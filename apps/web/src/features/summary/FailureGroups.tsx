@@ -4,6 +4,7 @@ import type { DeliverySummary, FailureGroup } from '@backsignal/contracts';
 import { Button } from '../../components/ui/Button.tsx';
 import { Card } from '../../components/ui/Card.tsx';
 import { summaryApi } from './summary-api.ts';
+import { useCan } from '../../lib/workspace.tsx';
 
 const plural = (n: number, one: string, many: string) => `${n.toLocaleString()} ${n === 1 ? one : many}`;
 
@@ -27,6 +28,8 @@ export function FailureGroups({
   fileId: string;
   fileName: string;
 }) {
+  // Failed rows are customer data: a viewer downloads none (decision 0103).
+  const canDownload = useCan('member');
   const [busy, setBusy] = useState(false);
   const groups = summary.failureGroups;
   if (!groups.length) return null;
@@ -50,9 +53,11 @@ export function FailureGroups({
             {plural(groups.length, 'reason', 'reasons')}. Row numbers count the header as row 1.
           </p>
         </div>
-        <Button variant="secondary" onClick={onDownload} disabled={busy}>
-          {busy ? 'Downloading…' : 'Download all failed rows'}
-        </Button>
+        {canDownload && (
+          <Button variant="secondary" onClick={onDownload} disabled={busy}>
+            {busy ? 'Downloading…' : 'Download all failed rows'}
+          </Button>
+        )}
       </div>
       <ul className="mt-4 space-y-3">
         {groups.map((g) => (

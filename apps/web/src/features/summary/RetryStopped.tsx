@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../lib/ws-router.tsx';
 import { useQueryClient } from '@tanstack/react-query';
 import type { DeliverySummary } from '@backsignal/contracts';
 import { Button } from '../../components/ui/Button.tsx';

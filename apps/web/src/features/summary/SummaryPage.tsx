@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useLocation, useSearchParams } from 'react-router';
+import { Link, useNavigate } from '../../lib/ws-router.tsx';
 import { useQuery } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
 import type { DeliverySummary } from '@backsignal/contracts';

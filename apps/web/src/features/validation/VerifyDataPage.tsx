@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
+import { Link, useNavigate } from '../../lib/ws-router.tsx';
 import { toast } from 'react-toastify';
 import type { ValidationResponse } from '@backsignal/contracts';
 import { StepIndicator } from '../../components/StepIndicator.tsx';

@@ -1,0 +1,138 @@
+import { useState, type FormEvent } from 'react';
+import { toast } from 'react-toastify';
+import { useNavigate } from 'react-router';
+import { ROLE_LABELS } from '@backsignal/contracts';
+import { Button } from '../../components/ui/Button.tsx';
+import { Card } from '../../components/ui/Card.tsx';
+import { Dialog } from '../../components/ui/Dialog.tsx';
+import { TextField } from '../../components/ui/Field.tsx';
+import { api, ApiError } from '../../lib/api.ts';
+import { setActiveWorkspaceSlug } from '../../lib/active-workspace.ts';
+import { errorMessage } from '../../lib/errors.ts';
+import { useCan, useWorkspace, useWorkspaceOptional } from '../../lib/workspace.tsx';
+
+const fieldError = (err: unknown, field: string, fallback: string) =>
+  err instanceof ApiError && err.fields?.[field] ? err.fields[field] : errorMessage(err, fallback);
+
+/** Settings → Workspace: the active workspace's name and the user's role; renaming and deleting are an owner's. */
+export function WorkspaceSettings() {
+  const isOwner = useCan('owner');
+  const active = useWorkspaceOptional()?.active;
+  if (!active) return null;
+  return (
+    <div className="space-y-8">
+      <Card>
+        <h2 className="text-base font-semibold text-slate-900">Workspace</h2>
+        <p className="mt-1 text-sm text-slate-600">
+          {active.name}: your role is <strong>{ROLE_LABELS[active.role]}</strong>.
+        </p>
+        {isOwner && <RenameForm key={active.slug} name={active.name} />}
+      </Card>
+      {isOwner && <DeleteWorkspace key={active.slug} name={active.name} />}
+    </div>
+  );
+}
+
+function RenameForm({ name: saved }: { name: string }) {
+  const ws = useWorkspace();
+  const [name, setName] = useState(saved);
+  const [error, setError] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const { message } = await api<{ message: string }>('/api/workspace', {
+        method: 'PATCH',
+        body: { name },
+      });
+      await ws.reload();
+      toast.success(message);
+    } catch (err) {
+      setError(fieldError(err, 'name', 'Could not rename the workspace.'));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form onSubmit={submit} noValidate className="mt-4 space-y-4">
+      <TextField
+        label="Workspace name"
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        error={error}
+        required
+        maxLength={80}
+      />
+      <Button type="submit" disabled={busy || name.trim() === saved}>
+        {busy ? 'Saving...' : 'Rename workspace'}
+      </Button>
+    </form>
+  );
+}
+
+function DeleteWorkspace({ name }: { name: string }) {
+  const ws = useWorkspace();
+  const navigate = useNavigate();
+  const [open, setOpen] = useState(false);
+  const [confirm, setConfirm] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+  const remove = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const { message } = await api<{ message: string }>('/api/workspace', {
+        method: 'DELETE',
+        body: { confirm },
+      });
+      // The deleted workspace must not be named again: the next one is the server's current, else none.
+      setActiveWorkspaceSlug(null);
+      const list = await ws.reload();
+      setOpen(false);
+      toast.success(message);
+      const next = list?.workspaces.find((w) => w.slug === list.current) ?? list?.workspaces[0];
+      navigate(next ? `/w/${next.slug}/dashboard` : '/dashboard', { replace: true });
+    } catch (err) {
+      setError(fieldError(err, 'confirm', 'Could not delete the workspace.'));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Card className="border-red-200">
+      <h2 className="text-base font-semibold text-slate-900">Delete workspace</h2>
+      <p className="mt-1 text-sm text-slate-600">
+        Permanently deletes this workspace with its uploads, templates, pixel accounts, sources and send
+        history, for every member.
+      </p>
+      <Button variant="danger" className="mt-4" onClick={() => setOpen(true)}>
+        Delete workspace
+      </Button>
+      <Dialog open={open} onClose={() => setOpen(false)} title="Delete this workspace?">
+        <form onSubmit={remove} noValidate className="space-y-4">
+          <p>
+            This cannot be undone. Type <strong className="text-slate-900">{name}</strong> to confirm.
+          </p>
+          <TextField
+            label="Workspace name"
+            value={confirm}
+            onChange={(e) => setConfirm(e.target.value)}
+            error={error}
+            autoComplete="off"
+          />
+          <div className="flex justify-end gap-3">
+            <Button type="button" variant="secondary" onClick={() => setOpen(false)}>
+              Cancel
+            </Button>
+            <Button type="submit" variant="danger" disabled={busy || confirm !== name}>
+              {busy ? 'Deleting...' : 'Delete workspace'}
+            </Button>
+          </div>
+        </form>
+      </Dialog>
+    </Card>
+  );
+}
