@@ -5,6 +5,7 @@ import { Button } from '../../components/ui/Button.tsx';
 import { Card } from '../../components/ui/Card.tsx';
 import { Dialog } from '../../components/ui/Dialog.tsx';
 import { SelectField, TextField } from '../../components/ui/Field.tsx';
+import { ApiError } from '../../lib/api.ts';
 import { useFormAction } from '../../lib/use-form-action.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { useSession } from '../../lib/session.tsx';
@@ -227,8 +228,11 @@ function DangerZone() {
       const { message } = await accountApi.deleteAccount();
       setOpen(false);
       signedOut(message || 'Your account has been deleted.');
-    } catch {
-      toast.error('Failed to delete account.');
+    } catch (err) {
+      // A workspace only this account owns still has other members: say which, and what to do first.
+      toast.error(
+        err instanceof ApiError && err.code === 'CONFLICT' ? err.message : 'Failed to delete account.',
+      );
     } finally {
       setBusy(false);
     }
@@ -238,7 +242,8 @@ function DangerZone() {
     <Card className="mt-8 border-red-200">
       <h2 className="text-base font-semibold text-slate-900">Delete account</h2>
       <p className="mt-1 text-sm text-slate-600">
-        Permanently deletes your account, uploaded files, templates, pixel accounts and send history.
+        Permanently deletes your account and the workspaces only you own, with their uploads, templates, pixel
+        accounts, sources and send history.
       </p>
       <Button variant="danger" className="mt-4" onClick={() => setOpen(true)}>
         Delete my account
