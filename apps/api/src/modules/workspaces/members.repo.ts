@@ -64,7 +64,7 @@ export const membersRepo = {
         where m.workspace_id = $1 and lower(u.email) = lower($2)`,
       [workspaceId, email],
     );
-    return r.rowCount > 0;
+    return r.rows.length > 0;
   },
 
   /**
@@ -172,7 +172,7 @@ export const membersRepo = {
           and accepted_at is null and revoked_at is null and expires_at > $3`,
       [workspaceId, email, now],
     );
-    return r.rowCount > 0;
+    return r.rows.length > 0;
   },
 
   /** A new link for the invitation: the old one stops working. */

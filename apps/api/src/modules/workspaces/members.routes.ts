@@ -77,9 +77,7 @@ export const memberRoutes =
       { preHandler: need('admin'), schema: { body: InvitationCreate } },
       async (request, reply) => {
         const invitation: PendingInvitation = await members.invite(deps, actor(request), request.body);
-        return reply
-          .status(201)
-          .send({ invitation, message: `Invitation sent to ${invitation.email}.` });
+        return reply.status(201).send({ invitation, message: `Invitation sent to ${invitation.email}.` });
       },
     );
 

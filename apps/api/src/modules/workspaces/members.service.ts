@@ -77,7 +77,8 @@ export async function listInvitations(deps: Deps, actor: Actor): Promise<Pending
 
 /** An admin manages everyone but owners; only an owner hands out, changes or takes away the owner role. */
 function requireManages(actor: Actor, ...roles: WorkspaceRole[]): void {
-  if (actor.workspace.role !== 'owner' && roles.includes('owner')) throw new AppError('FORBIDDEN', NOT_OWNERS);
+  if (actor.workspace.role !== 'owner' && roles.includes('owner'))
+    throw new AppError('FORBIDDEN', NOT_OWNERS);
 }
 
 /**
@@ -183,7 +184,10 @@ export async function resend(deps: Deps, actor: Actor, id: string): Promise<Pend
       Math.ceil((next - now.getTime()) / 1000),
     );
   const expired = i.expiresAt.getTime() <= now.getTime();
-  if (expired && (await membersRepo.countPending(deps.db, actor.workspace.id, now)) >= MAX_PENDING_INVITATIONS)
+  if (
+    expired &&
+    (await membersRepo.countPending(deps.db, actor.workspace.id, now)) >= MAX_PENDING_INVITATIONS
+  )
     throw new AppError(
       'CONFLICT',
       `A workspace can have at most ${MAX_PENDING_INVITATIONS} pending invitations. Revoke some first.`,
@@ -237,10 +241,7 @@ export async function removeMember(deps: Deps, actor: Actor, userId: string): Pr
     if (!m) throw notFound('Member not found.');
     if (!self) requireManages(actor, m.role);
     if (m.role === 'owner' && owners <= 1)
-      throw new AppError(
-        'INVALID_STATE',
-        self ? `You are the last owner. ${LAST_OWNER}` : LAST_OWNER,
-      );
+      throw new AppError('INVALID_STATE', self ? `You are the last owner. ${LAST_OWNER}` : LAST_OWNER);
     await membersRepo.remove(tx, ws, userId);
   });
 }
@@ -286,8 +287,10 @@ export async function accept(deps: Deps, user: SessionUser, token: string): Prom
   const now = deps.now();
   const state = stateOf(i, now);
   if (state === 'accepted') throw new AppError('INVALID_STATE', 'This invitation was already used.');
-  if (state === 'revoked') throw new AppError('INVALID_STATE', 'This invitation was revoked. Ask for a new one.');
-  if (state === 'expired') throw new AppError('INVALID_STATE', 'This invitation has expired. Ask for a new one.');
+  if (state === 'revoked')
+    throw new AppError('INVALID_STATE', 'This invitation was revoked. Ask for a new one.');
+  if (state === 'expired')
+    throw new AppError('INVALID_STATE', 'This invitation has expired. Ask for a new one.');
   if (await membersRepo.find(deps.db, i.workspaceId, user.id))
     throw new AppError('CONFLICT', `You are already a member of ${i.workspaceName}.`);
   await deps.db.transaction(async (tx) => {
