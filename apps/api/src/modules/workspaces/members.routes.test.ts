@@ -598,3 +598,31 @@ describe('members', () => {
     expect((await second.get('/api/workspace')).json().role).toBe('owner');
   });
 });
+
+describe('when the invitation mail cannot be sent', () => {
+  it('keeps the invitation and says to resend it', async () => {
+    const failing = await createTestContext({
+      deps: {
+        mailer: {
+          send: () => Promise.reject(new Error('smtp down')),
+        },
+      },
+    });
+    try {
+      const owner = await loggedInAgent(failing.app, failing.db);
+      const r = await owner.agent.post('/api/workspace/invitations', {
+        email: 'x@example.com',
+        role: 'viewer',
+      });
+      expect(r.statusCode).toBe(502);
+      expect(r.json()).toMatchObject({
+        code: 'UPSTREAM_FAILED',
+        message: 'The invitation is saved but its email could not be sent. Try Resend in a moment.',
+      });
+      const list = (await owner.agent.get('/api/workspace/invitations')).json().invitations;
+      expect(list).toMatchObject([{ email: 'x@example.com', role: 'viewer' }]);
+    } finally {
+      await failing.close();
+    }
+  });
+});
