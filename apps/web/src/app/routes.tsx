@@ -80,6 +80,7 @@ export const routes: RouteObject[] = [
             element: <RequireUnverified>{page(account, 'VerifyNoticePage')}</RequireUnverified>,
           },
           { path: '/settings', element: verified(page(account, 'SettingsPage')) },
+          { path: '/invite', element: verified(page(account, 'InvitePage')) },
           { path: '/dashboard', element: verified(page(workflow, 'DashboardPage')) },
           { path: '/map-columns', element: verified(page(workflow, 'MapColumnsPage')) },
           { path: '/verify-data', element: verified(page(workflow, 'VerifyDataPage')) },

@@ -1,6 +1,7 @@
 import type {
   InvitationAccepted,
   InvitationCreate,
+  InvitationPreview,
   MemberList,
   MessageResponse,
   PendingInvitation,
@@ -25,6 +26,8 @@ export const membersApi = {
     api<MessageResponse>(`/api/workspace/members/${userId}`, { method: 'PATCH', body: { role } }),
   remove: (userId: string) => api<MessageResponse>(`/api/workspace/members/${userId}`, { method: 'DELETE' }),
   leave: () => api<MessageResponse>('/api/workspace/leave', { method: 'POST' }),
+  preview: (token: string) =>
+    api<InvitationPreview>(`/api/invitations/preview?token=${encodeURIComponent(token)}`),
   accept: (token: string) =>
     api<InvitationAccepted>('/api/invitations/accept', { method: 'POST', body: { token } }),
 };
