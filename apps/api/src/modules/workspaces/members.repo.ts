@@ -67,12 +67,17 @@ export const membersRepo = {
     return r.rows.length > 0;
   },
 
+  /** Holds the workspace's row until the transaction ends: member and invitation changes take turns. */
+  async lockWorkspace(db: Queryable, workspaceId: string): Promise<void> {
+    await db.query('select 1 from workspaces where id = $1 for update', [workspaceId]);
+  },
+
   /**
    * Locks the workspace's row for the rest of the transaction and answers how many owners it has: two owners
    * demoting each other at once wait for one another, so the last owner is always counted right.
    */
   async lockOwners(db: Queryable, workspaceId: string): Promise<number> {
-    await db.query('select 1 from workspaces where id = $1 for update', [workspaceId]);
+    await membersRepo.lockWorkspace(db, workspaceId);
     const r = await db.query<{ n: number }>(
       `select count(*)::int as n from workspace_members where workspace_id = $1 and role = 'owner'`,
       [workspaceId],

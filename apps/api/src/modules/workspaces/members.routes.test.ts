@@ -336,6 +336,32 @@ describe('invitations', () => {
     expect((await invite(owner.agent, slug, 'one-more@example.com')).r.statusCode).toBe(201);
   });
 
+  it('lets only one of several invitations made at once take the last pending place', async () => {
+    const { owner, slug, id } = await team();
+    await ctx.db.query(
+      `insert into workspace_invitations
+         (id, workspace_id, email, role, token_hash, invited_by, created_at, last_sent_at, expires_at)
+       select gen_random_uuid(), $1, 'q' || n || '@example.com', 'member', md5(random()::text || n), $2, $3, $3, $4
+         from generate_series(1, 49) n`,
+      [id, owner.userId, new Date(Date.now() - HOUR), new Date(Date.now() + INVITATION_TTL_MS)],
+    );
+    const answers = await Promise.all(
+      [1, 2, 3, 4].map((n) =>
+        owner.agent.post(
+          '/api/workspace/invitations',
+          { email: `race${n}@example.com`, role: 'viewer' },
+          inWs(slug),
+        ),
+      ),
+    );
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([201, 409, 409, 409]);
+    const pending = await ctx.db.query<{ n: number }>(
+      'select count(*)::int as n from workspace_invitations where workspace_id = $1',
+      [id],
+    );
+    expect(pending.rows[0]!.n).toBe(50);
+  });
+
   it('sends at most 20 invitation mails an hour per workspace, resends included; a resend waits 5 minutes', async () => {
     const { owner, slug, id } = await team();
     // The first 20 go an hour and a second ago (the app's clock moved back: sessions live on the real one).

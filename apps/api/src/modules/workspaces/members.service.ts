@@ -8,6 +8,7 @@ import {
   type WorkspaceRole,
   type WorkspaceSummary,
 } from '@backsignal/contracts';
+import type { Queryable } from '../../db/db.ts';
 import type { ResolvedDeps } from '../../deps.ts';
 import { AppError, notFound } from '../../errors/app-error.ts';
 import { newToken, tokenHash } from '../../lib/tokens.ts';
@@ -85,9 +86,9 @@ function requireManages(actor: Actor, ...roles: WorkspaceRole[]): void {
  * Refuses a mail past the workspace's hourly budget (new invitations and resends alike), telling when the next
  * may go.
  */
-async function checkMailBudget(deps: Deps, workspaceId: string, now: Date): Promise<void> {
+async function checkMailBudget(db: Queryable, workspaceId: string, now: Date): Promise<void> {
   const sent = await membersRepo.mailsSince(
-    deps.db,
+    db,
     workspaceId,
     new Date(now.getTime() - INVITATION_MAIL_WINDOW_MS),
   );
@@ -105,9 +106,7 @@ async function mailInvitation(
   deps: Deps,
   actor: Actor,
   to: { email: string; role: WorkspaceRole; token: string },
-  now: Date,
 ): Promise<void> {
-  await membersRepo.recordMail(deps.db, actor.workspace.id, now);
   const mail = invitationMail(to.email, {
     inviter: inviterName(actor.user),
     workspace: actor.workspace.name,
@@ -132,35 +131,42 @@ export async function invite(
   requireManages(actor, input.role);
   const now = deps.now();
   const ws = actor.workspace.id;
-  if (await membersRepo.isMemberByEmail(deps.db, ws, input.email))
-    throw new AppError('CONFLICT', `${input.email} is already a member of this workspace.`, {
-      email: 'Already a member.',
-    });
-  if (await membersRepo.hasPendingFor(deps.db, ws, input.email, now))
-    throw new AppError('CONFLICT', `${input.email} is already invited. Resend the invitation instead.`, {
-      email: 'Already invited.',
-    });
-  if ((await membersRepo.countPending(deps.db, ws, now)) >= MAX_PENDING_INVITATIONS)
-    throw new AppError(
-      'CONFLICT',
-      `A workspace can have at most ${MAX_PENDING_INVITATIONS} pending invitations. Revoke some first.`,
-    );
-  await checkMailBudget(deps, ws, now);
   const token = newToken();
   const id = randomUUID();
-  await membersRepo.insertInvitation(deps.db, {
-    id,
-    workspaceId: ws,
-    email: input.email,
-    role: input.role,
-    tokenHash: tokenHash(token),
-    invitedBy: actor.user.id,
-    at: now,
-    expiresAt: new Date(now.getTime() + INVITATION_TTL_MS),
+  // Checked and written under the workspace's lock: two invitations at once cannot both pass a limit.
+  await deps.db.transaction(async (tx) => {
+    await membersRepo.lockWorkspace(tx, ws);
+    if (await membersRepo.isMemberByEmail(tx, ws, input.email))
+      throw new AppError('CONFLICT', `${input.email} is already a member of this workspace.`, {
+        email: 'Already a member.',
+      });
+    if (await membersRepo.hasPendingFor(tx, ws, input.email, now))
+      throw new AppError('CONFLICT', `${input.email} is already invited. Resend the invitation instead.`, {
+        email: 'Already invited.',
+      });
+    if ((await membersRepo.countPending(tx, ws, now)) >= MAX_PENDING_INVITATIONS) throw tooManyPending();
+    await checkMailBudget(tx, ws, now);
+    await membersRepo.insertInvitation(tx, {
+      id,
+      workspaceId: ws,
+      email: input.email,
+      role: input.role,
+      tokenHash: tokenHash(token),
+      invitedBy: actor.user.id,
+      at: now,
+      expiresAt: new Date(now.getTime() + INVITATION_TTL_MS),
+    });
+    await membersRepo.recordMail(tx, ws, now);
   });
-  await mailInvitation(deps, actor, { email: input.email, role: input.role, token }, now);
+  await mailInvitation(deps, actor, { email: input.email, role: input.role, token });
   return pendingView((await membersRepo.findInvitation(deps.db, ws, id))!, now);
 }
+
+const tooManyPending = () =>
+  new AppError(
+    'CONFLICT',
+    `A workspace can have at most ${MAX_PENDING_INVITATIONS} pending invitations. Revoke some first.`,
+  );
 
 async function openInvitation(deps: Deps, actor: Actor, id: string): Promise<InvitationRow> {
   const i = await membersRepo.findInvitation(deps.db, actor.workspace.id, id);
@@ -183,24 +189,23 @@ export async function resend(deps: Deps, actor: Actor, id: string): Promise<Pend
       undefined,
       Math.ceil((next - now.getTime()) / 1000),
     );
-  const expired = i.expiresAt.getTime() <= now.getTime();
-  if (
-    expired &&
-    (await membersRepo.countPending(deps.db, actor.workspace.id, now)) >= MAX_PENDING_INVITATIONS
-  )
-    throw new AppError(
-      'CONFLICT',
-      `A workspace can have at most ${MAX_PENDING_INVITATIONS} pending invitations. Revoke some first.`,
-    );
-  await checkMailBudget(deps, actor.workspace.id, now);
+  const ws = actor.workspace.id;
   const token = newToken();
-  await membersRepo.renewInvitation(deps.db, i.id, {
-    tokenHash: tokenHash(token),
-    at: now,
-    expiresAt: new Date(now.getTime() + INVITATION_TTL_MS),
+  await deps.db.transaction(async (tx) => {
+    await membersRepo.lockWorkspace(tx, ws);
+    const expired = i.expiresAt.getTime() <= now.getTime();
+    if (expired && (await membersRepo.countPending(tx, ws, now)) >= MAX_PENDING_INVITATIONS)
+      throw tooManyPending();
+    await checkMailBudget(tx, ws, now);
+    await membersRepo.renewInvitation(tx, i.id, {
+      tokenHash: tokenHash(token),
+      at: now,
+      expiresAt: new Date(now.getTime() + INVITATION_TTL_MS),
+    });
+    await membersRepo.recordMail(tx, ws, now);
   });
-  await mailInvitation(deps, actor, { email: i.email, role: i.role, token }, now);
-  return pendingView((await membersRepo.findInvitation(deps.db, actor.workspace.id, i.id))!, now);
+  await mailInvitation(deps, actor, { email: i.email, role: i.role, token });
+  return pendingView((await membersRepo.findInvitation(deps.db, ws, i.id))!, now);
 }
 
 export async function revoke(deps: Deps, actor: Actor, id: string): Promise<void> {
