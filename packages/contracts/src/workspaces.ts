@@ -62,3 +62,93 @@ export function slugBase(name: string): string {
     .replace(/-+$/, '');
   return base || 'workspace';
 }
+
+// Members and invitations (issue 31, decision 0105).
+
+const inviteEmail = z
+  .string({ error: 'Email is required.' })
+  .trim()
+  .min(1, 'Email is required.')
+  .max(254, 'Email is too long.')
+  .email('Please enter a valid email address.')
+  .transform((v) => v.toLowerCase());
+
+const roleField = z.enum(WORKSPACE_ROLES, { error: 'Choose a role: viewer, member, admin or owner.' });
+
+/**
+ * A member as the members list shows them. Every member sees names and roles; e-mail and last activity only
+ * reach admins and owners (decision 0105).
+ */
+export const WorkspaceMember = z.object({
+  userId: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  role: WorkspaceRole,
+  you: z.boolean(),
+  email: z.string().optional(),
+  joinedAt: z.string().optional(),
+  lastActiveAt: z.string().nullable().optional(),
+});
+export type WorkspaceMember = z.infer<typeof WorkspaceMember>;
+
+/** An invitation not yet accepted or revoked; `expired` ones stay listed so they can be resent or revoked. */
+export const PendingInvitation = z.object({
+  id: z.string(),
+  email: z.string(),
+  role: WorkspaceRole,
+  invitedBy: z.string().nullable(),
+  createdAt: z.string(),
+  lastSentAt: z.string(),
+  expiresAt: z.string(),
+  expired: z.boolean(),
+});
+export type PendingInvitation = z.infer<typeof PendingInvitation>;
+
+/** GET /api/workspace/members: `invitations` only for admins and owners. */
+export const MemberList = z.object({
+  members: z.array(WorkspaceMember),
+  invitations: z.array(PendingInvitation).optional(),
+});
+export type MemberList = z.infer<typeof MemberList>;
+
+/** GET /api/workspace/invitations (admins and owners). */
+export const InvitationList = z.object({ invitations: z.array(PendingInvitation) });
+export type InvitationList = z.infer<typeof InvitationList>;
+
+/** POST /api/workspace/invitations. Only an owner may invite as owner. */
+export const InvitationCreate = z.object({ email: inviteEmail, role: roleField });
+export type InvitationCreate = z.infer<typeof InvitationCreate>;
+
+/** PATCH /api/workspace/members/:userId. */
+export const MemberRoleUpdate = z.object({ role: roleField });
+export type MemberRoleUpdate = z.infer<typeof MemberRoleUpdate>;
+
+const invitationToken = z
+  .string({ error: 'The invitation link is incomplete.' })
+  .min(1, 'The invitation link is incomplete.')
+  .max(200, 'The invitation link is not valid.');
+
+/** POST /api/invitations/accept; GET /api/invitations/preview?token= */
+export const InvitationAccept = z.object({ token: invitationToken });
+export type InvitationAccept = z.infer<typeof InvitationAccept>;
+
+export const INVITATION_STATES = ['pending', 'accepted', 'revoked', 'expired'] as const;
+
+/**
+ * What the accept page shows the invited address (GET /api/invitations/preview): another account learns only
+ * that the invitation is for another address (403).
+ */
+export const InvitationPreview = z.object({
+  workspaceName: z.string(),
+  invitedBy: z.string().nullable(),
+  email: z.string(),
+  role: WorkspaceRole,
+  expiresAt: z.string(),
+  state: z.enum(INVITATION_STATES),
+  alreadyMember: z.boolean(),
+});
+export type InvitationPreview = z.infer<typeof InvitationPreview>;
+
+/** POST /api/invitations/accept: the workspace joined. */
+export const InvitationAccepted = z.object({ workspace: WorkspaceSummary, message: z.string() });
+export type InvitationAccepted = z.infer<typeof InvitationAccepted>;

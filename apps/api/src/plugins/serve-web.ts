@@ -15,6 +15,7 @@ const APP_PATHS = [
   '/verify-notice',
   '/dashboard',
   '/settings',
+  '/invite',
   '/map-columns',
   '/verify-data',
   '/submit',

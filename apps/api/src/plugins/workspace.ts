@@ -30,8 +30,11 @@ async function resolveWorkspace(db: Db, request: FastifyRequest): Promise<Worksp
   const header = request.headers[WORKSPACE_HEADER];
   const slug = typeof header === 'string' && header !== '' ? header : null;
   if (slug !== null && !SLUG.test(slug)) throw notFound('Workspace not found.');
-  const w = await workspacesRepo.membership(db, user.id, slug);
-  if (!w) throw notFound(slug === null ? 'You are not in any workspace yet.' : 'Workspace not found.');
+  const found = await workspacesRepo.membership(db, user.id, slug);
+  if (!found) throw notFound(slug === null ? 'You are not in any workspace yet.' : 'Workspace not found.');
+  const { stale, ...w } = found;
+  // The members list shows last activity to the minute: one write a minute per member, not one per request.
+  if (stale) await workspacesRepo.touchActive(db, w.id, user.id);
   request.workspace = w;
   return w;
 }

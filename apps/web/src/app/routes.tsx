@@ -95,6 +95,7 @@ export const routes: RouteObject[] = [
             path: '/verify-notice',
             element: <RequireUnverified>{page(account, 'VerifyNoticePage')}</RequireUnverified>,
           },
+          { path: '/invite', element: verified(page(account, 'InvitePage')) },
           // Decision 0104: the app's screens live under /w/<slug>; the old addresses open the same screen there.
           ...APP_SCREENS.map(({ path }) => ({ path, element: verified(<ToWorkspace />) })),
           {

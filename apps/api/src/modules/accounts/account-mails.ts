@@ -57,3 +57,21 @@ export function passwordChangedMail(to: string, firstName: string, supportLink: 
     ),
   };
 }
+
+/** An invitation to a workspace (issue 31): the link works once, for this address, for 7 days. */
+export function invitationMail(
+  to: string,
+  i: { inviter: string; workspace: string; role: string; link: string },
+): Mail {
+  const intro = `${i.inviter} invited you to join the workspace ${i.workspace} on Backsignal as ${i.role}.`;
+  const how = `Log in, or sign up, with this address (${to}) and open the link. It works once and expires in 7 days.`;
+  return {
+    to,
+    subject: `${i.inviter} invited you to ${i.workspace} on Backsignal`,
+    text: `Hi,\n\n${intro}\n\n${i.link}\n\n${how} If you did not expect this invitation, ignore this email.\n`,
+    html: wrap(
+      `Join ${i.workspace} on Backsignal`,
+      `<p>${escapeHtml(intro)}</p>${button(i.link, 'Accept the invitation')}<p>${escapeHtml(how)} If you did not expect this invitation, ignore this email.</p>`,
+    ),
+  };
+}

@@ -6,6 +6,8 @@ import { emailTokensRepo } from './email-tokens.repo.ts';
 import { loginThrottleRepo } from './login-throttle.repo.ts';
 import { QUOTA_WINDOW_MS } from '../usage/quota.service.ts';
 import { usageRepo } from '../usage/usage.repo.ts';
+import { membersRepo } from '../workspaces/members.repo.ts';
+import { INVITATION_MAIL_WINDOW_MS } from '../workspaces/members.service.ts';
 
 /**
  * Deletes what no longer protects anyone: expired sessions and links, and login failures and usage older than
@@ -17,4 +19,5 @@ export async function pruneExpired(db: Queryable, now: Date): Promise<void> {
   await emailTokensRepo.deleteExpired(db, now);
   await loginThrottleRepo.prune(db, new Date(now.getTime() - LOGIN_FAILURES_KEPT_MS));
   await usageRepo.prune(db, new Date(now.getTime() - QUOTA_WINDOW_MS));
+  await membersRepo.pruneMails(db, new Date(now.getTime() - INVITATION_MAIL_WINDOW_MS));
 }

@@ -169,6 +169,7 @@ describe('serving the built web app', () => {
         '/map-columns?fileId=1',
         '/login',
         '/verify?token=x',
+        '/invite?token=x',
         '/settings/',
         '/contact',
         '/lead-ai',

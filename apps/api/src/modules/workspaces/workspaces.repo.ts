@@ -3,6 +3,8 @@ import type { WorkspaceRole, WorkspaceSummary } from '@backsignal/contracts';
 
 type Row = { id: string; slug: string; name: string; role: WorkspaceRole };
 
+const STALE = `coalesce(m.last_active_at < now() - interval '1 minute', true) as stale`;
+
 /** Workspaces and their members (migration 0800). */
 export const workspacesRepo = {
   /** Inserts the workspace, or answers false when its slug is taken. */
@@ -24,16 +26,21 @@ export const workspacesRepo = {
 
   /**
    * The user's membership of the workspace with this slug, or (slug null) of the workspace they last opened,
-   * else their oldest: one indexed query per request.
+   * else their oldest: one indexed query per request. `stale`: the member's last activity is older than a minute
+   * (or unknown), so the request should record it.
    */
-  async membership(db: Queryable, userId: string, slug: string | null): Promise<WorkspaceSummary | null> {
-    const r = await db.query<Row>(
+  async membership(
+    db: Queryable,
+    userId: string,
+    slug: string | null,
+  ): Promise<(WorkspaceSummary & { stale: boolean }) | null> {
+    const r = await db.query<Row & { stale: boolean }>(
       slug === null
-        ? `select w.id, w.slug, w.name, m.role from workspace_members m join workspaces w on w.id = m.workspace_id
+        ? `select w.id, w.slug, w.name, m.role, ${STALE} from workspace_members m join workspaces w on w.id = m.workspace_id
              join users u on u.id = m.user_id
             where m.user_id = $1
             order by (w.id = u.current_workspace_id) desc, m.created_at, w.id limit 1`
-        : `select w.id, w.slug, w.name, m.role from workspaces w
+        : `select w.id, w.slug, w.name, m.role, ${STALE} from workspaces w
              join workspace_members m on m.workspace_id = w.id and m.user_id = $1
             where w.slug = $2`,
       slug === null ? [userId] : [userId, slug],
@@ -58,6 +65,14 @@ export const workspacesRepo = {
       [workspaceId],
     );
     return r.rows.map((x) => x.email);
+  },
+
+  /** Records the member's activity now (the guard calls it at most once a minute per member). */
+  async touchActive(db: Queryable, workspaceId: string, userId: string): Promise<void> {
+    await db.query(
+      'update workspace_members set last_active_at = now() where workspace_id = $1 and user_id = $2',
+      [workspaceId, userId],
+    );
   },
 
   async setCurrent(db: Queryable, userId: string, workspaceId: string): Promise<void> {

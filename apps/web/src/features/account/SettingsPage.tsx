@@ -11,15 +11,22 @@ import { usePageMeta } from '../../lib/page-meta.ts';
 import { useSession } from '../../lib/session.tsx';
 import { accountApi } from './account-api.ts';
 import { FormError } from './AuthCard.tsx';
+import { MembersPanel } from './MembersPanel.tsx';
 import { PasswordField } from './PasswordField.tsx';
 import { WorkspaceSettings } from './WorkspaceSettings.tsx';
 
-const TABS = ['My Profile', 'Change Password', 'Workspace'] as const;
+const TABS = ['My Profile', 'Change Password', 'Workspace', 'Members'] as const;
 type Tab = (typeof TABS)[number];
 
 export function SettingsPage() {
   usePageMeta({ title: 'Account Settings | Backsignal' });
   const [tab, setTab] = useState<Tab>('My Profile');
+  // The members list loads when its tab is first opened, then stays mounted like the others.
+  const [seen, setSeen] = useState<ReadonlySet<Tab>>(new Set(['My Profile']));
+  const open = (t: Tab) => {
+    setTab(t);
+    setSeen((s) => (s.has(t) ? s : new Set([...s, t])));
+  };
   const refs = useRef<(HTMLButtonElement | null)[]>([]);
 
   // WAI-ARIA tabs: arrow keys move between tabs.
@@ -27,7 +34,7 @@ export function SettingsPage() {
     const dir = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
     if (!dir) return;
     const next = (i + dir + TABS.length) % TABS.length;
-    setTab(TABS[next]!);
+    open(TABS[next]!);
     refs.current[next]?.focus();
   };
 
@@ -46,7 +53,7 @@ export function SettingsPage() {
             aria-selected={tab === t}
             aria-controls={`panel-${i}`}
             tabIndex={tab === t ? 0 : -1}
-            onClick={() => setTab(t)}
+            onClick={() => open(t)}
             onKeyDown={(e) => onKey(e, i)}
             className={`-mb-px border-b-2 px-4 py-2 text-sm font-semibold ${tab === t ? 'border-brand-600 text-brand-700' : 'border-transparent text-slate-600 hover:text-slate-900'}`}
           >
@@ -68,8 +75,10 @@ export function SettingsPage() {
             <ProfileForm />
           ) : t === 'Change Password' ? (
             <ChangePasswordForm />
-          ) : (
+          ) : t === 'Workspace' ? (
             <WorkspaceSettings />
+          ) : (
+            seen.has(t) && <MembersPanel />
           )}
         </div>
       ))}

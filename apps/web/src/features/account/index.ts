@@ -5,3 +5,4 @@ export { ResetPasswordPage } from './ResetPasswordPage.tsx';
 export { VerifyEmailPage } from './VerifyEmailPage.tsx';
 export { VerifyNoticePage } from './VerifyNoticePage.tsx';
 export { SettingsPage } from './SettingsPage.tsx';
+export { InvitePage } from './InvitePage.tsx';
