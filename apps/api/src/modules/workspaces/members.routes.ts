@@ -35,8 +35,10 @@ export const memberRoutes =
     const app = instance.withTypeProvider<ZodTypeProvider>();
     const need = roleGuard(deps.db);
 
-    app.get('/api/workspace/members', { preValidation: need('viewer') }, async (request): Promise<MemberList> =>
-      members.listMembers(deps, actor(request)),
+    app.get(
+      '/api/workspace/members',
+      { preValidation: need('viewer') },
+      async (request): Promise<MemberList> => members.listMembers(deps, actor(request)),
     );
 
     app.patch(
