@@ -23,6 +23,7 @@ import { formRoutes } from './modules/forms/forms.routes.ts';
 import { deliveryRoutes } from './modules/delivery/delivery.routes.ts';
 import { sourceRoutes } from './modules/sources/sources.routes.ts';
 import { workspaceRoutes } from './modules/workspaces/workspaces.routes.ts';
+import { activityRoutes } from './modules/activity/activity.routes.ts';
 import { registerHttpMetrics } from './plugins/metrics.ts';
 
 /**
@@ -80,5 +81,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(deliveryRoutes(resolved));
   await app.register(sourceRoutes(resolved));
   await app.register(workspaceRoutes(resolved));
+  await app.register(activityRoutes(resolved));
   return app;
 }

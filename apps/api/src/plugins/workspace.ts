@@ -8,6 +8,7 @@ import {
 import type { Db } from '../db/db.ts';
 import { AppError, notFound } from '../errors/app-error.ts';
 import { workspacesRepo } from '../modules/workspaces/workspaces.repo.ts';
+import { noteWorkspaceSignIn } from '../modules/activity/activity.sign-in.ts';
 import { currentUser, requireVerifiedUser } from './session.ts';
 
 declare module 'fastify' {
@@ -33,6 +34,7 @@ async function resolveWorkspace(db: Db, request: FastifyRequest): Promise<Worksp
   const w = await workspacesRepo.membership(db, user.id, slug);
   if (!w) throw notFound(slug === null ? 'You are not in any workspace yet.' : 'Workspace not found.');
   request.workspace = w;
+  await noteWorkspaceSignIn(db, request, w.id);
   return w;
 }
 

@@ -19,6 +19,8 @@ import { streamedBody } from '../../lib/stream-out.ts';
 import { currentUser } from '../../plugins/session.ts';
 import { currentWorkspace, roleGuard } from '../../plugins/workspace.ts';
 import * as delivery from './delivery.service.ts';
+import { logActivity } from '../activity/activity.http.ts';
+import { filesRepo } from '../files/files.repo.ts';
 
 const Id = z.object({ id: z.string().uuid() });
 const BatchParams = z.object({ id: z.string().uuid(), batchId: z.string().uuid() });
@@ -31,6 +33,17 @@ export const deliveryRoutes =
     const need = roleGuard(deps.db);
     app.addHook('preHandler', need('viewer'));
     const uid = (r: FastifyRequest) => currentWorkspace(r).id;
+    const logSend = async (r: FastifyRequest, run: { upload_id: string; pixel_id: string }, retry = false) =>
+      logActivity(
+        db,
+        r,
+        'send.started',
+        (await filesRepo.findInWorkspace(db, uid(r), run.upload_id))?.fileName,
+        {
+          pixelId: run.pixel_id,
+          ...(retry ? { retry } : {}),
+        },
+      );
 
     app.post(
       '/api/uploads/:id/send',
@@ -43,6 +56,7 @@ export const deliveryRoutes =
           request.body,
           currentUser(request).id,
         );
+        await logSend(request, run);
         reply.status(202);
         return { runId: run.id, status: run.status };
       },
@@ -54,6 +68,7 @@ export const deliveryRoutes =
       { preHandler: need('member'), schema: { params: Id }, config: perUserLimit(10) },
       async (request, reply): Promise<SendResponse> => {
         const run = await delivery.retrySend(deps, uid(request), request.params.id, currentUser(request).id);
+        await logSend(request, run, true);
         reply.status(202);
         return { runId: run.id, status: run.status };
       },
