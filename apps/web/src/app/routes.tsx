@@ -31,6 +31,7 @@ const account = () => import('../features/account/index.ts');
 const workflow = () => import('../features/workflow/screens.ts');
 const summary = () => import('../features/summary/SummaryPage.tsx');
 const sources = () => import('../features/sources/index.ts');
+const activity = () => import('../features/activity/index.ts');
 
 function Root() {
   return (
@@ -80,6 +81,7 @@ export const routes: RouteObject[] = [
             element: <RequireUnverified>{page(account, 'VerifyNoticePage')}</RequireUnverified>,
           },
           { path: '/settings', element: verified(page(account, 'SettingsPage')) },
+          { path: '/settings/activity', element: verified(page(activity, 'ActivityPage')) },
           { path: '/dashboard', element: verified(page(workflow, 'DashboardPage')) },
           { path: '/map-columns', element: verified(page(workflow, 'MapColumnsPage')) },
           { path: '/verify-data', element: verified(page(workflow, 'VerifyDataPage')) },

@@ -340,7 +340,9 @@ describe('reading the log', () => {
         expect(r.json()).toMatchObject({ code: 'FORBIDDEN' });
       }
     }
-    expect((await owner.get('/api/workspace/activity.csv', { xsrf: false })).statusCode).toBe(403);
+    expect(
+      (await owner.request({ method: 'GET', url: '/api/workspace/activity.csv', xsrf: false })).statusCode,
+    ).toBe(403);
     for (const q of [
       'kind=file.exploded',
       'person=not-a-uuid',

@@ -11,6 +11,7 @@ import { useSession } from '../../lib/session.tsx';
 import { accountApi } from './account-api.ts';
 import { FormError } from './AuthCard.tsx';
 import { PasswordField } from './PasswordField.tsx';
+import { ActivityLink } from '../activity/ActivityPage.tsx';
 
 const TABS = ['My Profile', 'Change Password'] as const;
 type Tab = (typeof TABS)[number];
@@ -32,6 +33,7 @@ export function SettingsPage() {
   return (
     <section className="mx-auto max-w-2xl">
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Account Settings</h1>
+      <ActivityLink />
       <div role="tablist" aria-label="Account settings" className="mt-6 flex gap-1 border-b border-slate-200">
         {TABS.map((t, i) => (
           <button
