@@ -1,6 +1,7 @@
 import { SCHEDULE_ACTOR, type ActivityDetails, type ActivityKind } from '@backsignal/contracts';
 import type { Queryable } from '../../db/db.ts';
 import { jsonColumn } from '../../db/json-column.ts';
+import { HELD_FIRST_HALF } from '../delivery/delivery-batches.repo.ts';
 
 export interface ActivityInsert {
   workspaceId: string;
@@ -80,17 +81,18 @@ export const activityRepo = {
 
   /**
    * "Send finished", written by the delivery engine in the statement that ends the run (one entry per run,
-   * whichever worker ends it). The actor is who started the send, or the schedule for a source's run; the
-   * subject the file's name; the details the pixel and the events sent and failed.
+   * whichever worker ends it): an insert reading the ended run from the statement's `ended` CTE. The actor is
+   * who started the send, or the schedule for a source's run; the subject the file's name; the details the
+   * pixel and the events sent and failed, counted as the summary counts them.
    */
-  runFinishedInsert(runAlias: string): string {
+  runFinishedInsert(): string {
     return `insert into workspace_activity (workspace_id, actor_user_id, actor_label, kind, subject, details)
       select d.workspace_id, d.started_by, coalesce((select ${LABEL} from users u where u.id = d.started_by), '${SCHEDULE_ACTOR}'),
              'send.finished', (select up.file_name from uploads up where up.id = d.upload_id),
              jsonb_build_object('pixelId', d.pixel_id, 'status', d.status,
                'sent', coalesce((select sum(b.event_count) from send_batches b where b.run_id = d.id and b.status = 'sent'), 0),
-               'failed', coalesce((select sum(b.event_count) from send_batches b where b.run_id = d.id and b.status = 'failed'), 0))
-        from ${runAlias} d`;
+               'failed', coalesce((select sum(f.event_count) from send_batches f where f.run_id = d.id and f.status = 'failed' and not (${HELD_FIRST_HALF})), 0))
+        from ended d`;
   },
 
   async list(db: Queryable, f: ActivityFilter): Promise<ActivityRow[]> {

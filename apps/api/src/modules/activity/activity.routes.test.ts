@@ -212,7 +212,7 @@ describe('the activity log records who did what', () => {
         actorUserId: null,
         actorLabel: 'schedule',
         subject: 'feed.csv',
-        details: expect.objectContaining({ status: 'stopped', sent: 0 }),
+        details: expect.objectContaining({ status: 'stopped', sent: 0, failed: 2 }),
       }),
     ]);
     expect((await log(agent, `?person=${userId}&kind=send.finished`)).entries).toEqual([]);

@@ -211,9 +211,9 @@ export const runsRepo = {
   async stopRun(db: Queryable, runId: string, reason: StopReason, error: string | null): Promise<void> {
     // The activity entry is written by the statement that ends the run: once, whichever worker ends it.
     await db.query(
-      `with d as (update send_runs set status = 'stopped', stop_reason = $2, stop_error = $3, finished_at = now(), updated_at = now()
+      `with ended as (update send_runs set status = 'stopped', stop_reason = $2, stop_error = $3, finished_at = now(), updated_at = now()
        where id = $1 and status = 'running' returning *)
-       ${activityRepo.runFinishedInsert('d')}`,
+       ${activityRepo.runFinishedInsert()}`,
       [runId, reason, error],
     );
   },
@@ -225,7 +225,7 @@ export const runsRepo = {
    */
   async tryFinish(db: Queryable, runId: string): Promise<RunStatus | null> {
     const { rows } = await db.query<{ status: RunStatus }>(
-      `with d as (update send_runs r set
+      `with ended as (update send_runs r set
          status = case when exists (select 1 from send_batches b where b.run_id = r.id and b.status = 'failed')
                        then 'completed_with_errors' else 'completed' end,
          finished_at = now(), updated_at = now()
@@ -233,8 +233,8 @@ export const runsRepo = {
          and not exists (select 1 from send_batches b where b.run_id = r.id and b.status in ('pending', 'sending'))
          and not exists (select 1 from send_batches f where f.run_id = r.id and ${HELD_FIRST_HALF})
        returning r.*),
-       noted as (${activityRepo.runFinishedInsert('d')})
-       select status from d`,
+       noted as (${activityRepo.runFinishedInsert()})
+       select status from ended`,
       [runId],
     );
     return rows[0]?.status ?? null;
