@@ -19,6 +19,7 @@ import { streamedBody } from '../../lib/stream-out.ts';
 import { currentUser } from '../../plugins/session.ts';
 import { currentWorkspace, roleGuard } from '../../plugins/workspace.ts';
 import * as delivery from './delivery.service.ts';
+import type { ActivityDetails } from '@backsignal/contracts';
 import { logActivity } from '../activity/activity.http.ts';
 import { filesRepo } from '../files/files.repo.ts';
 
@@ -33,17 +34,17 @@ export const deliveryRoutes =
     const need = roleGuard(deps.db);
     app.addHook('preHandler', need('viewer'));
     const uid = (r: FastifyRequest) => currentWorkspace(r).id;
-    const logSend = async (r: FastifyRequest, run: { upload_id: string; pixel_id: string }, retry = false) =>
-      logActivity(
-        db,
-        r,
-        'send.started',
-        (await filesRepo.findInWorkspace(db, uid(r), run.upload_id))?.fileName,
-        {
-          pixelId: run.pixel_id,
-          ...(retry ? { retry } : {}),
-        },
-      );
+    // Who started which file's send to which pixel; its end is recorded by the engine (decision 0106).
+    const logSend = async (
+      r: FastifyRequest,
+      run: { upload_id: string; pixel_id: string },
+      retry = false,
+    ) => {
+      const file = await filesRepo.findInWorkspace(db, uid(r), run.upload_id);
+      const details: ActivityDetails = { pixelId: run.pixel_id };
+      if (retry) details.retry = true;
+      await logActivity(db, r, 'send.started', file?.fileName, details);
+    };
 
     app.post(
       '/api/uploads/:id/send',
