@@ -24,6 +24,7 @@ import { deliveryRoutes } from './modules/delivery/delivery.routes.ts';
 import { sourceRoutes } from './modules/sources/sources.routes.ts';
 import { workspaceRoutes } from './modules/workspaces/workspaces.routes.ts';
 import { memberRoutes } from './modules/workspaces/members.routes.ts';
+import { activityRoutes } from './modules/activity/activity.routes.ts';
 import { registerHttpMetrics } from './plugins/metrics.ts';
 
 export interface RouteEntry {
@@ -100,5 +101,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(sourceRoutes(resolved));
   await app.register(workspaceRoutes(resolved));
   await app.register(memberRoutes(resolved));
+  await app.register(activityRoutes(resolved));
   return app;
 }

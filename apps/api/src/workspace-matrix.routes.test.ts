@@ -57,6 +57,9 @@ const ROUTES: Record<string, 'public' | 'account' | WorkspaceRole> = {
   'POST /api/workspace/invitations': 'admin',
   'POST /api/workspace/invitations/:id/resend': 'admin',
   'DELETE /api/workspace/invitations/:id': 'admin',
+  'GET /api/workspace/activity': 'admin',
+  'GET /api/workspace/activity.csv': 'admin',
+  'GET /api/workspace/activity/people': 'admin',
 
   'GET /api/uploads': 'viewer',
   'POST /api/upload': 'member',
@@ -181,7 +184,11 @@ describe('the role matrix', () => {
     for (const role of WORKSPACE_ROLES) {
       await restoreMembers();
       const inOwn = await call(members[role], key, own);
-      const body = inOwn.json() as { code?: string; message?: string };
+      // A CSV download answers text: only an error is JSON.
+      const body = (inOwn.headers['content-type']?.toString().includes('json') ? inOwn.json() : {}) as {
+        code?: string;
+        message?: string;
+      };
       if (roleAtLeast(role, least)) {
         expect(inOwn.statusCode, `${role} in its workspace`).not.toBe(401);
         expect(body.code, `${role} in its workspace`).not.toBe('FORBIDDEN');

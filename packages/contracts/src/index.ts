@@ -12,3 +12,4 @@ export * from './sources.ts';
 export * from './upload-jobs.ts';
 export * from './workspaces.ts';
 export * from './url-secrets.ts';
+export * from './activity.ts';

@@ -125,7 +125,8 @@ beforeAll(async () => {
   ada = await fillAccount('ada@example.com', 'Acme Plumbing');
   grace = await fillAccount('grace@example.com', '');
   before = await snapshot();
-  await migrate(db);
+  // 0800 alone: later migrations add tables of their own (0820's activity log), which this comparison is not about.
+  await migrate(db, { before: '0801' });
 });
 afterAll(() => drop());
 

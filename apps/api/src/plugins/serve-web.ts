@@ -5,24 +5,35 @@ import fastifyStatic from '@fastify/static';
 import { PUBLIC_PATHS } from '@backsignal/contracts/public';
 
 const API_PREFIXES = ['/api/', '/auth/'];
-/** Browser routes of spec §2 that are not prerendered: the SPA shell answers them with 200. */
-const APP_PATHS = [
+/** Browser routes of spec §2 that are not prerendered and live outside a workspace: the SPA shell answers 200. */
+const ACCOUNT_PATHS = [
   '/signup',
   '/login',
   '/forgot-password',
   '/reset-password',
   '/verify',
   '/verify-notice',
+  '/invite',
+];
+/** The app's screens, with what is below them (a source's page, its edit form, the activity log). */
+const SCREENS = [
   '/dashboard',
   '/settings',
-  '/invite',
   '/map-columns',
   '/verify-data',
   '/submit',
   '/summary',
   '/pixel-accounts',
+  '/sources',
 ];
-const KNOWN = new Set([...PUBLIC_PATHS, ...APP_PATHS]);
+const KNOWN = new Set([...PUBLIC_PATHS, ...ACCOUNT_PATHS]);
+const isScreen = (path: string) => SCREENS.some((s) => path === s || path.startsWith(s + '/'));
+/** An app route: a screen, or a screen in a workspace's address (`/w/<slug>/…`, decision 0104). */
+function isAppRoute(path: string): boolean {
+  if (KNOWN.has(path || '/') || isScreen(path)) return true;
+  const m = /^\/w\/[a-z0-9-]{1,80}(\/.*)?$/.exec(path);
+  return !!m && (!m[1] || isScreen(m[1]));
+}
 
 /** Serves the built SPA's files; hashed assets are immutable, HTML is revalidated so a deploy shows at once. */
 export async function serveWeb(app: FastifyInstance, dist: string): Promise<void> {
@@ -61,7 +72,7 @@ export function webFallback(dist: string) {
     const [status, page] =
       !path.includes('..') && existsSync(join(dist, candidate))
         ? [200, candidate]
-        : KNOWN.has(path || '/')
+        : isAppRoute(path)
           ? [200, 'index.html']
           : [404, notFound];
     void reply.code(status).type('text/html').header('cache-control', 'no-cache').sendFile(page);

@@ -8,6 +8,7 @@ import {
 import type { Db } from '../db/db.ts';
 import { AppError, notFound } from '../errors/app-error.ts';
 import { workspacesRepo } from '../modules/workspaces/workspaces.repo.ts';
+import { noteWorkspaceSignIn } from '../modules/activity/activity.sign-in.ts';
 import { currentUser, requireVerifiedUser } from './session.ts';
 
 declare module 'fastify' {
@@ -36,6 +37,7 @@ async function resolveWorkspace(db: Db, request: FastifyRequest): Promise<Worksp
   // The members list shows last activity to the minute: one write a minute per member, not one per request.
   if (stale) await workspacesRepo.touchActive(db, w.id, user.id);
   request.workspace = w;
+  await noteWorkspaceSignIn(db, request, w.id);
   return w;
 }
 

@@ -32,6 +32,7 @@ const account = () => import('../features/account/index.ts');
 const workflow = () => import('../features/workflow/screens.ts');
 const summary = () => import('../features/summary/SummaryPage.tsx');
 const sources = () => import('../features/sources/index.ts');
+const activity = () => import('../features/activity/index.ts');
 
 function Root() {
   return (
@@ -45,6 +46,7 @@ function Root() {
 /** The app's screens (lib/workspace.tsx APP_PATHS names their first segments). */
 const APP_SCREENS: { path: string; element: ReactNode }[] = [
   { path: '/settings', element: page(account, 'SettingsPage') },
+  { path: '/settings/activity', element: page(activity, 'ActivityPage') },
   { path: '/dashboard', element: page(workflow, 'DashboardPage') },
   { path: '/map-columns', element: page(workflow, 'MapColumnsPage') },
   { path: '/verify-data', element: page(workflow, 'VerifyDataPage') },

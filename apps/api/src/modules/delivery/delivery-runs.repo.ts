@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../../db/db.ts';
 import { HELD_FIRST_HALF, lease, LEASE } from './delivery-batches.repo.ts';
+import { activityRepo } from '../activity/activity.repo.ts';
 
 /** Send runs: one per send (or retry) of an upload, with its plan, heartbeat, throttle and outcome. */
 export type RunStatus = 'running' | 'completed' | 'completed_with_errors' | 'stopped';
@@ -208,9 +209,11 @@ export const runsRepo = {
   },
 
   async stopRun(db: Queryable, runId: string, reason: StopReason, error: string | null): Promise<void> {
+    // The activity entry is written by the statement that ends the run: once, whichever worker ends it.
     await db.query(
-      `update send_runs set status = 'stopped', stop_reason = $2, stop_error = $3, finished_at = now(), updated_at = now()
-       where id = $1 and status = 'running'`,
+      `with ended as (update send_runs set status = 'stopped', stop_reason = $2, stop_error = $3, finished_at = now(), updated_at = now()
+       where id = $1 and status = 'running' returning *)
+       ${activityRepo.runFinishedInsert()}`,
       [runId, reason, error],
     );
   },
@@ -222,14 +225,16 @@ export const runsRepo = {
    */
   async tryFinish(db: Queryable, runId: string): Promise<RunStatus | null> {
     const { rows } = await db.query<{ status: RunStatus }>(
-      `update send_runs r set
+      `with ended as (update send_runs r set
          status = case when exists (select 1 from send_batches b where b.run_id = r.id and b.status = 'failed')
                        then 'completed_with_errors' else 'completed' end,
          finished_at = now(), updated_at = now()
        where r.id = $1 and r.status = 'running' and r.planned
          and not exists (select 1 from send_batches b where b.run_id = r.id and b.status in ('pending', 'sending'))
          and not exists (select 1 from send_batches f where f.run_id = r.id and ${HELD_FIRST_HALF})
-       returning r.status`,
+       returning r.*),
+       noted as (${activityRepo.runFinishedInsert()})
+       select status from ended`,
       [runId],
     );
     return rows[0]?.status ?? null;

@@ -19,6 +19,9 @@ import { streamedBody } from '../../lib/stream-out.ts';
 import { currentUser } from '../../plugins/session.ts';
 import { currentWorkspace, roleGuard } from '../../plugins/workspace.ts';
 import * as delivery from './delivery.service.ts';
+import type { ActivityDetails } from '@backsignal/contracts';
+import { logActivity } from '../activity/activity.http.ts';
+import { filesRepo } from '../files/files.repo.ts';
 
 const Id = z.object({ id: z.string().uuid() });
 const BatchParams = z.object({ id: z.string().uuid(), batchId: z.string().uuid() });
@@ -31,6 +34,17 @@ export const deliveryRoutes =
     const need = roleGuard(deps.db);
     app.addHook('preValidation', need('viewer'));
     const uid = (r: FastifyRequest) => currentWorkspace(r).id;
+    // Who started which file's send to which pixel; its end is recorded by the engine (decision 0106).
+    const logSend = async (
+      r: FastifyRequest,
+      run: { upload_id: string; pixel_id: string },
+      retry = false,
+    ) => {
+      const file = await filesRepo.findInWorkspace(db, uid(r), run.upload_id);
+      const details: ActivityDetails = { pixelId: run.pixel_id };
+      if (retry) details.retry = true;
+      await logActivity(db, r, 'send.started', file?.fileName, details);
+    };
 
     app.post(
       '/api/uploads/:id/send',
@@ -43,6 +57,7 @@ export const deliveryRoutes =
           request.body,
           currentUser(request).id,
         );
+        await logSend(request, run);
         reply.status(202);
         return { runId: run.id, status: run.status };
       },
@@ -54,6 +69,7 @@ export const deliveryRoutes =
       { preValidation: need('member'), schema: { params: Id }, config: perUserLimit(10) },
       async (request, reply): Promise<SendResponse> => {
         const run = await delivery.retrySend(deps, uid(request), request.params.id, currentUser(request).id);
+        await logSend(request, run, true);
         reply.status(202);
         return { runId: run.id, status: run.status };
       },

@@ -23,6 +23,7 @@ import { filesRepo } from './files.repo.ts';
 import { deliveryOutcomes } from '../delivery/delivery.service.ts';
 import { presentUpload } from './files.presenter.ts';
 import * as files from './files.service.ts';
+import { logActivity } from '../activity/activity.http.ts';
 import { tooLarge } from './ingest.ts';
 import { runPipeline } from './pipeline.ts';
 import { jobDeps, jobOutcome, startJob } from './upload-jobs.service.ts';
@@ -142,6 +143,7 @@ export const fileRoutes =
         );
         const { file, ingest } = await files.createUpload(db, uid(request), name, bytes, uploadLimits());
         request.log.info({ uploadId: file.id, bytes: file.sizeBytes, rows: file.rowCount }, 'file uploaded');
+        await logActivity(db, request, 'file.uploaded', file.fileName, { rows: file.rowCount });
         return reply.status(201).send({
           file: presentUpload(file),
           headers: ingest.headers,
@@ -161,6 +163,7 @@ export const fileRoutes =
       async (request) => {
         const f = await files.ownFile(db, uid(request), request.params.id);
         await filesRepo.delete(db, f.id);
+        await logActivity(db, request, 'file.deleted', f.fileName);
         return { message: 'File deleted!' };
       },
     );
@@ -187,6 +190,9 @@ export const fileRoutes =
       { preValidation: need('member'), schema: { params: Id, body: StatusUpdate } },
       async (request) => {
         const f = await files.updateStatus(db, uid(request), request.params.id, request.body);
+        const kind = { uploaded: null, mapped: 'mapping.saved', validated: 'file.validated' } as const;
+        const k = kind[request.body.status];
+        if (k) await logActivity(db, request, k, f.fileName);
         return { ...presentUpload(f), message: `File marked as ${f.status}` };
       },
     );
@@ -220,6 +226,7 @@ export const fileRoutes =
           bytes,
           uploadLimits(),
         );
+        await logActivity(db, request, 'file.replaced', file.fileName, { rows: file.rowCount });
         return {
           file: presentUpload(file),
           headers: ingest.headers,
@@ -236,7 +243,8 @@ export const fileRoutes =
       { preValidation: need('member'), schema: { params: Id }, config: { ...perUserLimit(60), xsrf: true } },
       async (request): Promise<ValidationResponse> => {
         // The same background job the web app starts and polls, waited for (docs/decisions/0091).
-        const { job } = await startJob(jd, uid(request), request.params.id, 'validate');
+        const { job, upload, started } = await startJob(jd, uid(request), request.params.id, 'validate');
+        if (started) await logActivity(db, request, 'validation.started', upload.fileName);
         return (await jobOutcome(jd, job.id)) as ValidationResponse;
       },
     );

@@ -5,6 +5,7 @@ import type { ResolvedDeps } from '../../deps.ts';
 import { perUserLimit } from '../../lib/per-user-limit.ts';
 import { currentWorkspace, roleGuard } from '../../plugins/workspace.ts';
 import { findJob, jobDeps, presentJob, startJob } from './upload-jobs.service.ts';
+import { logActivity } from '../activity/activity.http.ts';
 
 /**
  * Validation and prepare as background jobs (docs/decisions/0091): POST starts one (or answers the one
@@ -23,7 +24,14 @@ export const uploadJobRoutes =
       '/api/uploads/:id/jobs/:kind',
       { preValidation: need('member'), schema: { params: UploadJobParams }, config: perUserLimit(60) },
       async (request, reply) => {
-        const { job, upload } = await startJob(jd, uid(request), request.params.id, request.params.kind);
+        const { job, upload, started } = await startJob(
+          jd,
+          uid(request),
+          request.params.id,
+          request.params.kind,
+        );
+        if (started && job.kind === 'validate')
+          await logActivity(deps.db, request, 'validation.started', upload.fileName);
         return reply.status(202).send({ job: presentJob(job, upload) } satisfies UploadJobResponse);
       },
     );

@@ -57,7 +57,7 @@ export async function startJob(
   workspaceId: string,
   uploadId: string,
   kind: UploadJobKind,
-): Promise<{ job: UploadJobRow; upload: UploadRow }> {
+): Promise<{ job: UploadJobRow; upload: UploadRow; started: boolean }> {
   const upload = await ownFile(deps.db, workspaceId, uploadId);
   const { job, started } = await uploadJobsRepo.start(deps.db, {
     id: randomUUID(),
@@ -69,7 +69,7 @@ export async function startJob(
     rowsTotal: upload.rowCount,
   });
   if (started) void launch(deps, job);
-  return { job, upload };
+  return { job, upload, started };
 }
 
 /** The file's job of this kind, if one ever ran (only the latest is kept). */

@@ -6,6 +6,10 @@ import type { ResolvedDeps } from '../../deps.ts';
 import { currentWorkspace, roleGuard } from '../../plugins/workspace.ts';
 import * as pixels from './pixels.service.ts';
 import { pixelsRepo } from './pixels.repo.ts';
+import { logActivity } from '../activity/activity.http.ts';
+
+/** A pixel account as the activity log names it: its label, else its pixel id. */
+const named = (p: { name: string; pixelId: string }) => p.name || p.pixelId;
 
 const Id = z.object({ id: z.string().max(64) });
 
@@ -26,6 +30,7 @@ export const pixelRoutes =
       { preValidation: need('admin'), schema: { body: AccountCreate } },
       async (request, reply) => {
         const account = await pixels.createAccount(db, config, currentWorkspace(request).id, request.body);
+        await logActivity(db, request, 'pixel.added', named(account), { pixelId: account.pixelId });
         return reply.status(201).send({ ...account, message: 'Account saved' });
       },
     );
@@ -33,16 +38,18 @@ export const pixelRoutes =
     app.patch(
       '/api/meta/accounts/:id',
       { preValidation: need('admin'), schema: { params: Id, body: AccountUpdate } },
-      async (request) => ({
-        ...(await pixels.updateAccount(
+      async (request) => {
+        const account = await pixels.updateAccount(
           db,
           config,
           currentWorkspace(request).id,
           request.params.id,
           request.body,
-        )),
-        message: 'Account saved',
-      }),
+        );
+        const kind = request.body.accessToken ? 'pixel.token_replaced' : 'pixel.edited';
+        await logActivity(db, request, kind, named(account), { pixelId: account.pixelId });
+        return { ...account, message: 'Account saved' };
+      },
     );
 
     app.post(
@@ -52,15 +59,23 @@ export const pixelRoutes =
         schema: { params: Id },
         config: { rateLimit: { max: 20, timeWindow: '1 minute' } },
       },
-      async (request) =>
-        pixels.testConnection(db, config, deps.fetch, currentWorkspace(request).id, request.params.id),
+      async (request) => {
+        const ws = currentWorkspace(request).id;
+        const result = await pixels.testConnection(db, config, deps.fetch, ws, request.params.id);
+        const p = await pixelsRepo.find(db, ws, request.params.id);
+        if (p)
+          await logActivity(db, request, 'pixel.tested', named(p), { pixelId: p.pixelId, ok: result.ok });
+        return result;
+      },
     );
 
     app.delete(
       '/api/meta/accounts/:id',
       { preValidation: need('admin'), schema: { params: Id } },
       async (request) => {
+        const p = await pixelsRepo.find(db, currentWorkspace(request).id, request.params.id);
         await pixels.deleteAccount(db, currentWorkspace(request).id, request.params.id);
+        if (p) await logActivity(db, request, 'pixel.removed', named(p), { pixelId: p.pixelId });
         return { message: 'Account deleted' };
       },
     );

@@ -3,6 +3,7 @@ import { nextRunAt } from '@backsignal/core';
 import type { Db } from '../../db/db.ts';
 import { executeRun, type RunnerDeps } from './source-run.ts';
 import { sourcesRepo, type SourceRow } from './sources.repo.ts';
+import { recordActivity, scheduledRun } from '../activity/activity.service.ts';
 
 /** A run whose worker has not beaten for this long died with it: closed so the source can run again. */
 export const RUN_STALE_MS = 10 * 60_000;
@@ -38,6 +39,8 @@ export async function claimDueRuns(db: Db, now: Date, limit = 10): Promise<Claim
       const scheduled = s.status === 'active' && s.nextRunAt !== null && s.nextRunAt <= now;
       const next = scheduled ? new Date(nextRunAt(s.schedule, s.timeZone, now.getTime())) : null;
       await sourcesRepo.advance(tx, s.id, next, s.trigger === 'manual');
+      // "Run now" is logged with the person who asked; a scheduled run with the schedule, in this transaction.
+      if (s.trigger === 'schedule') await recordActivity(tx, scheduledRun(s.workspaceId, s.name));
       claimed.push({ runId, source: s, trigger: s.trigger, dueAt: s.dueAt });
     }
     return claimed;

@@ -5,6 +5,7 @@ import { DeleteSourceQuery, ListQuery, SourceInput, TestFetchRequest } from '@ba
 import type { ResolvedDeps } from '../../deps.ts';
 import { currentWorkspace, roleGuard } from '../../plugins/workspace.ts';
 import * as sources from './sources.service.ts';
+import { logActivity } from '../activity/activity.http.ts';
 
 const Id = z.object({ id: z.string().max(64) });
 export const RUN_NOW_PER_MINUTE = 6;
@@ -17,6 +18,8 @@ export const sourceRoutes =
     const need = roleGuard(deps.db);
     app.addHook('preValidation', need('viewer'));
     const uid = (request: Parameters<typeof currentWorkspace>[0]) => currentWorkspace(request).id;
+    const nameOf = async (request: FastifyRequest, id: string) =>
+      (await sources.ownSource(deps, uid(request), id)).name;
 
     app.get('/api/sources', async (request) => ({ sources: await sources.listSources(deps, uid(request)) }));
 
@@ -25,6 +28,7 @@ export const sourceRoutes =
       { preValidation: need('admin'), schema: { body: SourceInput } },
       async (request, reply) => {
         const id = await sources.createSource(deps, uid(request), request.body);
+        await logActivity(deps.db, request, 'source.created', request.body.name);
         return reply.status(201).send({ id, message: 'Source saved' });
       },
     );
@@ -48,6 +52,7 @@ export const sourceRoutes =
       { preValidation: need('admin'), schema: { params: Id, body: SourceInput } },
       async (request) => {
         await sources.updateSource(deps, uid(request), request.params.id, request.body);
+        await logActivity(deps.db, request, 'source.edited', request.body.name);
         return { message: 'Source saved' };
       },
     );
@@ -57,7 +62,9 @@ export const sourceRoutes =
       { preValidation: need('admin'), schema: { params: Id, querystring: DeleteSourceQuery } },
       async (request) => {
         const withUploads = request.query.deleteUploads === 'true';
+        const name = await nameOf(request, request.params.id);
         const n = await sources.deleteSource(deps, uid(request), request.params.id, withUploads);
+        await logActivity(deps.db, request, 'source.deleted', name, { filesDeleted: n });
         return {
           message: withUploads ? `Source and ${n} ${n === 1 ? 'file' : 'files'} deleted` : 'Source deleted',
           uploadsDeleted: n,
@@ -78,6 +85,7 @@ export const sourceRoutes =
       { preValidation: need('member'), schema: { params: Id } },
       async (request) => {
         await sources.pauseSource(deps, uid(request), request.params.id);
+        await logActivity(deps.db, request, 'source.paused', await nameOf(request, request.params.id));
         return { message: 'Source paused' };
       },
     );
@@ -87,6 +95,7 @@ export const sourceRoutes =
       { preValidation: need('member'), schema: { params: Id } },
       async (request) => {
         await sources.resumeSource(deps, uid(request), request.params.id);
+        await logActivity(deps.db, request, 'source.resumed', await nameOf(request, request.params.id));
         return { message: 'Source resumed' };
       },
     );
@@ -108,6 +117,7 @@ export const sourceRoutes =
       },
       async (request, reply) => {
         await sources.requestRun(deps, uid(request), request.params.id);
+        await logActivity(deps.db, request, 'source.run_requested', await nameOf(request, request.params.id));
         return reply.status(202).send({ message: 'The source will run in a few seconds.' });
       },
     );

@@ -1,6 +1,7 @@
 import type { Queryable } from '../../db/db.ts';
 import { analyticsRepo } from '../forms/analytics.repo.ts';
 import { retentionRepo } from './retention.repo.ts';
+import { activityRepo } from '../activity/activity.repo.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -18,8 +19,8 @@ export interface RetentionPolicy {
 
 /**
  * The Terms' promise (data kept up to one year) as a job: uploads with their stored bytes, runs with their
- * batches and failed-row data, source runs (with their skipped rows), public form submissions and the names of
- * files a source processed that no listing has shown for RETENTION_DAYS go; only the ledger entries deduplication needs stay, and only for LEDGER_KEEP_DAYS. Anonymous analytics go after ANALYTICS_RETENTION_DAYS. Accounts, pixel
+ * batches and failed-row data, source runs (with their skipped rows), public form submissions, workspace activity
+ * entries and the names of files a source processed that no listing has shown for RETENTION_DAYS go; only the ledger entries deduplication needs stay, and only for LEDGER_KEEP_DAYS. Anonymous analytics go after ANALYTICS_RETENTION_DAYS. Accounts, pixel
  * accounts and templates stay until the user deletes them.
  */
 export async function applyRetention(db: Queryable, now: Date, policy: RetentionPolicy) {
@@ -31,6 +32,7 @@ export async function applyRetention(db: Queryable, now: Date, policy: Retention
   const ledger = await retentionRepo.deleteLedger(db, ago(LEDGER_KEEP_DAYS));
   const submissions = await retentionRepo.deleteSubmissions(db, cutoff);
   const seenItems = await retentionRepo.deleteSeenItems(db, cutoff);
+  const activity = await activityRepo.deleteBefore(db, cutoff);
   const analytics = await analyticsRepo.prune(db, ago(policy.analyticsRetentionDays), ago(1));
-  return { sourceRuns, runs, uploads, ledger, submissions, seenItems, analytics };
+  return { sourceRuns, runs, uploads, ledger, submissions, seenItems, activity, analytics };
 }

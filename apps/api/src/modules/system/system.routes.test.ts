@@ -158,7 +158,14 @@ describe('serving the built web app', () => {
     writeFileSync(join(dist, 'prerendered', 'contact', 'index.html'), '<h1>contact</h1>');
     const web = await createTestContext({ deps: { webDist: dist } });
     try {
-      for (const url of ['/this/does/not/exist', '/dashboardx', '/audit/extra', '/nope?x=1']) {
+      for (const url of [
+        '/this/does/not/exist',
+        '/dashboardx',
+        '/audit/extra',
+        '/nope?x=1',
+        '/w/acme-1a2b3c4d/nope',
+        '/w/Not A Slug/dashboard',
+      ]) {
         const res = await web.app.inject({ url });
         expect(res.statusCode, url).toBe(404);
         expect(res.headers['content-type'], url).toContain('text/html');
@@ -171,6 +178,10 @@ describe('serving the built web app', () => {
         '/verify?token=x',
         '/invite?token=x',
         '/settings/',
+        '/sources/4d2c0f1e-0000-4000-8000-000000000000/edit',
+        '/w/acme-1a2b3c4d',
+        '/w/acme-1a2b3c4d/summary?fileId=1',
+        '/w/acme-1a2b3c4d/settings/activity',
         '/contact',
         '/lead-ai',
       ]) {

@@ -13,6 +13,7 @@ import { notFound } from '../../errors/app-error.ts';
 import { currentUser, requireVerifiedUser } from '../../plugins/session.ts';
 import { currentWorkspace, roleGuard } from '../../plugins/workspace.ts';
 import { workspacesRepo } from './workspaces.repo.ts';
+import { logActivity } from '../activity/activity.http.ts';
 import { createForUser, deleteWorkspace } from './workspaces.service.ts';
 
 const Open = z.object({ slug: z.string().max(80) });
@@ -75,6 +76,7 @@ export const workspaceRoutes =
       { preValidation: need('owner'), schema: { body: WorkspaceUpdate } },
       async (request) => {
         await workspacesRepo.rename(db, currentWorkspace(request).id, request.body.name);
+        await logActivity(db, request, 'workspace.renamed', request.body.name);
         return { message: 'Workspace renamed.' };
       },
     );

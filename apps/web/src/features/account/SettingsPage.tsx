@@ -14,6 +14,7 @@ import { FormError } from './AuthCard.tsx';
 import { MembersPanel } from './MembersPanel.tsx';
 import { PasswordField } from './PasswordField.tsx';
 import { WorkspaceSettings } from './WorkspaceSettings.tsx';
+import { ActivityLink } from '../activity/ActivityPage.tsx';
 
 const TABS = ['My Profile', 'Change Password', 'Workspace', 'Members'] as const;
 type Tab = (typeof TABS)[number];
@@ -41,6 +42,7 @@ export function SettingsPage() {
   return (
     <section className="mx-auto max-w-2xl">
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Account Settings</h1>
+      <ActivityLink />
       <div role="tablist" aria-label="Account settings" className="mt-6 flex gap-1 border-b border-slate-200">
         {TABS.map((t, i) => (
           <button
