@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { WORKSPACE_HEADER } from '@backsignal/contracts';
 import { AppError } from '../errors/app-error.ts';
 import type { Config } from '../config/env.ts';
 import type { Db } from '../db/db.ts';
@@ -17,6 +18,18 @@ declare module 'fastify' {
   }
 }
 
+const SLUG = /^[a-z0-9-]{1,80}$/;
+
+/**
+ * The workspace slug the request names in its header: null for none (the user's current one), undefined for one
+ * that cannot be a slug (no workspace is that).
+ */
+export function requestedWorkspace(request: FastifyRequest): string | null | undefined {
+  const header = request.headers[WORKSPACE_HEADER];
+  const slug = typeof header === 'string' && header !== '' ? header : null;
+  return slug === null || SLUG.test(slug) ? slug : undefined;
+}
+
 export const sessionCookieName = (config: Config) =>
   config.secureCookies ? '__Host-bs_session' : 'bs_session';
 
@@ -29,7 +42,9 @@ export function registerSession(
   app.decorateRequest('session', null);
   app.addHook('onRequest', async (request) => {
     const token = request.cookies[name];
-    request.session = token ? await resolveSession(deps.db, token, deps.now()) : null;
+    request.session = token
+      ? await resolveSession(deps.db, token, deps.now(), requestedWorkspace(request))
+      : null;
   });
 }
 

@@ -1,23 +1,16 @@
 import type { FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
-import {
-  roleAtLeast,
-  WORKSPACE_HEADER,
-  type WorkspaceRole,
-  type WorkspaceSummary,
-} from '@backsignal/contracts';
+import { roleAtLeast, type WorkspaceRole, type WorkspaceSummary } from '@backsignal/contracts';
 import type { Db } from '../db/db.ts';
 import { AppError, notFound } from '../errors/app-error.ts';
 import { workspacesRepo } from '../modules/workspaces/workspaces.repo.ts';
 import { noteWorkspaceSignIn } from '../modules/activity/activity.sign-in.ts';
-import { currentUser, requireVerifiedUser } from './session.ts';
+import { currentUser, requestedWorkspace, requireVerifiedUser } from './session.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     workspace: WorkspaceSummary | null;
   }
 }
-
-const SLUG = /^[a-z0-9-]{1,80}$/;
 
 /**
  * The workspace a request acts in: the one its header names (the web app sends the slug of the address it shows),
@@ -28,10 +21,14 @@ const SLUG = /^[a-z0-9-]{1,80}$/;
 async function resolveWorkspace(db: Db, request: FastifyRequest): Promise<WorkspaceSummary> {
   if (request.workspace) return request.workspace;
   const user = currentUser(request);
-  const header = request.headers[WORKSPACE_HEADER];
-  const slug = typeof header === 'string' && header !== '' ? header : null;
-  if (slug !== null && !SLUG.test(slug)) throw notFound('Workspace not found.');
-  const found = await workspacesRepo.membership(db, user.id, slug);
+  const slug = requestedWorkspace(request);
+  if (slug === undefined) throw notFound('Workspace not found.');
+  // Read with the session in the same statement (plugins/session.ts); asked again only for a session that was not.
+  const session = request.session!;
+  const found =
+    session.workspace !== undefined && session.workspaceSlug === slug
+      ? session.workspace
+      : await workspacesRepo.membership(db, user.id, slug);
   if (!found) throw notFound(slug === null ? 'You are not in any workspace yet.' : 'Workspace not found.');
   const { stale, ...w } = found;
   // The members list shows last activity to the minute: one write a minute per member, not one per request.

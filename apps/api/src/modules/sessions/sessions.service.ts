@@ -1,3 +1,4 @@
+import type { WorkspaceSummary } from '@backsignal/contracts';
 import type { Queryable } from '../../db/db.ts';
 import { newToken, tokenHash } from '../../lib/tokens.ts';
 import { sessionsRepo } from './sessions.repo.ts';
@@ -21,6 +22,12 @@ export interface SessionUser {
 export interface ActiveSession {
   tokenHash: string;
   user: SessionUser;
+  /**
+   * The membership read with the session for the workspace the request names (`workspaceSlug`, null: the
+   * current one): null when the user is not in it. Absent when not read (a session just started).
+   */
+  workspace?: (WorkspaceSummary & { stale: boolean }) | null;
+  workspaceSlug?: string | null;
 }
 
 export async function createSession(
@@ -39,9 +46,14 @@ export async function createSession(
 }
 
 /** The session for a cookie token, or null when unknown, expired or idle too long (then it is deleted). */
-export async function resolveSession(db: Queryable, token: string, now: Date): Promise<ActiveSession | null> {
+export async function resolveSession(
+  db: Queryable,
+  token: string,
+  now: Date,
+  workspaceSlug: string | null = null,
+): Promise<ActiveSession | null> {
   const hashed = tokenHash(token);
-  const row = await sessionsRepo.findWithUser(db, hashed);
+  const row = await sessionsRepo.findWithUser(db, hashed, workspaceSlug);
   if (!row) return null;
   const t = now.getTime();
   if (row.expires_at.getTime() <= t || row.last_seen_at.getTime() + SESSION_IDLE_MS <= t) {
@@ -60,6 +72,10 @@ export async function resolveSession(db: Queryable, token: string, now: Date): P
       role: row.role,
       emailVerified: row.email_verified,
     },
+    workspaceSlug,
+    workspace: row.ws_id
+      ? { id: row.ws_id, slug: row.ws_slug!, name: row.ws_name!, role: row.ws_role!, stale: row.ws_stale! }
+      : null,
   };
 }
 
