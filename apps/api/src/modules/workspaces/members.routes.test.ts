@@ -58,6 +58,40 @@ const roleIn = async (workspaceId: string, userId: string) =>
     )
   ).rows[0]?.role;
 
+describe('the activity log', () => {
+  it('records invited, joined, role changed and removed, with who did each', async () => {
+    const { owner, slug } = await team();
+    const email = `dana-${randomUUID().slice(0, 6)}@example.com`;
+    const dana = await loggedInAgent(ctx.app, ctx.db, { email, firstName: 'Dana' });
+    const { token } = await invite(owner.agent, slug, email, 'viewer');
+    expect((await dana.agent.post('/api/invitations/accept', { token })).statusCode).toBe(200);
+    expect(
+      (await owner.agent.patch(`/api/workspace/members/${dana.userId}`, { role: 'member' }, inWs(slug)))
+        .statusCode,
+    ).toBe(200);
+    expect((await owner.agent.delete(`/api/workspace/members/${dana.userId}`, inWs(slug))).statusCode).toBe(
+      200,
+    );
+    const log = (await owner.agent.get('/api/workspace/activity?kind=member.invited', inWs(slug))).json();
+    expect(log.entries).toHaveLength(1);
+    const all = (await owner.agent.get('/api/workspace/activity', inWs(slug))).json() as {
+      entries: {
+        kind: string;
+        actorUserId: string;
+        subject: string | null;
+        details: Record<string, unknown>;
+      }[];
+    };
+    const members = all.entries.filter((e) => e.kind.startsWith('member.')).reverse();
+    expect(members.map((e) => [e.kind, e.actorUserId, e.subject, e.details])).toEqual([
+      ['member.invited', owner.userId, email, { role: 'viewer' }],
+      ['member.joined', dana.userId, null, { role: 'viewer' }],
+      ['member.role_changed', owner.userId, `Dana Tester <${email}>`, { role: 'member' }],
+      ['member.removed', owner.userId, `Dana Tester <${email}>`, {}],
+    ]);
+  });
+});
+
 describe('invitations', () => {
   it('invites by mail; the invited address accepts once and joins with the role', async () => {
     const { owner, slug, id } = await team();

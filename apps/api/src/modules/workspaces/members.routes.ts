@@ -12,6 +12,10 @@ import {
   type PendingInvitation,
 } from '@backsignal/contracts';
 import type { ResolvedDeps } from '../../deps.ts';
+import { clientAddress } from '../../lib/client-address.ts';
+import { usersRepo } from '../accounts/users.repo.ts';
+import { logActivity } from '../activity/activity.http.ts';
+import { actorLabel, recordActivity } from '../activity/activity.service.ts';
 import { currentUser, requireUser, requireVerifiedUser } from '../../plugins/session.ts';
 import { currentWorkspace, roleGuard } from '../../plugins/workspace.ts';
 import * as members from './members.service.ts';
@@ -34,6 +38,11 @@ export const memberRoutes =
   async (instance) => {
     const app = instance.withTypeProvider<ZodTypeProvider>();
     const need = roleGuard(deps.db);
+    /** How the log names a member the request acts on: their label as the user is now. */
+    const personLabel = async (userId: string) => {
+      const u = await usersRepo.findById(deps.db, userId);
+      return u ? actorLabel(u) : null;
+    };
 
     app.get(
       '/api/workspace/members',
@@ -46,6 +55,9 @@ export const memberRoutes =
       { preValidation: need('admin'), schema: { params: UserParam, body: MemberRoleUpdate } },
       async (request) => {
         await members.changeRole(deps, actor(request), request.params.userId, request.body.role);
+        await logActivity(deps.db, request, 'member.role_changed', await personLabel(request.params.userId), {
+          role: request.body.role,
+        });
         return { message: 'Role changed.' };
       },
     );
@@ -55,7 +67,9 @@ export const memberRoutes =
       '/api/workspace/members/:userId',
       { preValidation: need('viewer'), schema: { params: UserParam } },
       async (request) => {
+        const removed = await personLabel(request.params.userId);
         await members.removeMember(deps, actor(request), request.params.userId);
+        await logActivity(deps.db, request, 'member.removed', removed);
         return { message: 'Member removed.' };
       },
     );
@@ -63,6 +77,7 @@ export const memberRoutes =
     app.post('/api/workspace/leave', { preValidation: need('viewer') }, async (request) => {
       const a = actor(request);
       await members.removeMember(deps, a, a.user.id);
+      await logActivity(deps.db, request, 'member.removed', actorLabel(a.user));
       return { message: `You left ${a.workspace.name}.` };
     });
 
@@ -79,6 +94,7 @@ export const memberRoutes =
       { preValidation: need('admin'), schema: { body: InvitationCreate } },
       async (request, reply) => {
         const invitation: PendingInvitation = await members.invite(deps, actor(request), request.body);
+        await logActivity(deps.db, request, 'member.invited', invitation.email, { role: invitation.role });
         return reply.status(201).send({ invitation, message: `Invitation sent to ${invitation.email}.` });
       },
     );
@@ -117,7 +133,18 @@ export const memberRoutes =
         config: { rateLimit: { max: 30, timeWindow: '1 hour' } },
       },
       async (request): Promise<InvitationAccepted> => {
-        const workspace = await members.accept(deps, currentUser(request), request.body.token);
+        const user = currentUser(request);
+        const workspace = await members.accept(deps, user, request.body.token);
+        // Not a workspace route (the link names the workspace), so recorded here, best effort like logActivity.
+        await recordActivity(deps.db, {
+          workspaceId: workspace.id,
+          actorUserId: user.id,
+          actorLabel: actorLabel(user),
+          kind: 'member.joined',
+          subject: null,
+          details: { role: workspace.role },
+          ip: clientAddress(request.ip),
+        }).catch((err: unknown) => request.log.error({ err }, 'activity entry not written'));
         return { workspace, message: `You joined ${workspace.name}.` };
       },
     );
