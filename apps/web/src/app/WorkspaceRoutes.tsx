@@ -5,8 +5,8 @@ import { Button } from '../components/ui/Button.tsx';
 import { Card } from '../components/ui/Card.tsx';
 import { Spinner } from '../components/ui/Spinner.tsx';
 import { TextField } from '../components/ui/Field.tsx';
-import { api, ApiError } from '../lib/api.ts';
-import { errorMessage } from '../lib/errors.ts';
+import { api } from '../lib/api.ts';
+import { fieldError } from '../lib/errors.ts';
 import { usePageMeta } from '../lib/page-meta.ts';
 import { activeWorkspaceSlug, useWorkspace } from '../lib/workspace.tsx';
 import { NotFoundPage } from './NotFoundPage.tsx';
@@ -70,11 +70,7 @@ export function NewWorkspaceForm({ onCreated, onCancel }: { onCreated?: () => vo
       onCreated?.();
       navigate(`/w/${created.slug}/dashboard`);
     } catch (err) {
-      setError(
-        err instanceof ApiError && err.fields?.name
-          ? err.fields.name
-          : errorMessage(err, 'Could not create the workspace.'),
-      );
+      setError(fieldError(err, 'name', 'Could not create the workspace.'));
     } finally {
       setBusy(false);
     }

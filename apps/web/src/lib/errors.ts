@@ -18,3 +18,8 @@ export function errorMessage(err: unknown, fallback: string, useClientMessage = 
 export function limitOr(err: unknown, fallback: string): string {
   return err instanceof ApiError && err.code === 'RATE_LIMITED' ? err.message : fallback;
 }
+
+/** The server's message for one field of a form (a 400's `fields`), else as errorMessage. */
+export function fieldError(err: unknown, field: string, fallback: string): string {
+  return err instanceof ApiError && err.fields?.[field] ? err.fields[field] : errorMessage(err, fallback);
+}

@@ -6,13 +6,10 @@ import { Button } from '../../components/ui/Button.tsx';
 import { Card } from '../../components/ui/Card.tsx';
 import { Dialog } from '../../components/ui/Dialog.tsx';
 import { TextField } from '../../components/ui/Field.tsx';
-import { api, ApiError } from '../../lib/api.ts';
+import { api } from '../../lib/api.ts';
 import { setActiveWorkspaceSlug } from '../../lib/active-workspace.ts';
-import { errorMessage } from '../../lib/errors.ts';
+import { fieldError } from '../../lib/errors.ts';
 import { useCan, useWorkspace, useWorkspaceOptional } from '../../lib/workspace.tsx';
-
-const fieldError = (err: unknown, field: string, fallback: string) =>
-  err instanceof ApiError && err.fields?.[field] ? err.fields[field] : errorMessage(err, fallback);
 
 /** Settings → Workspace: the active workspace's name and the user's role; renaming and deleting are an owner's. */
 export function WorkspaceSettings() {
