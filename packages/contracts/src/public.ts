@@ -3,3 +3,4 @@ export * from './forms-data.ts';
 export * from './analytics-data.ts';
 export * from './audit-score.ts';
 export * from './public-pages.ts';
+export * from './workspace-roles.ts';

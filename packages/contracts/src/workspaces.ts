@@ -1,23 +1,9 @@
 import { z } from 'zod';
+import { WORKSPACE_ROLES } from './workspace-roles.ts';
 
-/** Workspace roles, least to most privileged: each can do all the roles before it can (README, decision 0103). */
-export const WORKSPACE_ROLES = ['viewer', 'member', 'admin', 'owner'] as const;
+export { ROLE_LABELS, roleAtLeast, WORKSPACE_HEADER, WORKSPACE_ROLES } from './workspace-roles.ts';
 export const WorkspaceRole = z.enum(WORKSPACE_ROLES);
 export type WorkspaceRole = z.infer<typeof WorkspaceRole>;
-
-export const ROLE_LABELS: Record<WorkspaceRole, string> = {
-  viewer: 'Viewer',
-  member: 'Member',
-  admin: 'Admin',
-  owner: 'Owner',
-};
-
-/** Whether `role` may do what needs at least `min`. */
-export const roleAtLeast = (role: WorkspaceRole, min: WorkspaceRole): boolean =>
-  WORKSPACE_ROLES.indexOf(role) >= WORKSPACE_ROLES.indexOf(min);
-
-/** The header the web app names its workspace in (the slug); without it the user's current workspace. */
-export const WORKSPACE_HEADER = 'x-workspace';
 
 export const WorkspaceSummary = z.object({
   id: z.string(),

@@ -1,4 +1,4 @@
-import { WORKSPACE_HEADER } from '@backsignal/contracts';
+import { WORKSPACE_HEADER } from '@backsignal/contracts/public';
 
 /**
  * The workspace this tab works in, for the x-workspace header of `api` and `uploadWithProgress`. A module

@@ -1,11 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import {
-  roleAtLeast,
-  type WorkspaceList,
-  type WorkspaceRole,
-  type WorkspaceSummary,
-} from '@backsignal/contracts';
+import type { WorkspaceList, WorkspaceSummary } from '@backsignal/contracts';
+import { roleAtLeast, type WorkspaceRole } from '@backsignal/contracts/public';
 import { api } from './api.ts';
 import { useSession } from './session.tsx';
 import { activeWorkspaceSlug, setActiveWorkspaceSlug } from './active-workspace.ts';

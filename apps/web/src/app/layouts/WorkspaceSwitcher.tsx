@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { ROLE_LABELS } from '@backsignal/contracts';
+import { ROLE_LABELS } from '@backsignal/contracts/public';
 import { Dialog } from '../../components/ui/Dialog.tsx';
 import { useWorkspace } from '../../lib/workspace.tsx';
 import { NewWorkspaceForm } from '../WorkspaceRoutes.tsx';
