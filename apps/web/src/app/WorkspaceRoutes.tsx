@@ -6,7 +6,7 @@ import { Card } from '../components/ui/Card.tsx';
 import { Spinner } from '../components/ui/Spinner.tsx';
 import { TextField } from '../components/ui/Field.tsx';
 import { api } from '../lib/api.ts';
-import { fieldError } from '../lib/errors.ts';
+import { useFieldAction } from '../lib/use-form-action.ts';
 import { usePageMeta } from '../lib/page-meta.ts';
 import { activeWorkspaceSlug, useWorkspace } from '../lib/workspace.tsx';
 import { NotFoundPage } from './NotFoundPage.tsx';
@@ -58,22 +58,15 @@ export function NewWorkspaceForm({ onCreated, onCancel }: { onCreated?: () => vo
   const ws = useWorkspace();
   const navigate = useNavigate();
   const [name, setName] = useState('');
-  const [error, setError] = useState<string | undefined>();
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: FormEvent) => {
+  const { busy, error, run } = useFieldAction('name', 'Could not create the workspace.');
+  const submit = (e: FormEvent) => {
     e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
+    void run(async () => {
       const created = await createWorkspace(name);
       await ws.reload();
       onCreated?.();
       navigate(`/w/${created.slug}/dashboard`);
-    } catch (err) {
-      setError(fieldError(err, 'name', 'Could not create the workspace.'));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <form onSubmit={submit} noValidate className="space-y-4">

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { toast } from 'react-toastify';
-import { errorMessage } from './errors.ts';
+import { errorMessage, fieldError } from './errors.ts';
 
 /**
  * The submit cycle every account form shares: a busy flag, an inline error, and a toast when the server refuses,
@@ -30,4 +30,25 @@ export function useFormAction(fallback: string, useClientMessage = false) {
     }
   };
   return { busy, error, fail, block, run };
+}
+
+/**
+ * The same cycle for a one-field form whose refusal belongs under that field (a workspace's name): the server's
+ * message for `field`, else the fallback, shown there and nowhere else.
+ */
+export function useFieldAction(field: string, fallback: string) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | undefined>();
+  const run = async (work: () => Promise<void>) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await work();
+    } catch (err) {
+      setError(fieldError(err, field, fallback));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, run };
 }

@@ -7,8 +7,8 @@ import { Card } from '../../components/ui/Card.tsx';
 import { Dialog } from '../../components/ui/Dialog.tsx';
 import { TextField } from '../../components/ui/Field.tsx';
 import { api } from '../../lib/api.ts';
+import { useFieldAction } from '../../lib/use-form-action.ts';
 import { setActiveWorkspaceSlug } from '../../lib/active-workspace.ts';
-import { fieldError } from '../../lib/errors.ts';
 import { useCan, useWorkspace, useWorkspaceOptional } from '../../lib/workspace.tsx';
 
 /** Settings → Workspace: the active workspace's name and the user's role; renaming and deleting are an owner's. */
@@ -33,24 +33,17 @@ export function WorkspaceSettings() {
 function RenameForm({ name: saved }: { name: string }) {
   const ws = useWorkspace();
   const [name, setName] = useState(saved);
-  const [error, setError] = useState<string | undefined>();
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: FormEvent) => {
+  const { busy, error, run } = useFieldAction('name', 'Could not rename the workspace.');
+  const submit = (e: FormEvent) => {
     e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
+    void run(async () => {
       const { message } = await api<{ message: string }>('/api/workspace', {
         method: 'PATCH',
         body: { name },
       });
       await ws.reload();
       toast.success(message);
-    } catch (err) {
-      setError(fieldError(err, 'name', 'Could not rename the workspace.'));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <form onSubmit={submit} noValidate className="mt-4 space-y-4">
@@ -74,13 +67,10 @@ function DeleteWorkspace({ name }: { name: string }) {
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
   const [confirm, setConfirm] = useState('');
-  const [error, setError] = useState<string | undefined>();
-  const [busy, setBusy] = useState(false);
-  const remove = async (e: FormEvent) => {
+  const { busy, error, run } = useFieldAction('confirm', 'Could not delete the workspace.');
+  const remove = (e: FormEvent) => {
     e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
+    void run(async () => {
       const { message } = await api<{ message: string }>('/api/workspace', {
         method: 'DELETE',
         body: { confirm },
@@ -92,11 +82,7 @@ function DeleteWorkspace({ name }: { name: string }) {
       toast.success(message);
       const next = list?.workspaces.find((w) => w.slug === list.current) ?? list?.workspaces[0];
       navigate(next ? `/w/${next.slug}/dashboard` : '/dashboard', { replace: true });
-    } catch (err) {
-      setError(fieldError(err, 'confirm', 'Could not delete the workspace.'));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <Card className="border-red-200">
