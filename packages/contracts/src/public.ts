@@ -4,3 +4,4 @@ export * from './analytics-data.ts';
 export * from './audit-score.ts';
 export * from './public-pages.ts';
 export * from './workspace-roles.ts';
+export * from './app-screens.ts';

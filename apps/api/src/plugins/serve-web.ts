@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import { PUBLIC_PATHS } from '@backsignal/contracts/public';
+import { isAppScreen, PUBLIC_PATHS } from '@backsignal/contracts/public';
 
 const API_PREFIXES = ['/api/', '/auth/'];
 /** Browser routes of spec §2 that are not prerendered and live outside a workspace: the SPA shell answers 200. */
@@ -15,24 +15,12 @@ const ACCOUNT_PATHS = [
   '/verify-notice',
   '/invite',
 ];
-/** The app's screens, with what is below them (a source's page, its edit form, the activity log). */
-const SCREENS = [
-  '/dashboard',
-  '/settings',
-  '/map-columns',
-  '/verify-data',
-  '/submit',
-  '/summary',
-  '/pixel-accounts',
-  '/sources',
-];
 const KNOWN = new Set([...PUBLIC_PATHS, ...ACCOUNT_PATHS]);
-const isScreen = (path: string) => SCREENS.some((s) => path === s || path.startsWith(s + '/'));
 /** An app route: a screen, or a screen in a workspace's address (`/w/<slug>/…`, decision 0104). */
 function isAppRoute(path: string): boolean {
-  if (KNOWN.has(path || '/') || isScreen(path)) return true;
+  if (KNOWN.has(path || '/') || isAppScreen(path)) return true;
   const m = /^\/w\/[a-z0-9-]{1,80}(\/.*)?$/.exec(path);
-  return !!m && (!m[1] || isScreen(m[1]));
+  return !!m && (!m[1] || isAppScreen(m[1]));
 }
 
 /** Serves the built SPA's files; hashed assets are immutable, HTML is revalidated so a deploy shows at once. */

@@ -43,7 +43,7 @@ function Root() {
   );
 }
 
-/** The app's screens (lib/workspace.tsx APP_PATHS names their first segments). */
+/** The app's screens (contracts' APP_SCREENS names their first segments). */
 const APP_SCREENS: { path: string; element: ReactNode }[] = [
   { path: '/settings', element: page(account, 'SettingsPage') },
   { path: '/settings/activity', element: page(activity, 'ActivityPage') },

@@ -1,33 +1,16 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { WorkspaceList, WorkspaceSummary } from '@backsignal/contracts';
-import { roleAtLeast, type WorkspaceRole } from '@backsignal/contracts/public';
+import { isAppScreen, roleAtLeast, type WorkspaceRole } from '@backsignal/contracts/public';
 import { api } from './api.ts';
 import { useSession } from './session.tsx';
 import { activeWorkspaceSlug, setActiveWorkspaceSlug } from './active-workspace.ts';
 
 export { activeWorkspaceSlug };
 
-/** The app's screens (decision 0104): these answer under /w/<slug>/… and redirect there when unprefixed. */
-export const APP_PATHS = [
-  '/dashboard',
-  '/map-columns',
-  '/verify-data',
-  '/submit',
-  '/pixel-accounts',
-  '/summary',
-  '/sources',
-  '/settings',
-] as const;
-
-const isAppPath = (path: string) =>
-  APP_PATHS.some(
-    (p) => path === p || path.startsWith(p + '/') || path.startsWith(p + '?') || path.startsWith(p + '#'),
-  );
-
 /** `to` inside workspace `slug` when it is one of the app's screens; any other path (or no slug) unchanged. */
 export function wsPath(slug: string | null, to: string): string {
-  return slug && isAppPath(to) ? `/w/${slug}${to}` : to;
+  return slug && isAppScreen(to) ? `/w/${slug}${to}` : to;
 }
 
 type Status = 'idle' | 'loading' | 'ready' | 'failed';
