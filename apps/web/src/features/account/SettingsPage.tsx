@@ -43,7 +43,11 @@ export function SettingsPage() {
     <section className="mx-auto max-w-2xl">
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Account Settings</h1>
       <ActivityLink />
-      <div role="tablist" aria-label="Account settings" className="mt-6 flex gap-1 border-b border-slate-200">
+      <div
+        role="tablist"
+        aria-label="Account settings"
+        className="mt-6 flex flex-wrap gap-x-1 border-b border-slate-200"
+      >
         {TABS.map((t, i) => (
           <button
             key={t}
@@ -57,7 +61,7 @@ export function SettingsPage() {
             tabIndex={tab === t ? 0 : -1}
             onClick={() => open(t)}
             onKeyDown={(e) => onKey(e, i)}
-            className={`-mb-px border-b-2 px-4 py-2 text-sm font-semibold ${tab === t ? 'border-brand-600 text-brand-700' : 'border-transparent text-slate-600 hover:text-slate-900'}`}
+            className={`-mb-px whitespace-nowrap border-b-2 px-3 py-2 text-sm font-semibold sm:px-4 ${tab === t ? 'border-brand-600 text-brand-700' : 'border-transparent text-slate-600 hover:text-slate-900'}`}
           >
             {t}
           </button>
