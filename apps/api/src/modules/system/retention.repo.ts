@@ -37,6 +37,17 @@ export const retentionRepo = {
     return r.rowCount ?? 0;
   },
   /** Contact messages, waitlist sign-ups, audit requests (names, e-mails, messages) received before `before`. */
+  /**
+   * Invitations that ended (accepted, revoked or expired) before `before`: the invitee's address is no longer
+   * needed once the link can do nothing. Pending ones stay until they expire.
+   */
+  async deleteEndedInvitations(db: Queryable, before: Date): Promise<number> {
+    const r = await db.query(
+      'delete from workspace_invitations where coalesce(accepted_at, revoked_at, expires_at) < $1',
+      [before],
+    );
+    return r.rowCount ?? 0;
+  },
   async deleteSubmissions(db: Queryable, before: Date): Promise<number> {
     const r = await db.query('delete from public_submissions where created_at < $1', [before]);
     return r.rowCount ?? 0;

@@ -138,6 +138,34 @@ describe('applyRetention', () => {
     expect(await count('public_submissions', `email = 'bo@example.com'`)).toBe(0);
   });
 
+  it('deletes invitations RETENTION_DAYS after they ended, never a pending one before it expires', async () => {
+    const { userId } = await loggedInAgent(ctx.app, ctx.db);
+    const invite = (email: string, ended: string) =>
+      ctx.db.query(
+        `insert into workspace_invitations (id, workspace_id, email, role, token_hash, created_at, last_sent_at,
+           expires_at, accepted_at, revoked_at)
+         values ($1, $2, $3, 'member', $4, now(), now(), now() + interval '7 days', ${ended})`,
+        [randomUUID(), userId, email, randomUUID()],
+      );
+    await invite('pending@example.com', 'null, null');
+    await invite('accepted@example.com', 'now(), null');
+    await invite('revoked@example.com', 'null, now()');
+    const policy = { retentionDays: 365, analyticsRetentionDays: 90 };
+    const left = async () =>
+      (
+        await ctx.db.query<{ email: string }>(
+          'select email from workspace_invitations where workspace_id = $1 order by email',
+          [userId],
+        )
+      ).rows.map((r) => r.email);
+    await applyRetention(ctx.db, new Date(Date.now() + 364 * DAY), policy);
+    expect(await left()).toEqual(['accepted@example.com', 'pending@example.com', 'revoked@example.com']);
+    await applyRetention(ctx.db, new Date(Date.now() + 366 * DAY), policy);
+    expect(await left()).toEqual(['pending@example.com']);
+    await applyRetention(ctx.db, new Date(Date.now() + 373 * DAY), policy);
+    expect(await left()).toEqual([]);
+  });
+
   it('deletes anonymous analytics after ANALYTICS_RETENTION_DAYS', async () => {
     await ctx.db.query(
       `insert into analytics_events (name, path, occurred_at, received_at) values ('demo_viewed', '/retention', now(), now())`,

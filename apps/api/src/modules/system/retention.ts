@@ -20,8 +20,10 @@ export interface RetentionPolicy {
 /**
  * The Terms' promise (data kept up to one year) as a job: uploads with their stored bytes, runs with their
  * batches and failed-row data, source runs (with their skipped rows), public form submissions, workspace activity
- * entries and the names of files a source processed that no listing has shown for RETENTION_DAYS go; only the ledger entries deduplication needs stay, and only for LEDGER_KEEP_DAYS. Anonymous analytics go after ANALYTICS_RETENTION_DAYS. Accounts, pixel
- * accounts and templates stay until the user deletes them.
+ * entries, ended invitations and the names of files a source processed that no listing has shown for
+ * RETENTION_DAYS go; only the ledger entries deduplication needs stay, and only for LEDGER_KEEP_DAYS. Anonymous
+ * analytics go after ANALYTICS_RETENTION_DAYS. Accounts, workspaces, pixel accounts and templates stay until
+ * someone deletes them.
  */
 export async function applyRetention(db: Queryable, now: Date, policy: RetentionPolicy) {
   const ago = (days: number) => new Date(now.getTime() - days * DAY_MS);
@@ -33,6 +35,7 @@ export async function applyRetention(db: Queryable, now: Date, policy: Retention
   const submissions = await retentionRepo.deleteSubmissions(db, cutoff);
   const seenItems = await retentionRepo.deleteSeenItems(db, cutoff);
   const activity = await activityRepo.deleteBefore(db, cutoff);
+  const invitations = await retentionRepo.deleteEndedInvitations(db, cutoff);
   const analytics = await analyticsRepo.prune(db, ago(policy.analyticsRetentionDays), ago(1));
-  return { sourceRuns, runs, uploads, ledger, submissions, seenItems, activity, analytics };
+  return { sourceRuns, runs, uploads, ledger, submissions, seenItems, activity, invitations, analytics };
 }
