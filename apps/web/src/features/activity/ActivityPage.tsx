@@ -173,9 +173,12 @@ export function ActivityLink() {
   }, []);
   if (!allowed) return null;
   return (
-    <p className="mt-2 text-sm">
+    <p className="mt-2 flex flex-wrap gap-x-4 text-sm">
       <Link to="/settings/activity" className="font-semibold text-brand-700 hover:underline">
         Workspace activity
+      </Link>
+      <Link to="/settings/webhooks" className="font-semibold text-brand-700 hover:underline">
+        Webhooks
       </Link>
     </p>
   );
