@@ -156,7 +156,7 @@ export function ActivityPage() {
 }
 
 /**
- * The Settings page's way to the log, shown to owners and admins only. A plain request, not a query: the
+ * The Settings page's way to the owners' and admins' screens (the log, webhooks), shown to them only. A plain request, not a query: the
  * Settings page renders outside any query client in its tests, and one read on mount is all it needs.
  */
 export function ActivityLink() {
