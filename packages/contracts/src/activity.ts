@@ -31,6 +31,10 @@ export const ACTIVITY_KINDS = [
   'source.deleted',
   'source.run_requested',
   'source.run_started',
+  'webhook.added',
+  'webhook.edited',
+  'webhook.secret_rotated',
+  'webhook.removed',
 ] as const;
 export const ActivityKind = z.enum(ACTIVITY_KINDS);
 export type ActivityKind = z.infer<typeof ActivityKind>;
@@ -62,6 +66,10 @@ export const ACTIVITY_KIND_LABELS: Record<ActivityKind, string> = {
   'source.deleted': 'Source deleted',
   'source.run_requested': 'Source run now',
   'source.run_started': 'Scheduled source run',
+  'webhook.added': 'Webhook added',
+  'webhook.edited': 'Webhook edited',
+  'webhook.secret_rotated': 'Webhook secret rotated',
+  'webhook.removed': 'Webhook removed',
 };
 
 /** The actor label of entries no person caused: a source's scheduled run. */

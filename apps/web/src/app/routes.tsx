@@ -33,6 +33,7 @@ const workflow = () => import('../features/workflow/screens.ts');
 const summary = () => import('../features/summary/SummaryPage.tsx');
 const sources = () => import('../features/sources/index.ts');
 const activity = () => import('../features/activity/index.ts');
+const webhooks = () => import('../features/webhooks/index.ts');
 
 function Root() {
   return (
@@ -47,6 +48,7 @@ function Root() {
 const APP_SCREENS: { path: string; element: ReactNode }[] = [
   { path: '/settings', element: page(account, 'SettingsPage') },
   { path: '/settings/activity', element: page(activity, 'ActivityPage') },
+  { path: '/settings/webhooks', element: page(webhooks, 'WebhooksPage') },
   { path: '/dashboard', element: page(workflow, 'DashboardPage') },
   { path: '/map-columns', element: page(workflow, 'MapColumnsPage') },
   { path: '/verify-data', element: page(workflow, 'VerifyDataPage') },

@@ -2,6 +2,21 @@ import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../../db/db.ts';
 import { HELD_FIRST_HALF, lease, LEASE } from './delivery-batches.repo.ts';
 import { activityRepo } from '../activity/activity.repo.ts';
+import { outboxInsert } from '../webhooks/webhook-outbox.repo.ts';
+
+/**
+ * The webhook event of a run the statement's `ended` CTE just ended: send.completed (with or without failed
+ * events) or send.failed (stopped), with ids and the counts the summary shows. A source's run names its source.
+ */
+const RUN_ENDED_WEBHOOK = outboxInsert(`select d.workspace_id,
+    case when d.status = 'stopped' then 'send.failed' else 'send.completed' end,
+    jsonb_build_object('runId', d.id, 'uploadId', d.upload_id, 'status', d.status, 'stopReason', d.stop_reason,
+      'pixelAccountId', d.pixel_account_id, 'pixelId', d.pixel_id, 'test', d.test_event_code is not null,
+      'sourceId', (select sr.source_id from source_runs sr where sr.send_run_id = d.id limit 1),
+      'eventsSent', coalesce((select sum(b.event_count) from send_batches b where b.run_id = d.id and b.status = 'sent'), 0),
+      'eventsFailed', coalesce((select sum(f.event_count) from send_batches f where f.run_id = d.id and f.status = 'failed' and not (${HELD_FIRST_HALF})), 0),
+      'eventsSkipped', case when d.planned or d.skipped_counted then d.skipped_events end)
+  from ended d`);
 
 /** Send runs: one per send (or retry) of an upload, with its plan, heartbeat, throttle and outcome. */
 export type RunStatus = 'running' | 'completed' | 'completed_with_errors' | 'stopped';
@@ -209,10 +224,12 @@ export const runsRepo = {
   },
 
   async stopRun(db: Queryable, runId: string, reason: StopReason, error: string | null): Promise<void> {
-    // The activity entry is written by the statement that ends the run: once, whichever worker ends it.
+    // The activity entry and the webhook event are written by the statement that ends the run: once, whichever
+    // worker ends it.
     await db.query(
       `with ended as (update send_runs set status = 'stopped', stop_reason = $2, stop_error = $3, finished_at = now(), updated_at = now()
-       where id = $1 and status = 'running' returning *)
+       where id = $1 and status = 'running' returning *),
+       hooked as (${RUN_ENDED_WEBHOOK})
        ${activityRepo.runFinishedInsert()}`,
       [runId, reason, error],
     );
@@ -233,7 +250,8 @@ export const runsRepo = {
          and not exists (select 1 from send_batches b where b.run_id = r.id and b.status in ('pending', 'sending'))
          and not exists (select 1 from send_batches f where f.run_id = r.id and ${HELD_FIRST_HALF})
        returning r.*),
-       noted as (${activityRepo.runFinishedInsert()})
+       noted as (${activityRepo.runFinishedInsert()}),
+       hooked as (${RUN_ENDED_WEBHOOK})
        select status from ended`,
       [runId],
     );

@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/db.ts';
 import type { SealedToken } from './token-crypto.ts';
+import { outboxInsert } from '../webhooks/webhook-outbox.repo.ts';
 
 export interface PixelRow {
   id: string;
@@ -98,6 +99,19 @@ export const pixelsRepo = {
   },
   async setStatus(db: Queryable, id: string, status: PixelRow['status']) {
     await db.query('update pixel_accounts set status = $2, updated_at = now() where id = $1', [id, status]);
+  },
+  /**
+   * Meta refused the account's token: "reconnect needed", and the pixel.token_refused webhook event in the same
+   * statement, once (an account already marked emits nothing again).
+   */
+  async markTokenRefused(db: Queryable, id: string) {
+    await db.query(
+      `with refused as (update pixel_accounts set status = 'reconnect_needed', updated_at = now()
+         where id = $1 and status <> 'reconnect_needed' returning id, workspace_id, pixel_id)
+       ${outboxInsert(`select r.workspace_id, 'pixel.token_refused',
+         jsonb_build_object('pixelAccountId', r.id, 'pixelId', r.pixel_id) from refused r`)}`,
+      [id],
+    );
   },
   async delete(db: Queryable, workspaceId: string, id: string): Promise<boolean> {
     if (!isUuid(id)) return false;

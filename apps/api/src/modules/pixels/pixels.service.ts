@@ -121,4 +121,4 @@ export async function getAccountWithToken(
 }
 
 export const markReconnectNeeded = (db: Queryable, accountId: string) =>
-  pixelsRepo.setStatus(db, accountId, 'reconnect_needed');
+  pixelsRepo.markTokenRefused(db, accountId);

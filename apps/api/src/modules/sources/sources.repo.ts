@@ -2,6 +2,13 @@ import type { FileSettings, SourceKind, SourceRunStatus, SourceSchedule } from '
 import type { Queryable } from '../../db/db.ts';
 import type { SealedToken } from '../pixels/token-crypto.ts';
 import { jsonColumn } from '../../db/json-column.ts';
+import { outboxInsert } from '../webhooks/webhook-outbox.repo.ts';
+
+/** The webhook event of the source runs the statement's `ended` CTE just finished: ids, status and counts. */
+const RUN_ENDED_WEBHOOK = outboxInsert(`select r.workspace_id, 'source.run.completed',
+  jsonb_build_object('sourceId', r.source_id, 'sourceRunId', r.id, 'status', r.status, 'trigger', r.trigger,
+    'uploadId', r.upload_id, 'sendRunId', r.send_run_id, 'rowsRead', r.rows_read, 'rowsSkipped', r.rows_skipped)
+  from ended r`);
 
 export interface StoredCsvUrl {
   kind: 'csv_url';
@@ -296,12 +303,18 @@ export const sourcesRepo = {
   },
   async pause(db: Queryable, workspaceId: string, id: string, reason: string | null): Promise<boolean> {
     if (!isUuid(id)) return false;
-    const r = await db.query(
-      `update sources set status = 'paused', pause_reason = $3, updated_at = now()
-       where id = $1 and workspace_id = $2`,
+    // The webhook event only when it was active: pausing a paused source again changes nothing anyone waits for.
+    const r = await db.query<{ n: number }>(
+      `with paused as (update sources s set status = 'paused', pause_reason = $3, updated_at = now()
+         from sources was where s.id = $1 and s.workspace_id = $2 and was.id = s.id
+         returning s.id, s.workspace_id, was.status as was),
+       hooked as (${outboxInsert(`select p.workspace_id, 'source.paused',
+         jsonb_build_object('sourceId', p.id, 'reason', case when $3::text is null then 'manual' else 'automatic' end)
+         from paused p where p.was = 'active'`)})
+       select count(*)::int as n from paused`,
       [id, workspaceId, reason],
     );
-    return r.rowCount > 0;
+    return r.rows[0]!.n > 0;
   },
   async resume(db: Queryable, workspaceId: string, id: string, nextRunAt: Date): Promise<boolean> {
     if (!isUuid(id)) return false;
@@ -319,8 +332,11 @@ export const sourcesRepo = {
     reason: string,
   ): Promise<{ id: string; name: string; workspaceId: string }[]> {
     const r = await db.query<{ id: string; name: string; workspace_id: string }>(
-      `update sources set status = 'paused', pause_reason = $2, updated_at = now()
-       where pixel_account_id = $1 and status = 'active' returning id, name, workspace_id`,
+      `with paused as (update sources set status = 'paused', pause_reason = $2, updated_at = now()
+         where pixel_account_id = $1 and status = 'active' returning id, name, workspace_id),
+       hooked as (${outboxInsert(`select p.workspace_id, 'source.paused',
+         jsonb_build_object('sourceId', p.id, 'reason', 'token_refused', 'pixelAccountId', $1::uuid) from paused p`)})
+       select id, name, workspace_id from paused`,
       [accountId, reason],
     );
     return r.rows.map((x) => ({ id: x.id, name: x.name, workspaceId: x.workspace_id }));
@@ -482,8 +498,10 @@ export const sourcesRepo = {
     f: { status: SourceRunStatus; message: string | null; rowsSkipped?: number; skippedRows?: object[] },
   ) {
     await db.query(
-      `update source_runs set status = $2, message = $3, rows_skipped = coalesce($4, rows_skipped),
-         skipped_rows = coalesce($5, skipped_rows), finished_at = now() where id = $1 and status = 'running'`,
+      `with ended as (update source_runs set status = $2, message = $3, rows_skipped = coalesce($4, rows_skipped),
+         skipped_rows = coalesce($5, skipped_rows), finished_at = now() where id = $1 and status = 'running'
+         returning *)
+       ${RUN_ENDED_WEBHOOK}`,
       [
         runId,
         f.status,
@@ -495,12 +513,15 @@ export const sourcesRepo = {
   },
   /** Runs whose worker stopped beating (crashed): closed as failed so the source can run again. */
   async failStaleRuns(db: Queryable, quietMs: number, message: string): Promise<number> {
-    const r = await db.query(
-      `update source_runs set status = 'failed', message = $2, finished_at = now()
-       where status = 'running' and heartbeat_at < now() - make_interval(secs => $1::double precision / 1000)`,
+    const r = await db.query<{ n: number }>(
+      `with ended as (update source_runs set status = 'failed', message = $2, finished_at = now()
+       where status = 'running' and heartbeat_at < now() - make_interval(secs => $1::double precision / 1000)
+       returning *),
+       hooked as (${RUN_ENDED_WEBHOOK})
+       select count(*)::int as n from ended`,
       [quietMs, message],
     );
-    return r.rowCount;
+    return r.rows[0]!.n;
   },
   async getRun(db: Queryable, runId: string): Promise<SourceRunRow | undefined> {
     const r = await db.query(`select ${RUN_COLS} from ${RUN_FROM} where r.id = $1`, [runId]);

@@ -156,7 +156,7 @@ export function ActivityPage() {
 }
 
 /**
- * The Settings page's way to the log, shown to owners and admins only. A plain request, not a query: the
+ * The Settings page's way to the owners' and admins' screens (the log, webhooks), shown to them only. A plain request, not a query: the
  * Settings page renders outside any query client in its tests, and one read on mount is all it needs.
  */
 export function ActivityLink() {
@@ -173,9 +173,12 @@ export function ActivityLink() {
   }, []);
   if (!allowed) return null;
   return (
-    <p className="mt-2 text-sm">
+    <p className="mt-2 flex flex-wrap gap-x-4 text-sm">
       <Link to="/settings/activity" className="font-semibold text-brand-700 hover:underline">
         Workspace activity
+      </Link>
+      <Link to="/settings/webhooks" className="font-semibold text-brand-700 hover:underline">
+        Webhooks
       </Link>
     </p>
   );

@@ -1,0 +1,2 @@
+// The webhooks screen, loaded as one chunk.
+export { WebhooksPage } from './WebhooksPage.tsx';
