@@ -67,6 +67,12 @@ export const workspacesRepo = {
     return r.rows.map((x) => x.email);
   },
 
+  /** The workspace's address segment, for links in mails (`/w/<slug>/…`). */
+  async slugOf(db: Queryable, workspaceId: string): Promise<string | null> {
+    const r = await db.query<{ slug: string }>('select slug from workspaces where id = $1', [workspaceId]);
+    return r.rows[0]?.slug ?? null;
+  },
+
   /** Records the member's activity now (the guard calls it at most once a minute per member). */
   async touchActive(db: Queryable, workspaceId: string, userId: string): Promise<void> {
     await db.query(
