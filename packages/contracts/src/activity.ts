@@ -7,6 +7,7 @@ import { z } from 'zod';
 export const ACTIVITY_KINDS = [
   'workspace.signed_in',
   'workspace.renamed',
+  'workspace.slug_changed',
   'member.invited',
   'member.joined',
   'member.removed',
@@ -40,6 +41,7 @@ export type ActivityKind = z.infer<typeof ActivityKind>;
 export const ACTIVITY_KIND_LABELS: Record<ActivityKind, string> = {
   'workspace.signed_in': 'Signed in',
   'workspace.renamed': 'Workspace renamed',
+  'workspace.slug_changed': 'Workspace address changed',
   'member.invited': 'Member invited',
   'member.joined': 'Member joined',
   'member.removed': 'Member removed',
