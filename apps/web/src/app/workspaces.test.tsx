@@ -23,6 +23,7 @@ const { AppHeader } = await import('./layouts/AppLayout.tsx');
 const { PixelAccountsPage } = await import('../features/pixel-accounts/PixelAccountsPage.tsx');
 const { SourcesPage } = await import('../features/sources/SourcesPage.tsx');
 const { WorkspaceSettings } = await import('../features/account/WorkspaceSettings.tsx');
+const { RoleGate } = await import('../lib/role-gate.tsx');
 
 interface Call {
   method: string;
@@ -114,6 +115,14 @@ function renderApp(path: string) {
     { path: 'pixel-accounts', element: <PixelAccountsPage /> },
     { path: 'sources', element: <SourcesPage /> },
     { path: 'settings', element: <WorkspaceSettings /> },
+    {
+      path: 'sources/new',
+      element: (
+        <RoleGate min="admin" what="creating and editing sources">
+          <p>The wizard</p>
+        </RoleGate>
+      ),
+    },
   ];
   const router = createMemoryRouter(
     [
@@ -239,6 +248,23 @@ describe('what a role cannot do is not offered', () => {
     renderApp('/w/beta-2/pixel-accounts');
     expect(await screen.findByText('No pixel accounts yet.')).toBeTruthy();
     expect(screen.queryByRole('heading', { name: 'Add a pixel account' })).toBeNull();
+  });
+
+  it('a viewer who types the address of a screen beyond their role gets a plain message, an owner the screen', async () => {
+    renderApp('/w/beta-2/sources/new');
+    expect(await screen.findByRole('heading', { name: 'Not available to your role' })).toBeTruthy();
+    expect(
+      screen.getByText(/You are a Viewer in this workspace, and creating and editing sources is for Admins/),
+    ).toBeTruthy();
+    expect(screen.queryByText('The wizard')).toBeNull();
+    expect(screen.getByRole('link', { name: 'Back to Dashboard' }).getAttribute('href')).toBe(
+      '/w/beta-2/dashboard',
+    );
+  });
+
+  it('an owner who opens the same address gets the screen', async () => {
+    renderApp('/w/acme-1/sources/new');
+    expect(await screen.findByText('The wizard')).toBeTruthy();
   });
 
   it('a member sees the sources but no New source', async () => {
