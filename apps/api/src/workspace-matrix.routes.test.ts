@@ -47,6 +47,7 @@ const ROUTES: Record<string, 'public' | 'account' | WorkspaceRole> = {
 
   'GET /api/workspace': 'viewer',
   'PATCH /api/workspace': 'owner',
+  'PATCH /api/workspace/slug': 'owner',
   'DELETE /api/workspace': 'owner',
   'GET /api/workspace/members': 'viewer',
   'PATCH /api/workspace/members/:userId': 'admin',

@@ -7,6 +7,7 @@ import { z } from 'zod';
 export const ACTIVITY_KINDS = [
   'workspace.signed_in',
   'workspace.renamed',
+  'workspace.slug_changed',
   'member.invited',
   'member.joined',
   'member.removed',
@@ -31,6 +32,8 @@ export const ACTIVITY_KINDS = [
   'source.deleted',
   'source.run_requested',
   'source.run_started',
+  'source.run_finished',
+  'source.auto_paused',
   'webhook.added',
   'webhook.edited',
   'webhook.secret_rotated',
@@ -42,6 +45,7 @@ export type ActivityKind = z.infer<typeof ActivityKind>;
 export const ACTIVITY_KIND_LABELS: Record<ActivityKind, string> = {
   'workspace.signed_in': 'Signed in',
   'workspace.renamed': 'Workspace renamed',
+  'workspace.slug_changed': 'Workspace address changed',
   'member.invited': 'Member invited',
   'member.joined': 'Member joined',
   'member.removed': 'Member removed',
@@ -66,6 +70,8 @@ export const ACTIVITY_KIND_LABELS: Record<ActivityKind, string> = {
   'source.deleted': 'Source deleted',
   'source.run_requested': 'Source run now',
   'source.run_started': 'Scheduled source run',
+  'source.run_finished': 'Source run finished',
+  'source.auto_paused': 'Source paused by its run',
   'webhook.added': 'Webhook added',
   'webhook.edited': 'Webhook edited',
   'webhook.secret_rotated': 'Webhook secret rotated',

@@ -32,6 +32,22 @@ export type WorkspaceCreate = z.infer<typeof WorkspaceCreate>;
 export const WorkspaceUpdate = z.object({ name: workspaceName });
 export type WorkspaceUpdate = z.infer<typeof WorkspaceUpdate>;
 
+/** A workspace's address segment (`/w/<slug>`): what an owner may choose, as a slug the app makes would be. */
+export const WORKSPACE_SLUG = /^[a-z0-9](?:[a-z0-9-]{1,58}[a-z0-9])$/;
+export const SLUG_FORMAT =
+  'Use 3 to 60 lower-case letters, digits and hyphens, starting and ending with a letter or digit.';
+
+/** PATCH /api/workspace/slug (owner): the workspace's new address. */
+export const WorkspaceSlugUpdate = z.object({
+  slug: z
+    .string({ error: 'Address is required.' })
+    .trim()
+    .min(1, 'Address is required.')
+    .max(60, SLUG_FORMAT)
+    .regex(WORKSPACE_SLUG, SLUG_FORMAT),
+});
+export type WorkspaceSlugUpdate = z.infer<typeof WorkspaceSlugUpdate>;
+
 /** Deleting a workspace: its name typed again, as the confirmation. */
 export const WorkspaceDelete = z.object({ confirm: z.string().max(200) });
 export type WorkspaceDelete = z.infer<typeof WorkspaceDelete>;

@@ -2,6 +2,7 @@ import type PgBoss from 'pg-boss';
 import type { ResolvedDeps } from '../deps.ts';
 import type { Db } from '../db/db.ts';
 import { runSend, type EngineOptions } from '../modules/delivery/delivery.engine.ts';
+import { mailSendNotices } from '../modules/delivery/delivery.notices.ts';
 import { deliveryRepo, type RunStatus } from '../modules/delivery/delivery.repo.ts';
 import { SEND_RUN_JOB } from '../modules/delivery/delivery.service.ts';
 import { appDeliverySource } from '../modules/delivery/delivery.source.ts';
@@ -104,6 +105,8 @@ export async function startSendRunWorker(
   boss: PgBoss,
   opts: EngineOptions,
   timing: DeliveryTiming,
+  /** After each job and each sweep: mails about the runs that ended (a run ended by a dead worker's peer too). */
+  afterRuns: () => Promise<unknown> = async () => undefined,
 ): Promise<() => void> {
   await ensureSendRunQueue(boss);
   await boss.work<{ runId: string }>(
@@ -112,12 +115,13 @@ export async function startSendRunWorker(
     async ([job]) => {
       if (!job) return;
       await handleSendRunJob(opts, job);
+      await afterRuns().catch((err: unknown) => console.error('send notices failed', err));
     },
   );
   const sweep = () =>
-    sweepStaleRuns(boss, opts.db, timing.staleAfterMs).catch((err: unknown) =>
-      console.error('send-run sweep failed', err),
-    );
+    sweepStaleRuns(boss, opts.db, timing.staleAfterMs)
+      .then(afterRuns)
+      .catch((err: unknown) => console.error('send-run sweep failed', err));
   await sweep();
   const timer = setInterval(() => void sweep(), timing.sweepEveryMs);
   timer.unref();
@@ -127,5 +131,8 @@ export async function startSendRunWorker(
 }
 
 export async function registerSendRunJob(boss: PgBoss, deps: ResolvedDeps): Promise<void> {
-  await startSendRunWorker(boss, engineOptions(deps, deps.db.background()), deps.config.sendTiming);
+  const db = deps.db.background();
+  await startSendRunWorker(boss, engineOptions(deps, db), deps.config.sendTiming, () =>
+    mailSendNotices({ ...deps, db }),
+  );
 }

@@ -25,7 +25,7 @@ export function WorkspaceScope() {
     if (ws.status === 'ready') setMissing(!ws.activate(slug));
   }, [ws.status, ws.activate, slug]); // eslint-disable-line react-hooks/exhaustive-deps
   if (ws.status === 'failed') return <NotFoundPage />;
-  if (missing) return <NotFoundPage />;
+  if (missing) return <NotFoundPage workspace />;
   if (ws.active?.slug !== slug) return <Spinner />;
   return <Outlet key={slug} />;
 }

@@ -8,6 +8,8 @@ import { RouteChange } from './RouteChange.tsx';
 import { Providers } from './Providers.tsx';
 import { ToWorkspace, WorkspaceScope } from './WorkspaceRoutes.tsx';
 import { Spinner } from '../components/ui/Spinner.tsx';
+import type { WorkspaceRole } from '@backsignal/contracts/public';
+import { RoleGate } from '../lib/role-gate.tsx';
 import { LandingPage } from '../marketing/LandingPage.tsx';
 import { IndustryPage } from '../marketing/IndustryPage.tsx';
 import { INDUSTRY_PAGES } from '../marketing/industry-copy.ts';
@@ -44,21 +46,30 @@ function Root() {
   );
 }
 
+/** Screens a role below `min` cannot use: a plain message in their place (the API refuses them anyway). */
+const gate = (min: WorkspaceRole, what: string, element: ReactNode) => (
+  <RoleGate min={min} what={what}>
+    {element}
+  </RoleGate>
+);
+const WORK = 'mapping, checking and sending files';
+const SOURCES = 'creating and editing sources';
+
 /** The app's screens (contracts' APP_SCREENS names their first segments). */
 const APP_SCREENS: { path: string; element: ReactNode }[] = [
   { path: '/settings', element: page(account, 'SettingsPage') },
   { path: '/settings/activity', element: page(activity, 'ActivityPage') },
   { path: '/settings/webhooks', element: page(webhooks, 'WebhooksPage') },
   { path: '/dashboard', element: page(workflow, 'DashboardPage') },
-  { path: '/map-columns', element: page(workflow, 'MapColumnsPage') },
-  { path: '/verify-data', element: page(workflow, 'VerifyDataPage') },
-  { path: '/submit', element: page(workflow, 'SubmitPage') },
+  { path: '/map-columns', element: gate('member', WORK, page(workflow, 'MapColumnsPage')) },
+  { path: '/verify-data', element: gate('member', WORK, page(workflow, 'VerifyDataPage')) },
+  { path: '/submit', element: gate('member', WORK, page(workflow, 'SubmitPage')) },
   { path: '/pixel-accounts', element: page(workflow, 'PixelAccountsPage') },
   { path: '/summary', element: page(summary, 'SummaryPage') },
   { path: '/sources', element: page(sources, 'SourcesPage') },
-  { path: '/sources/new', element: page(sources, 'SourceWizard') },
+  { path: '/sources/new', element: gate('admin', SOURCES, page(sources, 'SourceWizard')) },
   { path: '/sources/:id', element: page(sources, 'SourcePage') },
-  { path: '/sources/:id/edit', element: page(sources, 'SourceWizard') },
+  { path: '/sources/:id/edit', element: gate('admin', SOURCES, page(sources, 'SourceWizard')) },
 ];
 
 const guest = (element: ReactNode) => <GuestOnly>{element}</GuestOnly>;

@@ -23,6 +23,7 @@ const { AppHeader } = await import('./layouts/AppLayout.tsx');
 const { PixelAccountsPage } = await import('../features/pixel-accounts/PixelAccountsPage.tsx');
 const { SourcesPage } = await import('../features/sources/SourcesPage.tsx');
 const { WorkspaceSettings } = await import('../features/account/WorkspaceSettings.tsx');
+const { RoleGate } = await import('../lib/role-gate.tsx');
 
 interface Call {
   method: string;
@@ -72,6 +73,20 @@ beforeEach(() => {
       list = { current: 'beta-2', workspaces: list.workspaces.filter((w) => w.slug !== 'acme-1') };
       return json(200, { message: 'Workspace deleted.' });
     }
+    if (url === '/api/workspace/slug') {
+      if (body.slug === 'taken')
+        return json(409, {
+          code: 'CONFLICT',
+          message: 'This address is taken. Choose another.',
+          fields: { slug: 'This address is taken. Choose another.' },
+        });
+      list = {
+        ...list,
+        current: body.slug,
+        workspaces: list.workspaces.map((w) => (w.slug === 'acme-1' ? { ...w, slug: body.slug } : w)),
+      };
+      return json(200, { slug: body.slug, message: 'Workspace address changed.' });
+    }
     if (url === '/api/meta/accounts') return json(200, []);
     if (url === '/api/sources') return json(200, { sources: [] });
     return json(200, { probe: headers['x-workspace'] ?? null });
@@ -100,6 +115,14 @@ function renderApp(path: string) {
     { path: 'pixel-accounts', element: <PixelAccountsPage /> },
     { path: 'sources', element: <SourcesPage /> },
     { path: 'settings', element: <WorkspaceSettings /> },
+    {
+      path: 'sources/new',
+      element: (
+        <RoleGate min="admin" what="creating and editing sources">
+          <p>The wizard</p>
+        </RoleGate>
+      ),
+    },
   ];
   const router = createMemoryRouter(
     [
@@ -144,7 +167,7 @@ describe('a /w/<slug> deep link', () => {
 
   it('shows the not-found page for a workspace the user is not in, and asks the API nothing of it', async () => {
     renderApp('/w/other-9/dashboard');
-    expect(await screen.findByText('404')).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Workspace not found.' })).toBeTruthy();
     expect(calls.some((c) => c.url === '/api/probe' || c.url === '/api/workspaces/current')).toBe(false);
   });
 
@@ -227,6 +250,23 @@ describe('what a role cannot do is not offered', () => {
     expect(screen.queryByRole('heading', { name: 'Add a pixel account' })).toBeNull();
   });
 
+  it('a viewer who types the address of a screen beyond their role gets a plain message, an owner the screen', async () => {
+    renderApp('/w/beta-2/sources/new');
+    expect(await screen.findByRole('heading', { name: 'Not available to your role' })).toBeTruthy();
+    expect(
+      screen.getByText(/You are a Viewer in this workspace, and creating and editing sources is for Admins/),
+    ).toBeTruthy();
+    expect(screen.queryByText('The wizard')).toBeNull();
+    expect(screen.getByRole('link', { name: 'Back to Dashboard' }).getAttribute('href')).toBe(
+      '/w/beta-2/dashboard',
+    );
+  });
+
+  it('an owner who opens the same address gets the screen', async () => {
+    renderApp('/w/acme-1/sources/new');
+    expect(await screen.findByText('The wizard')).toBeTruthy();
+  });
+
   it('a member sees the sources but no New source', async () => {
     list.workspaces[1]!.role = 'member';
     renderApp('/w/beta-2/sources');
@@ -241,6 +281,40 @@ describe('Settings → Workspace', () => {
     expect(await screen.findByText(/your role is/)).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Rename workspace' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Delete workspace' })).toBeNull();
+    // The address is shown, not offered for change.
+    expect(screen.getByText(/\/w\/beta-2\//)).toBeTruthy();
+    expect(screen.queryByRole('textbox', { name: /Workspace address/ })).toBeNull();
+  });
+
+  it("lets the owner change the address: the format checked, the API's refusal under the field, then the app moves", async () => {
+    const user = userEvent.setup();
+    const router = renderApp('/w/acme-1/settings');
+    const field = await screen.findByRole('textbox', { name: /Workspace address/ });
+    await user.clear(field);
+    await user.type(field, 'Bad slug!');
+    await user.click(screen.getByRole('button', { name: 'Change address' }));
+    expect(await screen.findByText(/Use 3 to 60 lower-case letters/)).toBeTruthy();
+    expect(calls.some((c) => c.url === '/api/workspace/slug')).toBe(false);
+
+    await user.clear(field);
+    await user.type(field, 'taken');
+    await user.click(screen.getByRole('button', { name: 'Change address' }));
+    expect(await screen.findByText('This address is taken. Choose another.')).toBeTruthy();
+
+    await user.clear(field);
+    await user.type(field, 'acme-agency');
+    await user.click(screen.getByRole('button', { name: 'Change address' }));
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/w/acme-agency/settings'));
+    expect(calls.filter((c) => c.url === '/api/workspace/slug').at(-1)).toMatchObject({
+      method: 'PATCH',
+      workspace: 'acme-1',
+      body: { slug: 'acme-agency' },
+    });
+    expect(await screen.findByText(/\/w\/acme-agency\//)).toBeTruthy();
+
+    // The old address names no workspace now.
+    await router.navigate('/w/acme-1/dashboard');
+    expect(await screen.findByRole('heading', { name: 'Workspace not found.' })).toBeTruthy();
   });
 
   it("lets the owner delete it by typing its name, then opens another workspace's dashboard", async () => {

@@ -57,6 +57,16 @@ export const activityRepo = {
     );
   },
 
+  /** An entry whose actor is a user named by id (labelled as they are now) or, for null, the schedule. */
+  async insertFor(db: Queryable, e: Omit<ActivityInsert, 'actorLabel' | 'ip'>): Promise<void> {
+    await db.query(
+      `insert into workspace_activity (workspace_id, actor_user_id, actor_label, kind, subject, details)
+       select $1, u.id, coalesce(${LABEL}, '${SCHEDULE_ACTOR}'), $3, $4, $5
+         from (select 1) one left join users u on u.id = $2::uuid`,
+      [e.workspaceId, e.actorUserId, e.kind, e.subject ?? null, JSON.stringify(e.details ?? {})],
+    );
+  },
+
   /**
    * A sign-in to the workspace, at most once per member per `every`: the member's signed_in_at moves and the
    * entry is written in one statement, so two requests at once write one entry. Answers whether it wrote.

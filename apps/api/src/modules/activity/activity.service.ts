@@ -25,6 +25,21 @@ export async function recordActivity(db: Queryable, entry: ActivityInsert): Prom
   await activityRepo.insert(db, entry);
 }
 
+/**
+ * What a source's run did, written by the run (no request): its actor is who asked for it ("Run now"), else the
+ * schedule. Best effort like logActivity: a failed write is logged and never fails the run.
+ */
+export async function recordRunActivity(
+  db: Queryable,
+  e: Omit<ActivityInsert, 'actorLabel' | 'ip'>,
+): Promise<void> {
+  try {
+    await activityRepo.insertFor(db, e);
+  } catch (err) {
+    console.error('activity entry not written', e.kind, e.workspaceId, err);
+  }
+}
+
 /** A source's scheduled run, as the schedule's entry. */
 export const scheduledRun = (workspaceId: string, sourceName: string): ActivityInsert => ({
   workspaceId,

@@ -53,6 +53,25 @@ export interface RunRow {
   read_at: Date | null;
 }
 
+/** An ended run to mail about (claimNotices). */
+export interface NoticeRow {
+  id: string;
+  workspace_id: string;
+  slug: string;
+  upload_id: string;
+  status: RunStatus;
+  stop_reason: StopReason | null;
+  stop_error: string | null;
+  account_name: string;
+  file_name: string | null;
+  /** The source whose run started the send, if one did. */
+  source_id: string | null;
+  source_name: string | null;
+  starter_email: string | null;
+  sent: number;
+  failed: number;
+}
+
 /** The clock a run's file is read with: the same for every worker and every retry, so the same events come out. */
 export const readTime = (run: Pick<RunRow, 'read_at' | 'created_at'>): Date => run.read_at ?? run.created_at;
 
@@ -227,7 +246,8 @@ export const runsRepo = {
     // The activity entry and the webhook event are written by the statement that ends the run: once, whichever
     // worker ends it.
     await db.query(
-      `with ended as (update send_runs set status = 'stopped', stop_reason = $2, stop_error = $3, finished_at = now(), updated_at = now()
+      `with ended as (update send_runs set status = 'stopped', stop_reason = $2, stop_error = $3, finished_at = now(),
+         updated_at = now(), notice_due = true
        where id = $1 and status = 'running' returning *),
        hooked as (${RUN_ENDED_WEBHOOK})
        ${activityRepo.runFinishedInsert()}`,
@@ -245,6 +265,7 @@ export const runsRepo = {
       `with ended as (update send_runs r set
          status = case when exists (select 1 from send_batches b where b.run_id = r.id and b.status = 'failed')
                        then 'completed_with_errors' else 'completed' end,
+         notice_due = exists (select 1 from send_batches b where b.run_id = r.id and b.status = 'failed'),
          finished_at = now(), updated_at = now()
        where r.id = $1 and r.status = 'running' and r.planned
          and not exists (select 1 from send_batches b where b.run_id = r.id and b.status in ('pending', 'sending'))
@@ -256,6 +277,31 @@ export const runsRepo = {
       [runId],
     );
     return rows[0]?.status ?? null;
+  },
+
+  /**
+   * Takes up to `limit` ended runs whose notice is due (failed events, or stopped) and clears the mark in the same
+   * statement: two workers never take one run. With what the mail says, counted as the summary counts, and the
+   * starter's address while they are still a member (a removed member hears nothing more of the workspace).
+   */
+  async claimNotices(db: Queryable, limit: number): Promise<NoticeRow[]> {
+    const { rows } = await db.query<NoticeRow>(
+      `with due as (update send_runs set notice_due = false
+         where id in (select id from send_runs where notice_due order by finished_at limit $1 for update skip locked)
+         returning *)
+       select d.id, d.workspace_id, w.slug, d.upload_id, d.status, d.stop_reason, d.stop_error, d.account_name,
+         up.file_name, src.source_id, src.source_name,
+         (select u.email from users u join workspace_members m on m.user_id = u.id and m.workspace_id = d.workspace_id
+           where u.id = d.started_by) as starter_email,
+         coalesce((select sum(b.event_count) from send_batches b where b.run_id = d.id and b.status = 'sent'), 0)::int as sent,
+         coalesce((select sum(f.event_count) from send_batches f where f.run_id = d.id and f.status = 'failed'
+           and not (${HELD_FIRST_HALF})), 0)::int as failed
+       from due d join workspaces w on w.id = d.workspace_id left join uploads up on up.id = d.upload_id
+       left join lateral (select s.id as source_id, s.name as source_name from source_runs sr
+         join sources s on s.id = sr.source_id where sr.send_run_id = d.id limit 1) src on true`,
+      [limit],
+    );
+    return rows;
   },
 
   /**

@@ -4,6 +4,7 @@ import type { ResolvedDeps } from '../../deps.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { workspacesRepo } from '../workspaces/workspaces.repo.ts';
 import { runSend, type EngineOptions } from '../delivery/delivery.engine.ts';
+import { mailSendNotices } from '../delivery/delivery.notices.ts';
 import { deliveryRepo, ledgerKey } from '../delivery/delivery.repo.ts';
 import { filesRepo } from '../files/files.repo.ts';
 import { createUpload } from '../files/files.service.ts';
@@ -13,13 +14,15 @@ import type { UploadRow } from '../files/files.repo.ts';
 import { preparedEvents } from '../delivery/delivery.source.ts';
 import { pixelsRepo } from '../pixels/pixels.repo.ts';
 import { takeQuota } from '../usage/quota.service.ts';
+import type { ActivityDetails, ActivityKind } from '@backsignal/contracts';
 import type { RemoteItem } from './remote-folder.ts';
 import { tooLargeReason } from './remote-folder.ts';
 import { openSecrets } from './source-connection.ts';
 import { moveProcessed, nextFile, nothingThere } from './source-fetch.ts';
 import { HostKeyChanged } from './sftp-folder.ts';
 import { stopMessage } from './run-message.ts';
-import { sourcePausedMail, tokenExpiredMail, type PauseCause } from './sources.mails.ts';
+import { pauseWhat, sourcePausedMail, tokenExpiredMail, type PauseCause } from './sources.mails.ts';
+import { recordRunActivity } from '../activity/activity.service.ts';
 import { sourcesRepo, type SourceRow } from './sources.repo.ts';
 import { FetchFailure } from './url-fetch.ts';
 
@@ -46,14 +49,49 @@ interface RunItem {
   unreadable?: 'never' | 'maybe';
 }
 
-/** A source belongs to a workspace: what it needs from people goes to the workspace's owners and admins. */
-async function mailOwner(
+/**
+ * A source belongs to a workspace: what it needs from people goes to the workspace's owners and admins, with a
+ * link at the workspace's address (an agency's people are in many workspaces).
+ */
+async function mailManagers(
   deps: RunnerDeps,
   workspaceId: string,
-  build: (to: string) => Parameters<RunnerDeps['mailer']['send']>[0],
+  path: string,
+  build: (to: string, link: string) => Parameters<RunnerDeps['mailer']['send']>[0],
 ) {
+  const link = `${deps.config.appUrl}/w/${await workspacesRepo.slugOf(deps.db, workspaceId)}${path}`;
   for (const to of await workspacesRepo.managerEmails(deps.db, workspaceId))
-    await deps.mailer.send(build(to));
+    await deps.mailer.send(build(to, link));
+}
+
+const TOKEN_REFUSED = 'Meta refused the pixel account’s token';
+
+/** An entry of the run's in the workspace's log: the person who asked for it ("Run now"), else the schedule. */
+const runActivity = (
+  deps: RunnerDeps,
+  s: SourceRow,
+  kind: ActivityKind,
+  subject: string | null,
+  details: ActivityDetails,
+) =>
+  recordRunActivity(deps.db, {
+    workspaceId: s.workspaceId,
+    actorUserId: s.runRequestedBy,
+    kind,
+    subject,
+    details,
+  });
+
+/** The run's outcome in the log, with its counts (rows and events, never a row's value). */
+async function logOutcome(deps: RunnerDeps, s: SourceRow, runId: string, status: string) {
+  const run = await sourcesRepo.getRun(deps.db, runId);
+  await runActivity(deps, s, 'source.run_finished', s.name, {
+    status,
+    rows: run?.rowsRead ?? 0,
+    rowsSkipped: run?.rowsSkipped ?? 0,
+    sent: run?.sent ?? 0,
+    failed: run?.failed ?? 0,
+  });
 }
 
 /** Sends nothing, pauses the source and tells the owner why. */
@@ -67,8 +105,9 @@ async function pauseAndMail(
 ) {
   await sourcesRepo.pause(deps.db, s.workspaceId, s.id, reason);
   await sourcesRepo.finishRun(deps.db, runId, { status: 'paused', message: reason, ...extra });
-  await mailOwner(deps, s.workspaceId, (to) =>
-    sourcePausedMail(to, s.name, cause, reason, `${deps.config.appUrl}/sources/${s.id}`),
+  await runActivity(deps, s, 'source.auto_paused', s.name, { reason: pauseWhat(cause) });
+  await mailManagers(deps, s.workspaceId, `/sources/${s.id}`, (to, link) =>
+    sourcePausedMail(to, s.name, cause, reason, link),
   );
 }
 
@@ -83,13 +122,9 @@ async function pauseForExpiredToken(deps: RunnerDeps, s: SourceRow) {
   const reason = `Meta no longer accepts the access token of "${account?.name ?? 'the pixel account'}". Save a new token, then resume.`;
   const paused = await sourcesRepo.pauseForAccount(deps.db, s.pixelAccountId, reason);
   if (!paused.length) return;
-  await mailOwner(deps, s.workspaceId, (to) =>
-    tokenExpiredMail(
-      to,
-      account?.name ?? '',
-      paused.map((p) => p.name).sort(),
-      `${deps.config.appUrl}/sources`,
-    ),
+  for (const p of paused) await runActivity(deps, s, 'source.auto_paused', p.name, { reason: TOKEN_REFUSED });
+  await mailManagers(deps, s.workspaceId, '/sources', (to, link) =>
+    tokenExpiredMail(to, account?.name ?? '', paused.map((p) => p.name).sort(), link),
   );
 }
 
@@ -106,12 +141,14 @@ export async function executeRun(deps: RunnerDeps, s: SourceRow, runId: string):
   try {
     const status = await execute(deps, s, runId, picked);
     await afterItem(deps, s, picked, status);
+    await logOutcome(deps, s, runId, status);
     await dropUnsentUpload(deps, runId);
     return status;
   } catch (err) {
     // Another server answers at this address, or this one was reinstalled: only the owner can tell.
     if (err instanceof HostKeyChanged) {
       await pauseAndMail(deps, s, runId, 'host_key', err.message);
+      await logOutcome(deps, s, runId, 'paused');
       return 'paused';
     }
     let message =
@@ -121,6 +158,7 @@ export async function executeRun(deps: RunnerDeps, s: SourceRow, runId: string):
     if (!(err instanceof FetchFailure || err instanceof AppError)) console.error('source run failed', err);
     message += await skipUnreadable(deps, s, picked);
     await sourcesRepo.finishRun(deps.db, runId, { status: 'failed', message });
+    await logOutcome(deps, s, runId, 'failed');
     await dropUnsentUpload(deps, runId);
     return 'failed';
   } finally {
@@ -339,12 +377,15 @@ async function execute(deps: RunnerDeps, s: SourceRow, runId: string, picked: Ru
       testEventCode: s.testEventCode,
       skipDelivered: true,
       expectedEvents: toSend,
+      startedBy: s.runRequestedBy,
     });
   });
   await sourcesRepo.setRunSend(db, runId, run.id);
+  await runActivity(deps, s, 'send.started', file.fileName, { pixelId: account.pixelId, source: s.name });
   // In this worker, awaited: the run's outcome decides the source's. A crash here leaves the send run to the
   // send-run sweeper, which resumes it batch by batch.
   await runSend(deps.engine, run.id);
+  await mailSendNotices(deps);
   const done = (await deliveryRepo.getRun(db, run.id))!;
   if (done.stop_reason === 'token') {
     await pauseForExpiredToken(deps, s);

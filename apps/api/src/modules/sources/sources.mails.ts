@@ -35,6 +35,9 @@ const PAUSE_TEXT: Record<PauseCause, { what: string; todo: string }> = {
   },
 };
 
+/** The cause in a few words ("too many rows have errors"), for the activity log. */
+export const pauseWhat = (cause: PauseCause) => PAUSE_TEXT[cause].what;
+
 /** A run sent nothing and paused its source: what went wrong, in the run's words, and what to do. */
 export const sourcePausedMail = (
   to: string,

@@ -60,6 +60,8 @@ export interface SourceRow {
   pauseReason: string | null;
   nextRunAt: Date | null;
   runRequestedAt: Date | null;
+  /** Who asked for that run; null for a scheduled run or a backlog's next file. */
+  runRequestedBy: string | null;
   /** When a run first remembered its rows with errors; null: the threshold counts every row (decision 0100). */
   badRowsKnownAt: Date | null;
 }
@@ -99,7 +101,7 @@ const isUuid = (id: string) => /^[0-9a-f-]{36}$/i.test(id);
 
 const COLS = `id, workspace_id, name, kind, connection, secret_ciphertext, secret_iv, secret_tag, secret_key_version, mappings,
   hardcoded_values, settings, pixel_account_id, test_event_code, schedule, time_zone, error_threshold, status,
-  pause_reason, next_run_at, run_requested_at, bad_rows_known_at`;
+  pause_reason, next_run_at, run_requested_at, run_requested_by, bad_rows_known_at`;
 
 function toSource(r: Record<string, unknown>): SourceRow {
   return {
@@ -129,6 +131,7 @@ function toSource(r: Record<string, unknown>): SourceRow {
     pauseReason: (r.pause_reason as string | null) ?? null,
     nextRunAt: (r.next_run_at as Date | null) ?? null,
     runRequestedAt: (r.run_requested_at as Date | null) ?? null,
+    runRequestedBy: (r.run_requested_by as string | null) ?? null,
     badRowsKnownAt: (r.bad_rows_known_at as Date | null) ?? null,
   };
 }
@@ -341,11 +344,19 @@ export const sourcesRepo = {
     );
     return r.rows.map((x) => ({ id: x.id, name: x.name, workspaceId: x.workspace_id }));
   },
-  async requestRun(db: Queryable, workspaceId: string, id: string, now: Date): Promise<boolean> {
+  /** The first request since the last claim wins, with its person. */
+  async requestRun(
+    db: Queryable,
+    workspaceId: string,
+    id: string,
+    now: Date,
+    userId: string | null,
+  ): Promise<boolean> {
     if (!isUuid(id)) return false;
     const r = await db.query(
-      'update sources set run_requested_at = coalesce(run_requested_at, $3) where id = $1 and workspace_id = $2',
-      [id, workspaceId, now],
+      `update sources set run_requested_by = case when run_requested_at is null then $4::uuid else run_requested_by end,
+         run_requested_at = coalesce(run_requested_at, $3) where id = $1 and workspace_id = $2`,
+      [id, workspaceId, now, userId],
     );
     return r.rowCount > 0;
   },
@@ -391,7 +402,8 @@ export const sourcesRepo = {
   async advance(db: Queryable, id: string, nextRunAt: Date | null, clearRequest: boolean) {
     await db.query(
       `update sources set next_run_at = coalesce($2, next_run_at),
-         run_requested_at = case when $3 then null else run_requested_at end where id = $1`,
+         run_requested_at = case when $3 then null else run_requested_at end,
+         run_requested_by = case when $3 then null else run_requested_by end where id = $1`,
       [id, nextRunAt, clearRequest],
     );
   },

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { DeleteSourceQuery, ListQuery, SourceInput, TestFetchRequest } from '@backsignal/contracts';
 import type { ResolvedDeps } from '../../deps.ts';
+import { currentUser } from '../../plugins/session.ts';
 import { currentWorkspace, roleGuard } from '../../plugins/workspace.ts';
 import * as sources from './sources.service.ts';
 import { logActivity } from '../activity/activity.http.ts';
@@ -116,7 +117,7 @@ export const sourceRoutes =
         },
       },
       async (request, reply) => {
-        await sources.requestRun(deps, uid(request), request.params.id);
+        await sources.requestRun(deps, uid(request), request.params.id, currentUser(request).id);
         await logActivity(deps.db, request, 'source.run_requested', await nameOf(request, request.params.id));
         return reply.status(202).send({ message: 'The source will run in a few seconds.' });
       },

@@ -142,8 +142,8 @@ export async function resumeSource(deps: Deps, workspaceId: string, id: string) 
 }
 
 /** "Run now": the next scheduler tick (within seconds) takes it, in whichever worker claims it first. */
-export async function requestRun(deps: Deps, workspaceId: string, id: string) {
-  if (!(await sourcesRepo.requestRun(deps.db, workspaceId, id, deps.now()))) throw missing();
+export async function requestRun(deps: Deps, workspaceId: string, id: string, userId: string) {
+  if (!(await sourcesRepo.requestRun(deps.db, workspaceId, id, deps.now(), userId))) throw missing();
 }
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);

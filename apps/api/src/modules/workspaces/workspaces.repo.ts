@@ -67,6 +67,27 @@ export const workspacesRepo = {
     return r.rows.map((x) => x.email);
   },
 
+  /** Answers false when another workspace has the slug (checked here, and by the unique index in a race). */
+  async setSlug(db: Queryable, workspaceId: string, slug: string): Promise<boolean> {
+    try {
+      const r = await db.query(
+        `update workspaces set slug = $2 where id = $1
+           and not exists (select 1 from workspaces o where o.slug = $2 and o.id <> $1)`,
+        [workspaceId, slug],
+      );
+      return r.rowCount > 0;
+    } catch (err) {
+      if ((err as { code?: string }).code === '23505') return false;
+      throw err;
+    }
+  },
+
+  /** The workspace's address segment, for links in mails (`/w/<slug>/…`). */
+  async slugOf(db: Queryable, workspaceId: string): Promise<string | null> {
+    const r = await db.query<{ slug: string }>('select slug from workspaces where id = $1', [workspaceId]);
+    return r.rows[0]?.slug ?? null;
+  },
+
   /** Records the member's activity now (the guard calls it at most once a minute per member). */
   async touchActive(db: Queryable, workspaceId: string, userId: string): Promise<void> {
     await db.query(

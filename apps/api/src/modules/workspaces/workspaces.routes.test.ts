@@ -181,6 +181,47 @@ describe('workspaces', () => {
     expect((await unverified.get('/api/uploads')).statusCode).toBe(403);
   });
 
+  it("lets only the owner change the workspace's address: format, unique, the old address then 404", async () => {
+    const { agent: owner, userId: ownerId } = await loggedInAgent(ctx.app, ctx.db);
+    const { agent: admin, userId: adminId } = await loggedInAgent(ctx.app, ctx.db);
+    const { agent: other } = await loggedInAgent(ctx.app, ctx.db);
+    const slug = (await owner.get('/api/workspaces')).json().workspaces[0].slug as string;
+    const taken = (await other.get('/api/workspaces')).json().workspaces[0].slug as string;
+    await join(ownerId, adminId, 'admin');
+
+    expect((await new Agent(ctx.app).patch('/api/workspace/slug', { slug: 'acme' })).statusCode).toBe(401);
+    expect((await owner.patch('/api/workspace/slug', { slug: 'acme' }, { xsrf: false })).statusCode).toBe(
+      403,
+    );
+    expect((await admin.patch('/api/workspace/slug', { slug: 'acme' }, inWs(slug))).statusCode).toBe(403);
+    for (const bad of ['', 'ab', 'Acme Agency', '-acme', 'acme-', 'acme_co', 'x'.repeat(61)]) {
+      const r = await owner.patch('/api/workspace/slug', { slug: bad }, inWs(slug));
+      expect(r.statusCode, bad).toBe(400);
+      expect(r.json().fields.slug, bad).toMatch(/^(Address is required\.|Use 3 to 60 lower-case letters)/);
+    }
+    const clash = await owner.patch('/api/workspace/slug', { slug: taken }, inWs(slug));
+    expect(clash.statusCode).toBe(409);
+    expect(clash.json()).toMatchObject({ fields: { slug: 'This address is taken. Choose another.' } });
+
+    const fresh = `acme-${ownerId.slice(0, 8)}`;
+    const moved = await owner.patch('/api/workspace/slug', { slug: ` ${fresh} ` }, inWs(slug));
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json()).toEqual({ slug: fresh, message: 'Workspace address changed.' });
+    // The same address again changes nothing.
+    expect((await owner.patch('/api/workspace/slug', { slug: fresh }, inWs(fresh))).statusCode).toBe(200);
+
+    // The old address names no workspace, for every member; the new one opens it.
+    expect((await admin.get('/api/uploads', inWs(slug))).statusCode).toBe(404);
+    expect((await admin.get('/api/workspace', inWs(fresh))).json()).toMatchObject({
+      slug: fresh,
+      role: 'admin',
+    });
+    const log = (await owner.get('/api/workspace/activity?kind=workspace.slug_changed', inWs(fresh))).json();
+    expect(log.entries).toEqual([
+      expect.objectContaining({ subject: fresh, details: { from: slug }, actorUserId: ownerId }),
+    ]);
+  });
+
   it('refuses to delete an account that alone owns a workspace others are in', async () => {
     const { agent: owner, userId: ownerId } = await loggedInAgent(ctx.app, ctx.db);
     const { userId: mateId } = await loggedInAgent(ctx.app, ctx.db);

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import {
   WorkspaceCreate,
   WorkspaceDelete,
+  WorkspaceSlugUpdate,
   WorkspaceUpdate,
   type WorkspaceList,
   type WorkspaceSummary,
@@ -14,7 +15,7 @@ import { currentUser, requireVerifiedUser } from '../../plugins/session.ts';
 import { currentWorkspace, roleGuard } from '../../plugins/workspace.ts';
 import { workspacesRepo } from './workspaces.repo.ts';
 import { logActivity } from '../activity/activity.http.ts';
-import { createForUser, deleteWorkspace } from './workspaces.service.ts';
+import { changeSlug, createForUser, deleteWorkspace } from './workspaces.service.ts';
 
 const Open = z.object({ slug: z.string().max(80) });
 
@@ -78,6 +79,23 @@ export const workspaceRoutes =
         await workspacesRepo.rename(db, currentWorkspace(request).id, request.body.name);
         await logActivity(db, request, 'workspace.renamed', request.body.name);
         return { message: 'Workspace renamed.' };
+      },
+    );
+
+    // Limited: whether a slug is taken is all an owner learns of other workspaces, and not in bulk.
+    app.patch(
+      '/api/workspace/slug',
+      {
+        preValidation: need('owner'),
+        schema: { body: WorkspaceSlugUpdate },
+        config: { rateLimit: { max: 20, timeWindow: '1 hour' } },
+      },
+      async (request) => {
+        const w = currentWorkspace(request);
+        const { slug } = request.body;
+        if (await changeSlug(db, w, slug))
+          await logActivity(db, request, 'workspace.slug_changed', slug, { from: w.slug });
+        return { slug, message: 'Workspace address changed.' };
       },
     );
 

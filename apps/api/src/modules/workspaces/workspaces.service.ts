@@ -53,3 +53,17 @@ export async function deleteWorkspace(db: Db, w: WorkspaceSummary, confirm: stri
     });
   await db.transaction((tx) => workspacesRepo.delete(tx, [w.id]));
 }
+
+export const SLUG_TAKEN = 'This address is taken. Choose another.';
+
+/**
+ * Moves the workspace to a new address; answers whether it moved. The old address then names no workspace (a
+ * 404, like any unknown slug): no redirect is kept, so another workspace may take the old slug later and links
+ * to it never open this one's data for someone who is not a member (decision 0108).
+ */
+export async function changeSlug(db: Db, w: WorkspaceSummary, slug: string): Promise<boolean> {
+  if (slug === w.slug) return false;
+  if (!(await workspacesRepo.setSlug(db, w.id, slug)))
+    throw new AppError('CONFLICT', SLUG_TAKEN, { slug: SLUG_TAKEN });
+  return true;
+}

@@ -1,4 +1,5 @@
 import { useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useSearchParams } from 'react-router';
 import { toast } from 'react-toastify';
 import { ROLES } from '@backsignal/contracts';
 import { Button } from '../../components/ui/Button.tsx';
@@ -18,12 +19,20 @@ import { ActivityLink } from '../activity/ActivityPage.tsx';
 
 const TABS = ['My Profile', 'Change Password', 'Workspace', 'Members'] as const;
 type Tab = (typeof TABS)[number];
+/** `?tab=` opens a tab: the workspace's address change lands back on its tab under the new address. */
+const TAB_PARAM: Record<string, Tab> = {
+  workspace: 'Workspace',
+  members: 'Members',
+  password: 'Change Password',
+};
 
 export function SettingsPage() {
   usePageMeta({ title: 'Account Settings | Backsignal' });
-  const [tab, setTab] = useState<Tab>('My Profile');
+  const [params] = useSearchParams();
+  const first = TAB_PARAM[params.get('tab') ?? ''] ?? 'My Profile';
+  const [tab, setTab] = useState<Tab>(first);
   // The members list loads when its tab is first opened, then stays mounted like the others.
-  const [seen, setSeen] = useState<ReadonlySet<Tab>>(new Set(['My Profile']));
+  const [seen, setSeen] = useState<ReadonlySet<Tab>>(new Set([first]));
   const open = (t: Tab) => {
     setTab(t);
     setSeen((s) => (s.has(t) ? s : new Set([...s, t])));

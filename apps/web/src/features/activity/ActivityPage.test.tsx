@@ -134,5 +134,9 @@ describe('activity-api helpers', () => {
     ).toBe('?kind=send.started&from=2026-11-01&before=2026-11-28T10%3A00%3A00.000Z%2C5');
     expect(detailsText({ ok: false, pixelId: '9' })).toBe('connection failed · pixel 9');
     expect(detailsText({ filesDeleted: 3 })).toBe('3 files deleted');
+    expect(
+      detailsText({ status: 'nothing_new', rows: 4, rowsSkipped: 1, sent: 0, failed: 0, source: 'my_sheet' }),
+    ).toBe('nothing new · 4 rows · 1 rows skipped · 0 sent · 0 failed · source my_sheet');
+    expect(detailsText({ reason: 'too many rows have errors' })).toBe('too many rows have errors');
   });
 });

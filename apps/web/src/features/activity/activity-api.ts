@@ -31,11 +31,14 @@ export const activityApi = {
 
 const DETAIL_TEXT: Record<string, string> = {
   rows: 'rows',
+  rowsSkipped: 'rows skipped',
   sent: 'sent',
   failed: 'failed',
-  pixelId: 'pixel',
   filesDeleted: 'files deleted',
 };
+
+/** Details shown as a word and the value after it. */
+const PREFIX: Record<string, string> = { pixelId: 'pixel', source: 'source', status: '' };
 
 /** An entry's details in words: "pixel 123 · 40 sent · 2 failed". */
 export function detailsText(d: Record<string, string | number | boolean>): string {
@@ -47,9 +50,11 @@ export function detailsText(d: Record<string, string | number | boolean>): strin
           : 'connection failed'
         : k === 'retry'
           ? 'retry'
-          : k === 'pixelId' || k === 'status'
-            ? `${DETAIL_TEXT[k] ?? ''} ${String(v)}`.trim()
-            : `${String(v)} ${DETAIL_TEXT[k] ?? k}`,
+          : k === 'reason'
+            ? String(v)
+            : k in PREFIX
+              ? `${PREFIX[k]} ${k === 'status' ? String(v).replace(/_/g, ' ') : String(v)}`.trim()
+              : `${String(v)} ${DETAIL_TEXT[k] ?? k}`,
     )
     .join(' · ');
 }

@@ -170,13 +170,21 @@ export function DashboardPage() {
               return (
                 <li key={f.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 px-6 py-3">
                   {/* Phone: name and Delete on the first line, details below; wider screens: one line. */}
-                  <Link
-                    to={routeForStatus(f.status, f.id)}
-                    className="order-1 min-w-0 flex-1 truncate font-medium text-brand-700 hover:underline"
-                  >
-                    {f.fileName}
-                    {f.corrected && <span className="font-normal text-slate-500">, corrected</span>}
-                  </Link>
+                  {/* A viewer reads summaries; the workflow's screens before them are a member's. */}
+                  {canWork || f.status === 'submitted' ? (
+                    <Link
+                      to={routeForStatus(f.status, f.id)}
+                      className="order-1 min-w-0 flex-1 truncate font-medium text-brand-700 hover:underline"
+                    >
+                      {f.fileName}
+                      {f.corrected && <span className="font-normal text-slate-500">, corrected</span>}
+                    </Link>
+                  ) : (
+                    <span className="order-1 min-w-0 flex-1 truncate font-medium text-slate-900">
+                      {f.fileName}
+                      {f.corrected && <span className="font-normal text-slate-500">, corrected</span>}
+                    </span>
+                  )}
                   <span className="order-3 flex basis-full flex-wrap items-center gap-x-2 gap-y-1 sm:order-2 sm:basis-auto">
                     <span id={`details-${f.id}`} className="text-xs text-slate-500">
                       {fileDetails(f)}

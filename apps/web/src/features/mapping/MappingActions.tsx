@@ -4,6 +4,7 @@ import { toast } from 'react-toastify';
 import type { HardcodedValues, Mappings } from '@backsignal/core/browser';
 import { Button, buttonClass } from '../../components/ui/Button.tsx';
 import { errorMessage } from '../../lib/errors.ts';
+import { useCan } from '../../lib/workspace.tsx';
 import { workflowApi } from '../workflow/workflow-api.ts';
 import { toPayload, type MappedRow } from './mapping-state.ts';
 
@@ -49,6 +50,8 @@ export function MappingActions(props: {
   }, [open]);
   const [selected, setSelected] = useState('');
   const [confirmDelete, setConfirmDelete] = useState(false);
+  // Deleting a template the whole workspace shares is an admin's (README's roles table).
+  const canDelete = useCan('admin');
   const [confirmClear, setConfirmClear] = useState(false);
   const [name, setName] = useState('');
   const queryClient = useQueryClient();
@@ -222,14 +225,16 @@ export function MappingActions(props: {
               >
                 Rename to name below
               </Button>
-              <Button
-                variant="danger-outline"
-                className="px-2 py-1 text-xs"
-                disabled={!selected}
-                onClick={() => setConfirmDelete(true)}
-              >
-                Delete
-              </Button>
+              {canDelete && (
+                <Button
+                  variant="danger-outline"
+                  className="px-2 py-1 text-xs"
+                  disabled={!selected}
+                  onClick={() => setConfirmDelete(true)}
+                >
+                  Delete
+                </Button>
+              )}
             </div>
             {confirmDelete && selected && (
               <div

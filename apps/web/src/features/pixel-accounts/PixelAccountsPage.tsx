@@ -141,7 +141,9 @@ function AccountCard({ account }: { account: PixelAccount }) {
       <Card className="space-y-4">
         {account.status === 'reconnect_needed' && (
           <p className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-800 ring-1 ring-inset ring-amber-200">
-            Reconnect needed: Meta refused this token. Paste a new one under Replace token and save.
+            {canManage
+              ? 'Reconnect needed: Meta refused this token. Paste a new one under Replace token and save.'
+              : 'Reconnect needed: Meta refused this token. An owner or admin of the workspace must save a new one.'}
           </p>
         )}
         <div className="grid grid-cols-1 gap-4 md:grid-cols-2 xl:grid-cols-4">
@@ -157,7 +159,10 @@ function AccountCard({ account }: { account: PixelAccount }) {
             onChange={(e) => setPixelId(e.target.value)}
             readOnly={!canManage}
           />
-          <TextField label="Access token" value={account.accessToken} readOnly className="font-mono" />
+          {/* Even masked, the token is an admin's to see: a member sends with the account, nothing more. */}
+          {canManage && (
+            <TextField label="Access token" value={account.accessToken} readOnly className="font-mono" />
+          )}
           {canManage && (
             <SecretField
               label="Replace token"

@@ -13,6 +13,7 @@ import { download } from '../../lib/api.ts';
 import { errorMessage, limitOr } from '../../lib/errors.ts';
 import { usePageMeta } from '../../lib/page-meta.ts';
 import { track } from '../../lib/track.ts';
+import { useCan } from '../../lib/workspace.tsx';
 import { atLeast, workflowApi } from '../workflow/workflow-api.ts';
 import { ConnectionCheck, testAccount, type TestState } from './ConnectionCheck.tsx';
 import {
@@ -85,6 +86,8 @@ export function SubmitPage() {
     retry: false,
   });
   const accounts = useQuery({ queryKey: ['accounts'], queryFn: workflowApi.accounts });
+  // Adding and testing pixel accounts is an admin's: a member sends with the workspace's accounts.
+  const canManage = useCan('admin');
   const chosen = accounts.data?.some((a) => a.id === accountId) ? accountId : null;
   const delivered = useDelivered(fileId, prepared.isSuccess ? chosen : null);
 
@@ -198,15 +201,21 @@ export function SubmitPage() {
                   {a.status === 'reconnect_needed' ? ' (reconnect needed)' : ''}
                 </option>
               ))}
-              <option value={NEW}>+ Save a new account</option>
+              {canManage && <option value={NEW}>+ Save a new account</option>}
             </SelectField>
             {account?.status === 'reconnect_needed' && (
               <p className="text-sm text-amber-700">
-                Meta refused this account's token last time. Update the token on the Pixel Accounts page
-                before sending.
+                {canManage
+                  ? "Meta refused this account's token last time. Update the token on the Pixel Accounts page before sending."
+                  : "Meta refused this account's token last time. Ask an owner or admin to update it before sending."}
               </p>
             )}
-            {(accountId === NEW || (accounts.isSuccess && !accounts.data.length)) && (
+            {!canManage && accounts.isSuccess && !accounts.data.length && (
+              <p className="text-sm text-slate-600">
+                This workspace has no pixel account yet. Ask an owner or admin to add one on Pixel Accounts.
+              </p>
+            )}
+            {canManage && (accountId === NEW || (accounts.isSuccess && !accounts.data.length)) && (
               // A form, so Enter in either field saves, as on the Pixel Accounts page.
               <form
                 className="space-y-3 rounded-xl bg-slate-50 p-4"
@@ -226,7 +235,7 @@ export function SubmitPage() {
                 </div>
               </form>
             )}
-            {account && <ConnectionCheck accountId={account.id} initial={savedTest} />}
+            {account && canManage && <ConnectionCheck accountId={account.id} initial={savedTest} />}
             {account && (
               <DeliveredBefore
                 delivered={delivered.data}

@@ -5,6 +5,7 @@ import type { DeliverySummary } from '@backsignal/contracts';
 import { Button } from '../../components/ui/Button.tsx';
 import { SecretField } from '../../components/ui/SecretField.tsx';
 import { errorMessage } from '../../lib/errors.ts';
+import { useCan } from '../../lib/workspace.tsx';
 import { summaryApi } from './summary-api.ts';
 
 const TOKEN_NEEDED = 'Paste the new access token first.';
@@ -20,9 +21,19 @@ export function RetryStopped({ summary, fileId }: { summary: DeliverySummary; fi
   const [token, setToken] = useState('');
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
+  const canRetry = useCan('member');
+  const canReplaceToken = useCan('admin');
   const accountId = summary.pixelAccount.accountId;
-  if (!summary.retry?.allowed || !accountId) return null;
+  if (!summary.retry?.allowed || !accountId || !canRetry) return null;
   const byToken = summary.stopReason === 'token';
+  // A member retries, but the token is an admin's to replace.
+  if (byToken && !canReplaceToken)
+    return (
+      <p className="mt-4 rounded-xl bg-white p-4 text-sm text-slate-700 ring-1 ring-inset ring-slate-200">
+        Meta refused the pixel account's token. Ask an owner or admin of the workspace to save a new token on
+        Pixel Accounts; then retry here: Backsignal sends only the events not delivered.
+      </p>
+    );
   // Refused batches count as failed, so "remaining" is not what a retry sends: every planned event not sent is.
   const total = summary.progress.totalEvents;
   const left = total === null ? null : Math.max(0, total - summary.totalSent);
