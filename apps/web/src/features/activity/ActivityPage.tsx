@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Link } from '../../lib/ws-router.tsx';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
@@ -108,9 +108,10 @@ export function ActivityPage() {
           <p className="text-sm text-slate-600">Nothing recorded for these filters.</p>
         </Card>
       ) : (
-        <Card className="overflow-x-auto p-0">
+        <Card className="p-0 sm:overflow-x-auto">
+          {/* Under sm each entry is a block of labelled lines: five columns do not fit 390 px. */}
           <table className="w-full text-left text-sm">
-            <thead className="border-b border-slate-200 text-xs uppercase text-slate-500">
+            <thead className="hidden border-b border-slate-200 text-xs uppercase text-slate-500 sm:table-header-group">
               <tr>
                 <th className="px-4 py-2 font-semibold">When</th>
                 <th className="px-4 py-2 font-semibold">Who</th>
@@ -121,19 +122,28 @@ export function ActivityPage() {
             </thead>
             <tbody>
               {entries.map((e) => (
-                <tr key={e.id} className="border-b border-slate-100 last:border-0">
-                  <td className="whitespace-nowrap px-4 py-2 text-slate-600">
+                <tr
+                  key={e.id}
+                  className="block border-b border-slate-100 py-2 last:border-0 sm:table-row sm:py-0"
+                >
+                  <Cell label="When" className="text-slate-600 sm:whitespace-nowrap">
                     <time dateTime={e.at}>{when(e.at)}</time>
-                  </td>
-                  <td className="px-4 py-2">{e.actorUserId ? e.actorLabel : 'Schedule'}</td>
-                  <td className="px-4 py-2">
+                  </Cell>
+                  <Cell label="Who" className="break-words">
+                    {e.actorUserId ? e.actorLabel : 'Schedule'}
+                  </Cell>
+                  <Cell label="What">
                     <span className="font-medium text-slate-900">
                       {ACTIVITY_KIND_LABELS[e.kind] ?? e.kind}
                     </span>
                     {e.subject ? <span className="text-slate-600"> · {e.subject}</span> : null}
-                  </td>
-                  <td className="px-4 py-2 text-slate-600">{detailsText(e.details)}</td>
-                  <td className="px-4 py-2 text-slate-500">{e.ip ?? ''}</td>
+                  </Cell>
+                  <Cell label="Details" className="text-slate-600">
+                    {detailsText(e.details)}
+                  </Cell>
+                  <Cell label="IP address" className="text-slate-500">
+                    {e.ip ?? ''}
+                  </Cell>
                 </tr>
               ))}
             </tbody>
@@ -181,5 +191,23 @@ export function ActivityLink() {
         Webhooks
       </Link>
     </p>
+  );
+}
+
+/** A table cell that, under sm, is a line of its own led by its column's name. */
+function Cell({
+  label,
+  className = '',
+  children,
+}: {
+  label: string;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <td className={`block px-4 py-0.5 sm:table-cell sm:py-2 ${className}`}>
+      <span className="mr-1 text-xs font-semibold uppercase text-slate-500 sm:hidden">{label}</span>
+      {children}
+    </td>
   );
 }
