@@ -204,8 +204,10 @@ function Cell({
   className?: string;
   children: ReactNode;
 }) {
+  // An empty line would show its label alone.
+  const display = children === '' || children === null ? 'hidden' : 'block';
   return (
-    <td className={`block px-4 py-0.5 sm:table-cell sm:py-2 ${className}`}>
+    <td className={`${display} px-4 py-0.5 sm:table-cell sm:py-2 ${className}`}>
       <span className="mr-1 text-xs font-semibold uppercase text-slate-500 sm:hidden">{label}</span>
       {children}
     </td>
