@@ -25,6 +25,7 @@ import { sourceRoutes } from './modules/sources/sources.routes.ts';
 import { workspaceRoutes } from './modules/workspaces/workspaces.routes.ts';
 import { memberRoutes } from './modules/workspaces/members.routes.ts';
 import { activityRoutes } from './modules/activity/activity.routes.ts';
+import { insightsRoutes } from './modules/insights/insights.routes.ts';
 import { registerHttpMetrics } from './plugins/metrics.ts';
 
 export interface RouteEntry {
@@ -102,5 +103,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(workspaceRoutes(resolved));
   await app.register(memberRoutes(resolved));
   await app.register(activityRoutes(resolved));
+  await app.register(insightsRoutes(resolved));
   return app;
 }

@@ -60,6 +60,7 @@ const ROUTES: Record<string, 'public' | 'account' | WorkspaceRole> = {
   'GET /api/workspace/activity': 'admin',
   'GET /api/workspace/activity.csv': 'admin',
   'GET /api/workspace/activity/people': 'admin',
+  'GET /api/insights': 'viewer',
 
   'GET /api/uploads': 'viewer',
   'POST /api/upload': 'member',

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../../db/db.ts';
 import { HELD_FIRST_HALF, lease, LEASE } from './delivery-batches.repo.ts';
 import { activityRepo } from '../activity/activity.repo.ts';
+import { insightsCounters } from '../insights/insights-counters.repo.ts';
 
 /** Send runs: one per send (or retry) of an upload, with its plan, heartbeat, throttle and outcome. */
 export type RunStatus = 'running' | 'completed' | 'completed_with_errors' | 'stopped';
@@ -209,11 +210,13 @@ export const runsRepo = {
   },
 
   async stopRun(db: Queryable, runId: string, reason: StopReason, error: string | null): Promise<void> {
-    // The activity entry is written by the statement that ends the run: once, whichever worker ends it.
+    // The activity entry and Insights' counters are written by the statement that ends the run: once, whichever
+    // worker ends it.
     await db.query(
       `with ended as (update send_runs set status = 'stopped', stop_reason = $2, stop_error = $3, finished_at = now(), updated_at = now()
-       where id = $1 and status = 'running' returning *)
-       ${activityRepo.runFinishedInsert()}`,
+       where id = $1 and status = 'running' returning *),
+       noted as (${activityRepo.runFinishedInsert()})${insightsCounters.runEndedCtes()}
+       select 1`,
       [runId, reason, error],
     );
   },
@@ -233,7 +236,7 @@ export const runsRepo = {
          and not exists (select 1 from send_batches b where b.run_id = r.id and b.status in ('pending', 'sending'))
          and not exists (select 1 from send_batches f where f.run_id = r.id and ${HELD_FIRST_HALF})
        returning r.*),
-       noted as (${activityRepo.runFinishedInsert()})
+       noted as (${activityRepo.runFinishedInsert()})${insightsCounters.runEndedCtes()}
        select status from ended`,
       [runId],
     );

@@ -2,6 +2,7 @@ import type { FileSettings, SourceKind, SourceRunStatus, SourceSchedule } from '
 import type { Queryable } from '../../db/db.ts';
 import type { SealedToken } from '../pixels/token-crypto.ts';
 import { jsonColumn } from '../../db/json-column.ts';
+import { insightsCounters } from '../insights/insights-counters.repo.ts';
 
 export interface StoredCsvUrl {
   kind: 'csv_url';
@@ -482,8 +483,10 @@ export const sourcesRepo = {
     f: { status: SourceRunStatus; message: string | null; rowsSkipped?: number; skippedRows?: object[] },
   ) {
     await db.query(
-      `update source_runs set status = $2, message = $3, rows_skipped = coalesce($4, rows_skipped),
-         skipped_rows = coalesce($5, skipped_rows), finished_at = now() where id = $1 and status = 'running'`,
+      `with done as (update source_runs set status = $2, message = $3, rows_skipped = coalesce($4, rows_skipped),
+         skipped_rows = coalesce($5, skipped_rows), finished_at = now() where id = $1 and status = 'running'
+         returning workspace_id, source_id, status, finished_at)${insightsCounters.sourceRunsEndedCte()}
+       select 1`,
       [
         runId,
         f.status,
@@ -495,12 +498,14 @@ export const sourcesRepo = {
   },
   /** Runs whose worker stopped beating (crashed): closed as failed so the source can run again. */
   async failStaleRuns(db: Queryable, quietMs: number, message: string): Promise<number> {
-    const r = await db.query(
-      `update source_runs set status = 'failed', message = $2, finished_at = now()
-       where status = 'running' and heartbeat_at < now() - make_interval(secs => $1::double precision / 1000)`,
+    const r = await db.query<{ n: number }>(
+      `with done as (update source_runs set status = 'failed', message = $2, finished_at = now()
+       where status = 'running' and heartbeat_at < now() - make_interval(secs => $1::double precision / 1000)
+       returning workspace_id, source_id, status, finished_at)${insightsCounters.sourceRunsEndedCte()}
+       select count(*)::int as n from done`,
       [quietMs, message],
     );
-    return r.rowCount;
+    return r.rows[0]!.n;
   },
   async getRun(db: Queryable, runId: string): Promise<SourceRunRow | undefined> {
     const r = await db.query(`select ${RUN_COLS} from ${RUN_FROM} where r.id = $1`, [runId]);

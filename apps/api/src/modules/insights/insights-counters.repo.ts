@@ -1,0 +1,83 @@
+import type { Queryable } from '../../db/db.ts';
+import { HELD_FIRST_HALF } from '../delivery/delivery-batches.repo.ts';
+
+/**
+ * Insights' daily counters (migration 0830, decision 0110), written by the statements that end runs: each
+ * function answers CTEs to append to a statement whose `ended` CTE returns the ended send run (all its columns),
+ * or whose `done` CTE returns the ended source runs. The counters move in the same statement as the run's status,
+ * so a run is counted once, whichever worker ends it, and never when the statement does not end it.
+ */
+const DAY = `(d.finished_at at time zone 'UTC')::date`;
+const SOURCE = '(select sr.source_id from source_runs sr where sr.send_run_id = d.id limit 1)';
+// A test send's events go to Events Manager's test tab: they are not conversions.
+const LIVE = 'd.test_event_code is null';
+
+export const insightsCounters = {
+  /** CTEs (`, name as (…)` each) counting an ended send run's events, identifiers and failure reasons. */
+  runEndedCtes(): string {
+    return `,
+      insight_outcomes as (
+        insert into insight_events (workspace_id, day, pixel_id, source_id, outcome, events, keyed, score_tenths)
+        select d.workspace_id, ${DAY}, d.pixel_id, ${SOURCE}, o.outcome, o.events, o.keyed, o.tenths
+          from ended d cross join lateral (
+            select 'sent' as outcome, coalesce(sum(b.event_count), 0) as events,
+                   coalesce(sum(b.match_events), 0) as keyed, coalesce(sum(b.match_tenths), 0) as tenths
+              from send_batches b where b.run_id = d.id and b.status = 'sent'
+            union all
+            select 'failed', coalesce(sum(f.event_count), 0), 0, 0 from send_batches f
+             where f.run_id = d.id and f.status = 'failed' and not (${HELD_FIRST_HALF})
+            union all
+            select 'skipped', d.skipped_events, 0, 0
+          ) o
+         where ${LIVE} and o.events > 0
+        on conflict (workspace_id, day, pixel_id, source_id, outcome) do update
+          set events = insight_events.events + excluded.events, keyed = insight_events.keyed + excluded.keyed,
+              score_tenths = insight_events.score_tenths + excluded.score_tenths),
+      insight_keys as (
+        insert into insight_match_keys (workspace_id, day, pixel_id, source_id, match_key, events)
+        select d.workspace_id, ${DAY}, d.pixel_id, ${SOURCE}, k.match_key, k.events
+          from ended d cross join lateral (
+            select sum(b.with_email) as e, sum(b.with_phone) as p, sum(b.with_name) as n,
+                   sum(b.with_address) as a, sum(b.with_external_id) as x
+              from send_batches b where b.run_id = d.id and b.status = 'sent'
+          ) t
+          cross join lateral (values ('email', t.e), ('phone', t.p), ('name', t.n), ('address', t.a),
+            ('external_id', t.x)) as k (match_key, events)
+         where ${LIVE} and k.events > 0
+        on conflict (workspace_id, day, pixel_id, source_id, match_key) do update
+          set events = insight_match_keys.events + excluded.events),
+      insight_reasons as (
+        insert into insight_failures (workspace_id, day, pixel_id, source_id, run_id, upload_id, verdict, error_code,
+                                      error_subcode, error_title, error_message, error_raw, events)
+        select d.workspace_id, ${DAY}, d.pixel_id, ${SOURCE}, d.id, d.upload_id, f.verdict, f.error_code,
+               f.error_subcode, f.error_title, f.error_message, min(f.error_raw), sum(f.event_count)
+          from ended d join send_batches f on f.run_id = d.id and f.status = 'failed' and not (${HELD_FIRST_HALF})
+         where ${LIVE}
+         group by d.workspace_id, d.finished_at, d.pixel_id, d.id, d.upload_id, f.verdict, f.error_code,
+                  f.error_subcode, f.error_title, f.error_message)`;
+  },
+
+  /** A CTE counting the source runs the statement's `done` CTE ended (workspace_id, source_id, status, finished_at). */
+  sourceRunsEndedCte(): string {
+    return `,
+      insight_runs as (
+        insert into insight_source_runs (workspace_id, day, source_id, status, runs)
+        select d.workspace_id, ${DAY}, d.source_id, d.status, count(*) from done d
+         group by d.workspace_id, ${DAY}, d.source_id, d.status
+        on conflict (workspace_id, day, source_id, status) do update
+          set runs = insight_source_runs.runs + excluded.runs)`;
+  },
+
+  /** RETENTION_DAYS: counters of days before `before` go, as the runs they counted do. */
+  async deleteBefore(db: Queryable, before: Date): Promise<number> {
+    let n = 0;
+    for (const table of ['insight_events', 'insight_match_keys', 'insight_failures', 'insight_source_runs']) {
+      const r = await db.query(
+        `delete from ${table} where day < ($1::timestamptz at time zone 'UTC')::date`,
+        [before],
+      );
+      n += r.rowCount ?? 0;
+    }
+    return n;
+  },
+};
