@@ -13,32 +13,28 @@ alter table send_batches add column with_name integer;
 alter table send_batches add column with_address integer;
 alter table send_batches add column with_external_id integer;
 
--- Events per day × pixel × source × outcome. source_id null: a file uploaded by hand. For 'sent', `keyed` is how
--- many of the events had their identifiers counted (runs from before this migration did not) and
--- `score_tenths` the sum of their match estimates.
-create table insight_events (
+-- Events per day × pixel × source (null: a file uploaded by hand), one counter per outcome (sent, failed, skipped)
+-- and per identifier group: `keyed` is how many sent events had their identifiers counted (runs from before this
+-- migration did not), `score_tenths` the sum of their match estimates, `with_*` how many carried each group.
+-- One wide row rather than a row per outcome and per identifier: the screen reads a fifth of the rows (decision
+-- 0110, the bench's figures).
+create table insight_days (
   workspace_id uuid not null references workspaces (id) on delete cascade,
   day date not null,
   pixel_id text not null,
   source_id uuid,
-  outcome text not null check (outcome in ('sent', 'failed', 'skipped')),
-  events bigint not null default 0,
+  sent bigint not null default 0,
+  failed bigint not null default 0,
+  skipped bigint not null default 0,
   keyed bigint not null default 0,
-  score_tenths bigint not null default 0
+  score_tenths bigint not null default 0,
+  with_email bigint not null default 0,
+  with_phone bigint not null default 0,
+  with_name bigint not null default 0,
+  with_address bigint not null default 0,
+  with_external_id bigint not null default 0
 );
-create unique index insight_events_key on insight_events (workspace_id, day, pixel_id, source_id, outcome) nulls not distinct;
-
--- Sent events carrying each identifier group, per day × pixel × source (the share's numerator; its denominator
--- is insight_events.keyed).
-create table insight_match_keys (
-  workspace_id uuid not null references workspaces (id) on delete cascade,
-  day date not null,
-  pixel_id text not null,
-  source_id uuid,
-  match_key text not null check (match_key in ('email', 'phone', 'name', 'address', 'external_id')),
-  events bigint not null default 0
-);
-create unique index insight_match_keys_key on insight_match_keys (workspace_id, day, pixel_id, source_id, match_key) nulls not distinct;
+create unique index insight_days_key on insight_days (workspace_id, day, pixel_id, source_id) nulls not distinct;
 
 -- Failed events per run and reason (the summary's groups: verdict, code, subcode, title, message), so a reason
 -- links to the sends that had it. One insert per run when it ends.
@@ -71,34 +67,29 @@ create table insight_source_runs (
 create unique index insight_source_runs_key on insight_source_runs (workspace_id, day, source_id, status);
 
 -- Retention deletes by day across all workspaces.
-create index insight_events_day_idx on insight_events (day);
-create index insight_match_keys_day_idx on insight_match_keys (day);
+create index insight_days_day_idx on insight_days (day);
 create index insight_source_runs_day_idx on insight_source_runs (day);
 
 -- Backfill from the runs kept so far: every finished live run (a test send's events are not conversions) counted
--- as its statement would have counted it; identifiers are unknown before this migration (keyed stays 0).
-insert into insight_events (workspace_id, day, pixel_id, source_id, outcome, events)
+-- as its statement would have counted it; identifiers are unknown before this migration (keyed and with_* stay 0).
+insert into insight_days (workspace_id, day, pixel_id, source_id, sent, failed, skipped)
 select r.workspace_id, (coalesce(r.finished_at, r.updated_at) at time zone 'UTC')::date, r.pixel_id,
        (select sr.source_id from source_runs sr where sr.send_run_id = r.id limit 1) as source_id,
-       o.outcome, sum(o.events)
+       sum(o.sent), sum(o.failed), sum(r.skipped_events)
   from send_runs r
   cross join lateral (
-    select 'sent' as outcome, coalesce(sum(b.event_count), 0) as events
-      from send_batches b where b.run_id = r.id and b.status = 'sent'
-    union all
-    -- A first half held until its sibling settles counts as open, as the summary counts it (HELD_FIRST_HALF).
-    select 'failed', coalesce(sum(f.event_count), 0) from send_batches f
-     where f.run_id = r.id and f.status = 'failed' and not (
+    select coalesce((select sum(b.event_count) from send_batches b where b.run_id = r.id and b.status = 'sent'), 0) as sent,
+           -- A first half held until its sibling settles counts as open, as the summary counts it (HELD_FIRST_HALF).
+           coalesce((select sum(f.event_count) from send_batches f
+                      where f.run_id = r.id and f.status = 'failed' and not (
       f.status = 'failed' and f.verdict = 'bad_rows' and f.part like '%0' and f.event_count > 1
       and not f.failed_whole
       and exists (select 1 from send_batches p where p.run_id = f.run_id and p.idx = f.idx and p.part = left(f.part, -1)
         and p.status = 'split' and p.error_code is not distinct from f.error_code
-        and p.error_subcode is not distinct from f.error_subcode))
-    union all
-    select 'skipped', r.skipped_events
+        and p.error_subcode is not distinct from f.error_subcode))), 0) as failed
   ) o
- where r.status <> 'running' and r.test_event_code is null and o.events > 0
- group by 1, 2, 3, 4, 5;
+ where r.status <> 'running' and r.test_event_code is null and o.sent + o.failed + r.skipped_events > 0
+ group by 1, 2, 3, 4;
 
 insert into insight_failures (workspace_id, day, pixel_id, source_id, run_id, upload_id, verdict, error_code,
                               error_subcode, error_title, error_message, error_raw, events)

@@ -16,36 +16,31 @@ export const insightsCounters = {
   /** CTEs (`, name as (…)` each) counting an ended send run's events, identifiers and failure reasons. */
   runEndedCtes(): string {
     return `,
-      insight_outcomes as (
-        insert into insight_events (workspace_id, day, pixel_id, source_id, outcome, events, keyed, score_tenths)
-        select d.workspace_id, ${DAY}, d.pixel_id, ${SOURCE}, o.outcome, o.events, o.keyed, o.tenths
-          from ended d cross join lateral (
-            select 'sent' as outcome, coalesce(sum(b.event_count), 0) as events,
-                   coalesce(sum(b.match_events), 0) as keyed, coalesce(sum(b.match_tenths), 0) as tenths
-              from send_batches b where b.run_id = d.id and b.status = 'sent'
-            union all
-            select 'failed', coalesce(sum(f.event_count), 0), 0, 0 from send_batches f
-             where f.run_id = d.id and f.status = 'failed' and not (${HELD_FIRST_HALF})
-            union all
-            select 'skipped', d.skipped_events, 0, 0
-          ) o
-         where ${LIVE} and o.events > 0
-        on conflict (workspace_id, day, pixel_id, source_id, outcome) do update
-          set events = insight_events.events + excluded.events, keyed = insight_events.keyed + excluded.keyed,
-              score_tenths = insight_events.score_tenths + excluded.score_tenths),
-      insight_keys as (
-        insert into insight_match_keys (workspace_id, day, pixel_id, source_id, match_key, events)
-        select d.workspace_id, ${DAY}, d.pixel_id, ${SOURCE}, k.match_key, k.events
-          from ended d cross join lateral (
-            select sum(b.with_email) as e, sum(b.with_phone) as p, sum(b.with_name) as n,
-                   sum(b.with_address) as a, sum(b.with_external_id) as x
-              from send_batches b where b.run_id = d.id and b.status = 'sent'
-          ) t
-          cross join lateral (values ('email', t.e), ('phone', t.p), ('name', t.n), ('address', t.a),
-            ('external_id', t.x)) as k (match_key, events)
-         where ${LIVE} and k.events > 0
-        on conflict (workspace_id, day, pixel_id, source_id, match_key) do update
-          set events = insight_match_keys.events + excluded.events),
+      insight_counts as (
+        insert into insight_days (workspace_id, day, pixel_id, source_id, sent, failed, skipped, keyed, score_tenths,
+                                  with_email, with_phone, with_name, with_address, with_external_id)
+        select d.workspace_id, ${DAY}, d.pixel_id, ${SOURCE}, s.sent, f.failed, d.skipped_events, s.keyed, s.tenths,
+               s.email, s.phone, s.name, s.address, s.external_id
+          from ended d
+          cross join lateral (
+            select coalesce(sum(b.event_count), 0) as sent, coalesce(sum(b.match_events), 0) as keyed,
+                   coalesce(sum(b.match_tenths), 0) as tenths, coalesce(sum(b.with_email), 0) as email,
+                   coalesce(sum(b.with_phone), 0) as phone, coalesce(sum(b.with_name), 0) as name,
+                   coalesce(sum(b.with_address), 0) as address, coalesce(sum(b.with_external_id), 0) as external_id
+              from send_batches b where b.run_id = d.id and b.status = 'sent') s
+          cross join lateral (
+            select coalesce(sum(f.event_count), 0) as failed from send_batches f
+             where f.run_id = d.id and f.status = 'failed' and not (${HELD_FIRST_HALF})) f
+         where ${LIVE} and s.sent + f.failed + d.skipped_events > 0
+        on conflict (workspace_id, day, pixel_id, source_id) do update
+          set sent = insight_days.sent + excluded.sent, failed = insight_days.failed + excluded.failed,
+              skipped = insight_days.skipped + excluded.skipped, keyed = insight_days.keyed + excluded.keyed,
+              score_tenths = insight_days.score_tenths + excluded.score_tenths,
+              with_email = insight_days.with_email + excluded.with_email,
+              with_phone = insight_days.with_phone + excluded.with_phone,
+              with_name = insight_days.with_name + excluded.with_name,
+              with_address = insight_days.with_address + excluded.with_address,
+              with_external_id = insight_days.with_external_id + excluded.with_external_id),
       insight_reasons as (
         insert into insight_failures (workspace_id, day, pixel_id, source_id, run_id, upload_id, verdict, error_code,
                                       error_subcode, error_title, error_message, error_raw, events)
@@ -71,7 +66,7 @@ export const insightsCounters = {
   /** RETENTION_DAYS: counters of days before `before` go, as the runs they counted do. */
   async deleteBefore(db: Queryable, before: Date): Promise<number> {
     let n = 0;
-    for (const table of ['insight_events', 'insight_match_keys', 'insight_failures', 'insight_source_runs']) {
+    for (const table of ['insight_days', 'insight_failures', 'insight_source_runs']) {
       const r = await db.query(
         `delete from ${table} where day < ($1::timestamptz at time zone 'UTC')::date`,
         [before],

@@ -1,3 +1,4 @@
+import { INSIGHT_MATCH_KEYS, type InsightMatchKey } from '@backsignal/contracts';
 import type { Queryable } from '../../db/db.ts';
 
 /** What the screen asks for: a workspace's days (UTC, both ends included), optionally one pixel or source. */
@@ -18,18 +19,22 @@ function where(f: InsightsFilter, withPixel = true): { sql: string; params: unkn
   return { sql: sql.join(' and '), params: [f.workspaceId, f.from, f.to, f.pixelId, f.source] };
 }
 
+const KEY_SUMS = INSIGHT_MATCH_KEYS.map((k) => `sum(c.with_${k}) as ${k}`).join(', ');
+
 const day = (d: unknown): string =>
   d instanceof Date ? d.toISOString().slice(0, 10) : String(d).slice(0, 10);
 const num = (v: unknown): number => Number(v ?? 0);
 
-export interface OutcomeRow {
+/** One day of one stack (a pixel id, or a source's id with 'manual' for uploads): its counters summed. */
+export interface DayRow {
   day: string;
-  /** The pixel id or the source's id ('manual' for uploads), as the volume is stacked. */
   stack: string;
-  outcome: 'sent' | 'failed' | 'skipped';
-  events: number;
+  sent: number;
+  failed: number;
+  skipped: number;
   keyed: number;
   tenths: number;
+  keys: Record<InsightMatchKey, number>;
 }
 
 export interface FailureRow {
@@ -46,33 +51,28 @@ export interface FailureRow {
 }
 
 export const insightsRepo = {
-  async outcomes(db: Queryable, f: InsightsFilter, stack: 'pixel' | 'source'): Promise<OutcomeRow[]> {
+  async days(db: Queryable, f: InsightsFilter, stack: 'pixel' | 'source'): Promise<DayRow[]> {
     const w = where(f);
     const key = stack === 'pixel' ? 'c.pixel_id' : `coalesce(c.source_id::text, 'manual')`;
     const { rows } = await db.query<Record<string, unknown>>(
-      `select c.day, ${key} as stack, c.outcome, sum(c.events) as events, sum(c.keyed) as keyed,
-              sum(c.score_tenths) as tenths
-         from insight_events c where ${w.sql} group by c.day, 2, c.outcome`,
+      `select c.day, ${key} as stack, sum(c.sent) as sent, sum(c.failed) as failed, sum(c.skipped) as skipped,
+              sum(c.keyed) as keyed, sum(c.score_tenths) as tenths, ${KEY_SUMS}
+         from insight_days c where ${w.sql} group by c.day, 2`,
       w.params,
     );
     return rows.map((r) => ({
       day: day(r.day),
       stack: r.stack as string,
-      outcome: r.outcome as OutcomeRow['outcome'],
-      events: num(r.events),
+      sent: num(r.sent),
+      failed: num(r.failed),
+      skipped: num(r.skipped),
       keyed: num(r.keyed),
       tenths: num(r.tenths),
+      keys: Object.fromEntries(INSIGHT_MATCH_KEYS.map((k) => [k, num(r[k])])) as Record<
+        InsightMatchKey,
+        number
+      >,
     }));
-  },
-
-  async matchKeys(db: Queryable, f: InsightsFilter): Promise<{ day: string; key: string; events: number }[]> {
-    const w = where(f);
-    const { rows } = await db.query<Record<string, unknown>>(
-      `select c.day, c.match_key, sum(c.events) as events from insight_match_keys c where ${w.sql}
-        group by c.day, c.match_key`,
-      w.params,
-    );
-    return rows.map((r) => ({ day: day(r.day), key: r.match_key as string, events: num(r.events) }));
   },
 
   /**
@@ -98,15 +98,12 @@ export const insightsRepo = {
     const w = where(f);
     const { rows } = await db.query<Record<string, unknown>>(
       `with keyed as (
-         select c.day, coalesce(c.source_id::text, 'manual') as source, sum(c.keyed) as keyed
-           from insight_events c where ${w.sql} and c.outcome = 'sent' and c.keyed > 0 group by 1, 2),
-       keys as (
-         select c.day, coalesce(c.source_id::text, 'manual') as source, c.match_key, sum(c.events) as events
-           from insight_match_keys c where ${w.sql} group by 1, 2, 3),
+         select c.day, coalesce(c.source_id::text, 'manual') as source, sum(c.keyed) as keyed, ${KEY_SUMS}
+           from insight_days c where ${w.sql} and c.keyed > 0 group by 1, 2),
        grid as (
-         select k.day, k.source, m.match_key, k.keyed, coalesce(e.events, 0) as events
-           from keyed k cross join (values ('email'), ('phone'), ('name'), ('address'), ('external_id')) as m (match_key)
-           left join keys e on e.day = k.day and e.source = k.source and e.match_key = m.match_key),
+         select k.day, k.source, m.match_key, k.keyed, m.events
+           from keyed k cross join lateral (values ('email', k.email), ('phone', k.phone), ('name', k.name),
+             ('address', k.address), ('external_id', k.external_id)) as m (match_key, events)),
        before as (
          select source, match_key, sum(keyed) as keyed, sum(events) as events
            from grid where day < $6::date group by source, match_key),

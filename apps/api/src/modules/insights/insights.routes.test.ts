@@ -243,18 +243,12 @@ describe(`GET /api/insights (${DB})`, () => {
     const days = Array.from({ length: 30 }, (_, i) =>
       new Date(Date.now() - (29 - i) * 86_400_000).toISOString().slice(0, 10),
     );
-    for (const [i, day] of days.entries()) {
+    for (const [i, day] of days.entries())
       await ctx.db.query(
-        `insert into insight_events (workspace_id, day, pixel_id, source_id, outcome, events, keyed, score_tenths)
-         values ($1, $2, '1', $3, 'sent', 100, 100, 7000)`,
-        [userId, day, sourceId],
-      );
-      await ctx.db.query(
-        `insert into insight_match_keys (workspace_id, day, pixel_id, source_id, match_key, events)
-         values ($1, $2, '1', $3, 'email', 100), ($1, $2, '1', $3, 'phone', $4)`,
+        `insert into insight_days (workspace_id, day, pixel_id, source_id, sent, keyed, score_tenths, with_email, with_phone)
+         values ($1, $2, '1', $3, 100, 100, 7000, 100, $4)`,
         [userId, day, sourceId, i >= 27 ? 2 : 100],
       );
-    }
     const r = await insights(agent);
     expect(r.drops).toEqual([
       {
@@ -274,15 +268,14 @@ describe(`GET /api/insights (${DB})`, () => {
   it('forgets counters older than RETENTION_DAYS', async () => {
     const { userId } = await loggedInAgent(ctx.app, ctx.db);
     await ctx.db.query(
-      `insert into insight_events (workspace_id, day, pixel_id, outcome, events) values ($1, '2020-01-01', '1', 'sent', 5),
-         ($1, $2, '1', 'sent', 7)`,
+      `insert into insight_days (workspace_id, day, pixel_id, sent) values ($1, '2020-01-01', '1', 5), ($1, $2, '1', 7)`,
       [userId, today()],
     );
     await applyRetention(ctx.db, new Date(), { retentionDays: 30, analyticsRetentionDays: 30 });
-    const left = await ctx.db.query<{ events: string }>(
-      'select events::text from insight_events where workspace_id = $1',
+    const left = await ctx.db.query<{ sent: string }>(
+      'select sent::text from insight_days where workspace_id = $1',
       [userId],
     );
-    expect(left.rows).toEqual([{ events: '7' }]);
+    expect(left.rows).toEqual([{ sent: '7' }]);
   });
 });

@@ -49,9 +49,8 @@ export async function readInsights(
 ): Promise<Insights> {
   const { from, to, days } = dayRange(q, now);
   const f: InsightsFilter = { workspaceId, from, to, pixelId: q.pixel ?? null, source: q.source ?? null };
-  const [outcomes, keys, shares, failures, runs, names] = await Promise.all([
-    insightsRepo.outcomes(db, f, q.stack),
-    insightsRepo.matchKeys(db, f),
+  const [rows, shares, failures, runs, names] = await Promise.all([
+    insightsRepo.days(db, f, q.stack),
     days.length >= 2 ? insightsRepo.keyShares(db, f, splitDay(days)) : Promise.resolve([]),
     insightsRepo.failures(db, f),
     insightsRepo.sourceRuns(db, f),
@@ -70,27 +69,29 @@ export async function readInsights(
   const skipped = zeros();
   const keyed = zeros();
   const tenths = zeros();
-  const totals = { sent: 0, failed: 0, skipped: 0, keyed: 0, tenths: 0 };
-  for (const o of outcomes) {
-    const i = at.get(o.day)!;
-    totals[o.outcome] += o.events;
-    if (o.outcome === 'failed') failed[i]! += o.events;
-    else if (o.outcome === 'skipped') skipped[i]! += o.events;
-    else {
-      const s = series.get(o.stack) ?? zeros();
-      s[i]! += o.events;
-      series.set(o.stack, s);
-      keyed[i]! += o.keyed;
-      tenths[i]! += o.tenths;
-      totals.keyed += o.keyed;
-      totals.tenths += o.tenths;
-    }
-  }
   const byKey = Object.fromEntries(INSIGHT_MATCH_KEYS.map((k) => [k, zeros()])) as Record<
     InsightMatchKey,
     number[]
   >;
-  for (const k of keys) byKey[k.key as InsightMatchKey][at.get(k.day)!]! += k.events;
+  const totals = { sent: 0, failed: 0, skipped: 0, keyed: 0, tenths: 0 };
+  for (const r of rows) {
+    const i = at.get(r.day)!;
+    if (r.sent) {
+      const s = series.get(r.stack) ?? zeros();
+      s[i]! += r.sent;
+      series.set(r.stack, s);
+    }
+    failed[i]! += r.failed;
+    skipped[i]! += r.skipped;
+    keyed[i]! += r.keyed;
+    tenths[i]! += r.tenths;
+    for (const k of INSIGHT_MATCH_KEYS) byKey[k][i]! += r.keys[k];
+    totals.sent += r.sent;
+    totals.failed += r.failed;
+    totals.skipped += r.skipped;
+    totals.keyed += r.keyed;
+    totals.tenths += r.tenths;
+  }
   const label = q.stack === 'pixel' ? pixelLabel : sourceName;
 
   return {
