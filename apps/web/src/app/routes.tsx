@@ -33,6 +33,7 @@ const workflow = () => import('../features/workflow/screens.ts');
 const summary = () => import('../features/summary/SummaryPage.tsx');
 const sources = () => import('../features/sources/index.ts');
 const activity = () => import('../features/activity/index.ts');
+const insights = () => import('../features/insights/index.ts');
 
 function Root() {
   return (
@@ -57,6 +58,8 @@ const APP_SCREENS: { path: string; element: ReactNode }[] = [
   { path: '/sources/new', element: page(sources, 'SourceWizard') },
   { path: '/sources/:id', element: page(sources, 'SourcePage') },
   { path: '/sources/:id/edit', element: page(sources, 'SourceWizard') },
+  { path: '/insights', element: page(insights, 'InsightsPage') },
+  { path: '/insights/report', element: page(insights, 'InsightsReport') },
 ];
 
 const guest = (element: ReactNode) => <GuestOnly>{element}</GuestOnly>;
