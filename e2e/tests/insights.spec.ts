@@ -119,6 +119,8 @@ const num = (s: string | undefined) => Number((s ?? '').replace(/,/g, ''));
 
 test('an empty workspace: Insights says what to do first', async ({ page }) => {
   await signUpAndVerify(page);
+  // The first visit's welcome dialog.
+  await page.getByRole('button', { name: "Let's go" }).click();
   await page.setViewportSize(DESKTOP);
   await page.getByRole('link', { name: 'Insights' }).first().click();
   await expect(page).toHaveURL(/\/w\/[^/]+\/insights$/);

@@ -23,40 +23,42 @@ export function ChartCard({
 }) {
   const [asTable, setAsTable] = useState(false);
   const id = useId();
-  return (
-    // On paper a card may run onto the next page between its chart and its table, never through the chart.
-    <Card className={`p-4 sm:p-6 ${print ? '' : 'break-inside-avoid'}`} aria-labelledby={id} role="region">
-      <div className="flex flex-wrap items-start justify-between gap-2">
-        <div className="min-w-0">
-          <h2 id={id} className="text-lg font-semibold text-slate-900">
-            {title}
-          </h2>
-          {description ? <div className="mt-1 text-sm text-slate-600">{description}</div> : null}
+  const header = (
+    <div className="flex flex-wrap items-start justify-between gap-2">
+      <div className="min-w-0">
+        <h2 id={id} className="text-lg font-semibold text-slate-900">
+          {title}
+        </h2>
+        {description ? <div className="mt-1 text-sm text-slate-600">{description}</div> : null}
+      </div>
+      {!empty && !print ? (
+        <button
+          type="button"
+          aria-pressed={asTable}
+          onClick={() => setAsTable((t) => !t)}
+          className="rounded-md px-2 py-1 text-sm font-medium text-brand-700 ring-1 ring-inset ring-slate-300 hover:bg-slate-50 print:hidden"
+        >
+          {asTable ? 'Show chart' : 'Show table'}
+        </button>
+      ) : null}
+    </div>
+  );
+  const body = empty ?? (asTable ? table : chart);
+  if (print)
+    // On paper the card may run onto the next page after its chart, never through the title and chart.
+    return (
+      <Card className="p-4 sm:p-6" aria-labelledby={id} role="region">
+        <div className="break-inside-avoid">
+          {header}
+          <div className="mt-4">{empty ?? chart}</div>
         </div>
-        {!empty && !print ? (
-          <button
-            type="button"
-            aria-pressed={asTable}
-            onClick={() => setAsTable((t) => !t)}
-            className="rounded-md px-2 py-1 text-sm font-medium text-brand-700 ring-1 ring-inset ring-slate-300 hover:bg-slate-50 print:hidden"
-          >
-            {asTable ? 'Show chart' : 'Show table'}
-          </button>
-        ) : null}
-      </div>
-      <div className="mt-4">
-        {empty ??
-          (print ? (
-            <>
-              <div className="break-inside-avoid">{chart}</div>
-              <div className="mt-4">{table}</div>
-            </>
-          ) : asTable ? (
-            table
-          ) : (
-            chart
-          ))}
-      </div>
+        {empty ? null : <div className="mt-4">{table}</div>}
+      </Card>
+    );
+  return (
+    <Card className="break-inside-avoid p-4 sm:p-6" aria-labelledby={id} role="region">
+      {header}
+      <div className="mt-4">{body}</div>
     </Card>
   );
 }
@@ -72,7 +74,7 @@ export function DataTable({
   rows: readonly (readonly ReactNode[])[];
 }) {
   return (
-    <div className="overflow-x-auto" role="region" aria-label={caption} tabIndex={0}>
+    <div className="overflow-x-auto print:overflow-visible" role="region" aria-label={caption} tabIndex={0}>
       <table className="w-full text-left text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead className="border-b border-slate-200 text-xs uppercase text-slate-500">
@@ -81,7 +83,7 @@ export function DataTable({
               <th
                 key={h}
                 scope="col"
-                className={`whitespace-nowrap px-2 py-2 font-semibold ${i ? 'text-right' : ''}`}
+                className={`whitespace-nowrap px-2 py-2 font-semibold print:whitespace-normal ${i ? 'text-right' : ''}`}
               >
                 {h}
               </th>

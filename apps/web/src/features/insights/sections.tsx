@@ -86,8 +86,8 @@ export function VolumeSection({ data, print }: Props) {
         ) : undefined
       }
       chart={
-        <div className="grid gap-4 lg:grid-cols-3">
-          <div className="lg:col-span-2">
+        <div className="grid gap-4 lg:grid-cols-3 print:grid-cols-3">
+          <div className="lg:col-span-2 print:col-span-2">
             <StackedBars
               days={data.days}
               series={series}
@@ -171,8 +171,8 @@ export function MatchSection({ data, print }: Props) {
               ))}
             </ul>
           ) : null}
-          <div className="grid gap-4 lg:grid-cols-3">
-            <div className="lg:col-span-2">
+          <div className="grid gap-4 lg:grid-cols-3 print:grid-cols-3">
+            <div className="lg:col-span-2 print:col-span-2">
               <Lines
                 days={data.days}
                 series={series}
