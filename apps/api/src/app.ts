@@ -26,6 +26,7 @@ import { workspaceRoutes } from './modules/workspaces/workspaces.routes.ts';
 import { memberRoutes } from './modules/workspaces/members.routes.ts';
 import { activityRoutes } from './modules/activity/activity.routes.ts';
 import { webhookRoutes } from './modules/webhooks/webhooks.routes.ts';
+import { insightsRoutes } from './modules/insights/insights.routes.ts';
 import { registerHttpMetrics } from './plugins/metrics.ts';
 
 export interface RouteEntry {
@@ -104,5 +105,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(memberRoutes(resolved));
   await app.register(activityRoutes(resolved));
   await app.register(webhookRoutes(resolved));
+  await app.register(insightsRoutes(resolved));
   return app;
 }

@@ -69,6 +69,7 @@ const ROUTES: Record<string, 'public' | 'account' | WorkspaceRole> = {
   'POST /api/webhooks/:id/test': 'admin',
   'GET /api/webhooks/:id/deliveries': 'admin',
   'POST /api/webhooks/:id/deliveries/:deliveryId/redeliver': 'admin',
+  'GET /api/insights': 'viewer',
 
   'GET /api/uploads': 'viewer',
   'POST /api/upload': 'member',

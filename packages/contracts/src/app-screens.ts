@@ -10,6 +10,7 @@ export const APP_SCREENS = [
   '/pixel-accounts',
   '/summary',
   '/sources',
+  '/insights',
   '/settings',
 ] as const;
 

@@ -14,3 +14,4 @@ export * from './workspaces.ts';
 export * from './url-secrets.ts';
 export * from './activity.ts';
 export * from './webhooks.ts';
+export * from './insights.ts';

@@ -36,6 +36,7 @@ const summary = () => import('../features/summary/SummaryPage.tsx');
 const sources = () => import('../features/sources/index.ts');
 const activity = () => import('../features/activity/index.ts');
 const webhooks = () => import('../features/webhooks/index.ts');
+const insights = () => import('../features/insights/index.ts');
 
 function Root() {
   return (
@@ -70,6 +71,8 @@ const APP_SCREENS: { path: string; element: ReactNode }[] = [
   { path: '/sources/new', element: gate('admin', SOURCES, page(sources, 'SourceWizard')) },
   { path: '/sources/:id', element: page(sources, 'SourcePage') },
   { path: '/sources/:id/edit', element: gate('admin', SOURCES, page(sources, 'SourceWizard')) },
+  { path: '/insights', element: page(insights, 'InsightsPage') },
+  { path: '/insights/report', element: page(insights, 'InsightsReport') },
 ];
 
 const guest = (element: ReactNode) => <GuestOnly>{element}</GuestOnly>;

@@ -22,6 +22,8 @@ export interface EncodedEvent {
    * worker as bytes): a batch's body is then copied from them, and `json` is decoded only if something reads it.
    */
   utf8?: Uint8Array;
+  /** The event's match code (core's matchCode), when its producer computed it: a send's, for Insights. */
+  match?: number;
 }
 
 /** Writes validated rows as Meta server events (see createEventWriter). */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db, Queryable } from '../../db/db.ts';
+import type { MatchTally } from './delivery.match-tally.ts';
 
 /** A run's batches: claims under a lease, attempts, outcomes (with the ledger rows a sent batch writes), splits. */
 export type BatchStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'split';
@@ -223,7 +224,14 @@ export const batchesRepo = {
    */
   async commitSent(
     db: Queryable,
-    b: { batchId: string; token: string; eventsReceived: number; fbtraceId: string | null },
+    b: {
+      batchId: string;
+      token: string;
+      eventsReceived: number;
+      fbtraceId: string | null;
+      /** What the batch's events carried, for Insights (null when its events had no match codes). */
+      tally: MatchTally | null;
+    },
     ledger: {
       workspaceId: string;
       pixelId: string;
@@ -235,7 +243,8 @@ export const batchesRepo = {
     const { rows } = await db.query<{ sent: number }>(
       `with sent as (
          update send_batches set status = 'sent', events_received = $9, fbtrace_id = $10, lease_token = null,
-           lease_until = null, updated_at = now()
+           lease_until = null, updated_at = now(), match_events = ($11::int[])[1], match_tenths = ($11::int[])[2], with_email = ($11::int[])[3],
+           with_phone = ($11::int[])[4], with_name = ($11::int[])[5], with_address = ($11::int[])[6], with_external_id = ($11::int[])[7]
          where id = $7 and lease_token = $8 and status = 'sending' returning id),
        ledger as (
          insert into delivery_ledger (workspace_id, pixel_id, event_name, event_id, test, run_id)
@@ -257,6 +266,7 @@ export const batchesRepo = {
         b.token,
         b.eventsReceived,
         b.fbtraceId,
+        b.tally ? [b.tally.events, b.tally.tenths, ...b.tally.groups] : null,
       ],
     );
     return rows[0]!.sent > 0;

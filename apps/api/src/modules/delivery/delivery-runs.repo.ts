@@ -17,6 +17,7 @@ const RUN_ENDED_WEBHOOK = outboxInsert(`select d.workspace_id,
       'eventsFailed', coalesce((select sum(f.event_count) from send_batches f where f.run_id = d.id and f.status = 'failed' and not (${HELD_FIRST_HALF})), 0),
       'eventsSkipped', case when d.planned or d.skipped_counted then d.skipped_events end)
   from ended d`);
+import { insightsCounters } from '../insights/insights-counters.repo.ts';
 
 /** Send runs: one per send (or retry) of an upload, with its plan, heartbeat, throttle and outcome. */
 export type RunStatus = 'running' | 'completed' | 'completed_with_errors' | 'stopped';
@@ -243,14 +244,15 @@ export const runsRepo = {
   },
 
   async stopRun(db: Queryable, runId: string, reason: StopReason, error: string | null): Promise<void> {
-    // The activity entry and the webhook event are written by the statement that ends the run: once, whichever
-    // worker ends it.
+    // The activity entry, the webhook event and Insights' counters are written by the statement that ends the
+    // run: once, whichever worker ends it.
     await db.query(
       `with ended as (update send_runs set status = 'stopped', stop_reason = $2, stop_error = $3, finished_at = now(),
          updated_at = now(), notice_due = true
        where id = $1 and status = 'running' returning *),
-       hooked as (${RUN_ENDED_WEBHOOK})
-       ${activityRepo.runFinishedInsert()}`,
+       hooked as (${RUN_ENDED_WEBHOOK}),
+       noted as (${activityRepo.runFinishedInsert()})${insightsCounters.runEndedCtes()}
+       select 1`,
       [runId, reason, error],
     );
   },
@@ -272,7 +274,7 @@ export const runsRepo = {
          and not exists (select 1 from send_batches f where f.run_id = r.id and ${HELD_FIRST_HALF})
        returning r.*),
        noted as (${activityRepo.runFinishedInsert()}),
-       hooked as (${RUN_ENDED_WEBHOOK})
+       hooked as (${RUN_ENDED_WEBHOOK})${insightsCounters.runEndedCtes()}
        select status from ended`,
       [runId],
     );

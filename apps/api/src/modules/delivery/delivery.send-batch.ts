@@ -4,6 +4,7 @@ import { metaBatchDuration, metaEvents } from '../../lib/metrics.ts';
 import { classifyAnswer, EXHAUSTED, type AnswerStep } from './delivery.answer.ts';
 import { deliveryRepo, type BatchError, type BatchRow } from './delivery.repo.ts';
 import type { RunContext } from './delivery.run-context.ts';
+import { tallyMatches } from './delivery.match-tally.ts';
 import type { Payload, Splitter } from './delivery.split.ts';
 
 /**
@@ -58,7 +59,13 @@ export async function sendBatch(
       case 'sent': {
         const committed = await deliveryRepo.commitSent(
           db,
-          { batchId: leaf.id, token, eventsReceived: answer.eventsReceived, fbtraceId: answer.fbtraceId },
+          {
+            batchId: leaf.id,
+            token,
+            eventsReceived: answer.eventsReceived,
+            fbtraceId: answer.fbtraceId,
+            tally: tallyMatches(events),
+          },
           {
             workspaceId: run.workspace_id,
             pixelId: run.pixel_id,

@@ -26,7 +26,7 @@ describe('packed events', () => {
       fc.property(fc.array(anyText, { minLength: 1, maxLength: 30 }), (texts) => {
         const events = texts.map(event);
         const packer = createEventPacker();
-        events.forEach((e, i) => packer.add(i + 2, e));
+        events.forEach((e, i) => packer.add(i + 2, e, i * 37));
         const taken = packer.take()!;
         const got = unpackEvents(handOver(taken));
         // The sender's buffer is the receiver's now.
@@ -34,6 +34,7 @@ describe('packed events', () => {
         expect(got.map((g) => [g.rowNumber, g.event.event_name, g.event.event_id])).toEqual(
           events.map((e, i) => [i + 2, e.event_name, e.event_id]),
         );
+        expect(got.map((g) => g.event.match)).toEqual(events.map((_, i) => i * 37));
         expect(got.map((g) => g.event.json)).toEqual(events.map((e) => Buffer.from(e.json).toString()));
         expect(
           Buffer.from(eventsJsonBytes(got.map((g) => g.event))).equals(Buffer.from(eventsJson(events))),
@@ -47,13 +48,13 @@ describe('packed events', () => {
     const packer = createEventPacker();
     expect(packer.take()).toBeNull();
     const big = event('é'.repeat(200_000), 0);
-    packer.add(2, event('small', 1));
-    packer.add(3, big);
+    packer.add(2, event('small', 1), 0);
+    packer.add(3, big, 0);
     const first = unpackEvents(handOver(packer.take()!));
     expect(first.map((f) => f.event.json)).toEqual([event('small', 1).json, big.json]);
     expect(first[1]!.event.bytes).toBe(Buffer.byteLength(big.json));
     expect(packer.take()).toBeNull();
-    packer.add(4, event('next', 2));
+    packer.add(4, event('next', 2), 0);
     const second = unpackEvents(handOver(packer.take()!));
     expect(second).toHaveLength(1);
     expect(second[0]).toMatchObject({

@@ -12,6 +12,8 @@ export interface PackedEvents {
   /** End offset in `utf8` of each event's JSON. */
   ends: Uint32Array;
   rowNumbers: Uint32Array;
+  /** Each event's match code (core's matchCode): what Insights counts per sent batch. */
+  matches: Uint16Array;
   names: string[];
   ids: string[];
 }
@@ -24,10 +26,11 @@ export function createEventPacker() {
   let at = 0;
   let ends: number[] = [];
   let rows: number[] = [];
+  let matches: number[] = [];
   let names: string[] = [];
   let ids: string[] = [];
   return {
-    add(rowNumber: number, event: EncodedEvent) {
+    add(rowNumber: number, event: EncodedEvent, match: number) {
       // A UTF-16 unit is at most 3 bytes of UTF-8.
       const need = at + event.json.length * 3;
       if (need > buf.length) {
@@ -38,6 +41,7 @@ export function createEventPacker() {
       at += buf.write(event.json, at);
       ends.push(at);
       rows.push(rowNumber);
+      matches.push(match);
       names.push(event.event_name);
       ids.push(event.event_id);
     },
@@ -48,15 +52,22 @@ export function createEventPacker() {
         utf8: new Uint8Array(buf.buffer, buf.byteOffset, at),
         ends: Uint32Array.from(ends),
         rowNumbers: Uint32Array.from(rows),
+        matches: Uint16Array.from(matches),
         names,
         ids,
       };
-      const transfer = [buf.buffer, packed.ends.buffer, packed.rowNumbers.buffer] as ArrayBuffer[];
+      const transfer = [
+        buf.buffer,
+        packed.ends.buffer,
+        packed.rowNumbers.buffer,
+        packed.matches.buffer,
+      ] as ArrayBuffer[];
       // The next answer is about as big as this one: start there, and grow rarely.
       buf = Buffer.allocUnsafeSlow(Math.max(MIN_CAPACITY, Math.ceil(at * 1.25)));
       at = 0;
       ends = [];
       rows = [];
+      matches = [];
       names = [];
       ids = [];
       return { packed, transfer };
@@ -72,6 +83,7 @@ class PackedEvent implements EncodedEvent {
     readonly event_name: string,
     readonly event_id: string,
     readonly utf8: Uint8Array,
+    readonly match: number,
   ) {}
   get bytes(): number {
     return this.utf8.length;
@@ -89,7 +101,7 @@ export function unpackEvents(p: PackedEvents): PreparedEvent[] {
     const end = p.ends[i]!;
     out[i] = {
       rowNumber: p.rowNumbers[i]!,
-      event: new PackedEvent(p.names[i]!, p.ids[i]!, p.utf8.subarray(start, end)),
+      event: new PackedEvent(p.names[i]!, p.ids[i]!, p.utf8.subarray(start, end), p.matches[i]!),
     };
     start = end;
   }

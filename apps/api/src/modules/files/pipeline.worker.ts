@@ -10,6 +10,7 @@ import {
   createDuplicateTracker,
   createEventWriter,
   createMatchQualityTracker,
+  matchCode,
   createRowValidator,
   createSourceRuleTracker,
   headerProblem,
@@ -196,7 +197,7 @@ function handle(items: ReturnType<typeof reader.push>, out: unknown[]) {
         if (input.mode === 'events' && !bad && !repeat && !(refund && input.refunds !== 'send')) {
           summary.validEvents++;
           const event = writeEvent!(r);
-          if (input.packed) packer.add(item.rowNumber, event);
+          if (input.packed) packer.add(item.rowNumber, event, matchCode(r.effectiveRow));
           else {
             // Measured here, natively, so the sending thread's batcher does not count it in JavaScript.
             event.bytes = Buffer.byteLength(event.json);

@@ -9,6 +9,7 @@ const RUN_ENDED_WEBHOOK = outboxInsert(`select r.workspace_id, 'source.run.compl
   jsonb_build_object('sourceId', r.source_id, 'sourceRunId', r.id, 'status', r.status, 'trigger', r.trigger,
     'uploadId', r.upload_id, 'sendRunId', r.send_run_id, 'rowsRead', r.rows_read, 'rowsSkipped', r.rows_skipped)
   from ended r`);
+import { insightsCounters } from '../insights/insights-counters.repo.ts';
 
 export interface StoredCsvUrl {
   kind: 'csv_url';
@@ -512,8 +513,9 @@ export const sourcesRepo = {
     await db.query(
       `with ended as (update source_runs set status = $2, message = $3, rows_skipped = coalesce($4, rows_skipped),
          skipped_rows = coalesce($5, skipped_rows), finished_at = now() where id = $1 and status = 'running'
-         returning *)
-       ${RUN_ENDED_WEBHOOK}`,
+         returning *),
+       hooked as (${RUN_ENDED_WEBHOOK})${insightsCounters.sourceRunsEndedCte()}
+       select 1`,
       [
         runId,
         f.status,
@@ -529,7 +531,7 @@ export const sourcesRepo = {
       `with ended as (update source_runs set status = 'failed', message = $2, finished_at = now()
        where status = 'running' and heartbeat_at < now() - make_interval(secs => $1::double precision / 1000)
        returning *),
-       hooked as (${RUN_ENDED_WEBHOOK})
+       hooked as (${RUN_ENDED_WEBHOOK})${insightsCounters.sourceRunsEndedCte()}
        select count(*)::int as n from ended`,
       [quietMs, message],
     );

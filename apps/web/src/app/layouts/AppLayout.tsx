@@ -24,7 +24,10 @@ export function AppHeader({ stepSlot }: { stepSlot?: (el: HTMLElement | null) =>
     session.signedOut();
   };
   return (
-    <header ref={header} className="sticky top-0 z-30 border-b border-slate-200 bg-white/90 backdrop-blur">
+    <header
+      ref={header}
+      className="sticky top-0 z-30 border-b print:hidden border-slate-200 bg-white/90 backdrop-blur"
+    >
       <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-2 px-4 py-3">
         {/* Logo and links share the room either side of the pill equally, so it sits at the header's centre. */}
         <div className="flex min-w-0 items-center gap-2 sm:gap-3 lg:flex-1">
@@ -46,6 +49,9 @@ export function AppHeader({ stepSlot }: { stepSlot?: (el: HTMLElement | null) =>
             </NavLink>
             <NavLink to="/sources" className={nav}>
               Sources
+            </NavLink>
+            <NavLink to="/insights" className={nav}>
+              Insights
             </NavLink>
             <NavLink to="/settings" className={nav}>
               Account

@@ -82,7 +82,7 @@ const FOOTER_LINKS: { title: string; links: [string, string][] }[] = [
 
 export function SiteFooter() {
   return (
-    <footer className="border-t border-slate-200 bg-white">
+    <footer className="border-t border-slate-200 bg-white print:hidden">
       <div className="mx-auto grid max-w-6xl grid-cols-2 gap-8 px-4 py-10 text-sm text-slate-600 lg:grid-cols-4">
         <div className="col-span-2 lg:col-span-1">
           <p className="font-semibold text-slate-900">Backsignal</p>

@@ -1,0 +1,281 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type PgBoss from 'pg-boss';
+import type { DeliverySummary, Insights } from '@backsignal/contracts';
+import { createTestContext, type TestContext } from '../../../test/context.ts';
+import { Agent, loggedInAgent } from '../../../test/agent.ts';
+import { multipartFile } from '../../../test/multipart.ts';
+import {
+  POISON_EVENT_NAME,
+  startFakeGraph,
+  type FakeGraph,
+} from '../../../../../e2e/fake-graph/fake-graph.ts';
+import { appEngineRun, saveAccount, testPixelId } from '../delivery/delivery.test-helpers.ts';
+import { sourcesRepo } from '../sources/sources.repo.ts';
+import { applyRetention } from '../system/retention.ts';
+
+/** Issue 33: Insights read from the daily counters that ending a send or a source run writes. */
+let ctx: TestContext;
+let graph: FakeGraph;
+const TOKEN = 'EAAB-good-token-123456';
+const queue = { send: async () => undefined } as unknown as PgBoss;
+const DB = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
+beforeAll(async () => {
+  graph = await startFakeGraph({ tokens: [TOKEN] });
+  ctx = await createTestContext({ deps: { queue }, env: { META_GRAPH_URL: graph.url } });
+});
+afterAll(async () => {
+  await ctx.close();
+  await graph.close();
+});
+beforeEach(() => graph.reset());
+
+const work = appEngineRun(() => ({ ctx, graphUrl: graph.url }));
+const when = new Date(Date.now() - 24 * 3600 * 1000).toISOString();
+const today = () => new Date().toISOString().slice(0, 10);
+const MAPPING = {
+  Email: 'email',
+  Phone: 'phone',
+  First: 'first_name',
+  Zip: 'zip',
+  Event: 'event_name',
+  When: 'event_time',
+  Source: 'action_source',
+};
+const csv = (rows: string[][]) =>
+  [
+    'Email,Phone,First,Zip,Event,When,Source',
+    ...rows.map((r) => [...r, when, 'physical_store'].join(',')),
+  ].join('\r\n');
+
+/** Uploads, maps, validates, prepares and sends a file; answers its upload id and the run's summary. */
+async function send(agent: Agent, accountId: string, name: string, body: string, extra: object = {}) {
+  const up = await agent.request({ method: 'POST', url: '/api/upload', ...multipartFile(name, body) });
+  expect(up.statusCode, up.body).toBe(201);
+  const id = up.json().file.id as string;
+  const mapped = await agent.patch(`/api/uploads/${id}/status`, {
+    status: 'mapped',
+    mappings: MAPPING,
+    hardcodedValues: {},
+  });
+  expect(mapped.statusCode, mapped.body).toBe(200);
+  expect((await agent.get(`/api/uploads/${id}/validate`)).json().rowsWithErrors).toBe(0);
+  expect((await agent.patch(`/api/uploads/${id}/status`, { status: 'validated' })).statusCode).toBe(200);
+  expect((await agent.get(`/api/uploads/${id}/prepare`)).json().status).toBe('prepared');
+  const started = await agent.post(`/api/uploads/${id}/send`, { selectedAccountId: accountId, ...extra });
+  expect(started.statusCode, started.body).toBe(202);
+  await work(started.json().runId);
+  const summary = (await agent.get(`/api/uploads/${id}/summary`)).json() as DeliverySummary;
+  return { id, summary };
+}
+
+const insights = async (agent: Agent, query = '') => {
+  const r = await agent.get(`/api/insights${query}`);
+  expect(r.statusCode, r.body).toBe(200);
+  return r.json() as Insights;
+};
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+
+describe(`GET /api/insights (${DB})`, () => {
+  it('answers 401 without a session and 400 for a bad range or filter', async () => {
+    expect((await new Agent(ctx.app).get('/api/insights')).statusCode).toBe(401);
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    for (const q of [
+      '?from=2026-05-10&to=2026-05-01',
+      '?from=yesterday',
+      '?from=2024-01-01&to=2026-01-01',
+      '?source=nope',
+      '?stack=day',
+    ])
+      expect((await agent.get(`/api/insights${q}`)).statusCode, q).toBe(400);
+  });
+
+  it('shows an empty workspace as 30 days of zeros', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const r = await insights(agent);
+    expect(r.days).toHaveLength(30);
+    expect(r.to).toBe(today());
+    expect(r.totals).toMatchObject({ sent: 0, failed: 0, skipped: 0, keyed: 0, score: null });
+    expect(r.volume.series).toEqual([]);
+    expect(r.failures).toEqual([]);
+    expect(r.sourceRuns).toEqual([]);
+    expect(sum(r.matchKeys.keyed)).toBe(0);
+  });
+
+  it("counts a send's events, identifiers and failures as its summary does, for the workspace's members only", async () => {
+    const { agent, userId } = await loggedInAgent(ctx.app, ctx.db);
+    const pixelId = testPixelId();
+    const accountId = await saveAccount(agent, TOKEN, pixelId);
+    const first = await send(
+      agent,
+      accountId,
+      'june.csv',
+      csv([
+        ['ann@example.net', '+1 602 555 0147', 'Ann', '85001', 'Lead'],
+        ['bob@example.net', '', 'Bob', '', 'Lead'],
+        ['cy@example.net', '+1 602 555 0148', '', '', POISON_EVENT_NAME],
+      ]),
+    );
+    expect(first.summary).toMatchObject({ status: 'completed_with_errors', totalSent: 2, totalFailed: 1 });
+    // Sent again: the pixel has both events, so they are skipped; the poisoned row fails again.
+    const again = await send(
+      agent,
+      accountId,
+      'june-again.csv',
+      csv([
+        ['ann@example.net', '+1 602 555 0147', 'Ann', '85001', 'Lead'],
+        ['bob@example.net', '', 'Bob', '', 'Lead'],
+        ['cy@example.net', '+1 602 555 0148', '', '', POISON_EVENT_NAME],
+      ]),
+    );
+    expect(again.summary).toMatchObject({ totalSent: 0, totalFailed: 1 });
+
+    const r = await insights(agent);
+    const d = r.days.indexOf(today());
+    expect(r.totals).toMatchObject({ sent: 2, failed: 2, skipped: 2, keyed: 2 });
+    expect(r.totals.keys).toEqual({ email: 2, phone: 1, name: 2, address: 1, external_id: 0 });
+    // Ann: email 4 + phone 3 + first name 0.6 + zip 0.5 = 8.1; Bob: 4 + 0.6 = 4.6.
+    expect(r.totals.score).toBe(6.4);
+    expect(r.matchKeys.score[d]).toBe(6.4);
+    expect(r.matchKeys.keys.phone[d]).toBe(1);
+    expect(r.volume.series).toEqual([
+      { key: pixelId, label: `Main store (${pixelId})`, sent: r.days.map((x) => (x === today() ? 2 : 0)) },
+    ]);
+    expect(r.volume.failed[d]).toBe(2);
+    expect(r.volume.skipped[d]).toBe(2);
+    expect(r.options.pixels).toEqual([{ pixelId, name: `Main store (${pixelId})` }]);
+
+    // The summary's groups, over both sends, each linking to its send.
+    expect(r.failures).toHaveLength(1);
+    const [group] = r.failures;
+    expect(group!.key).toBe(first.summary.failureGroups[0]!.key);
+    expect(group!.explanation).toEqual(first.summary.failureGroups[0]!.explanation);
+    expect(group!.events).toBe(2);
+    expect(group!.sends.map((s) => s.uploadId).sort()).toEqual([first.id, again.id].sort());
+    expect(group!.sends.map((s) => s.fileName).sort()).toEqual(['june-again.csv', 'june.csv']);
+
+    // Stacked by source: files uploaded by hand are one series.
+    const bySource = await insights(agent, '?stack=source');
+    expect(bySource.volume.series.map((s) => [s.key, s.label, sum(s.sent)])).toEqual([
+      ['manual', 'Uploaded files', 2],
+    ]);
+    // Filters: another pixel, or a source, shows nothing.
+    expect((await insights(agent, `?pixel=${testPixelId()}`)).totals.sent).toBe(0);
+    expect((await insights(agent, `?source=${randomUUID()}`)).totals.sent).toBe(0);
+    expect((await insights(agent, `?source=manual&pixel=${pixelId}`)).totals.sent).toBe(2);
+    // A range that ends before today holds none of it.
+    expect((await insights(agent, '?from=2025-01-01&to=2025-01-07')).days).toHaveLength(7);
+    expect((await insights(agent, '?from=2025-01-01&to=2025-01-07')).totals.sent).toBe(0);
+
+    // A viewer of the workspace reads the same; another workspace's member sees none of it.
+    const viewer = await loggedInAgent(ctx.app, ctx.db);
+    await ctx.db.query(
+      `insert into workspace_members (workspace_id, user_id, role) values ($1, $2, 'viewer')`,
+      [userId, viewer.userId],
+    );
+    expect((await insights(viewer.agent)).totals.sent).toBe(0);
+    const { rows } = await ctx.db.query<{ slug: string }>('select slug from workspaces where id = $1', [
+      userId,
+    ]);
+    const r2 = await viewer.agent.get('/api/insights', { headers: { 'x-workspace': rows[0]!.slug } });
+    expect(r2.statusCode).toBe(200);
+    expect((r2.json() as Insights).totals.sent).toBe(2);
+  });
+
+  it('leaves a test send out: its events are not conversions', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const accountId = await saveAccount(agent, TOKEN);
+    const { summary } = await send(
+      agent,
+      accountId,
+      'test.csv',
+      csv([['ann@example.net', '', '', '', 'Lead']]),
+      {
+        testEventCode: 'TEST123',
+      },
+    );
+    expect(summary.totalSent).toBe(1);
+    expect((await insights(agent)).totals.sent).toBe(0);
+  });
+
+  it("counts each source run once when it ends, in the source's timeline", async () => {
+    const { agent, userId } = await loggedInAgent(ctx.app, ctx.db);
+    const sourceId = randomUUID();
+    await ctx.db.query(
+      `insert into sources (id, workspace_id, name, kind, connection, settings, schedule, time_zone, next_run_at)
+       values ($1, $2, 'CRM export', 'csv_url', '{"url":"https://example.com/a.csv"}', '{}', '{"every":"day"}', 'UTC',
+               now() + interval '1 hour')`,
+      [sourceId, userId],
+    );
+    const runs = ['sent', 'nothing_new', 'nothing_new', 'failed'] as const;
+    for (const status of runs) {
+      const runId = randomUUID();
+      await ctx.db.query(
+        `insert into source_runs (id, source_id, workspace_id, trigger, status) values ($1, $2, $3, 'schedule', 'running')`,
+        [runId, sourceId, userId],
+      );
+      await sourcesRepo.finishRun(ctx.db, runId, { status, message: null });
+      // Ending it twice counts it once.
+      await sourcesRepo.finishRun(ctx.db, runId, { status, message: null });
+    }
+    const r = await insights(agent);
+    expect(r.sourceRuns).toEqual([
+      {
+        sourceId,
+        name: 'CRM export',
+        status: 'active',
+        nextRunAt: expect.any(String),
+        days: [{ day: today(), sent: 1, nothing_new: 2, paused: 0, failed: 1 }],
+      },
+    ]);
+    expect(r.options.sources).toEqual([{ id: sourceId, name: 'CRM export' }]);
+  });
+
+  it('notes a source whose share of an identifier fell, from the day it fell', async () => {
+    const { agent, userId } = await loggedInAgent(ctx.app, ctx.db);
+    const sourceId = randomUUID();
+    await ctx.db.query(
+      `insert into sources (id, workspace_id, name, kind, connection, settings, schedule, time_zone)
+       values ($1, $2, 'Shop export', 'csv_url', '{"url":"https://example.com/a.csv"}', '{}', '{"every":"day"}', 'UTC')`,
+      [sourceId, userId],
+    );
+    // 30 days of 100 events a day, all with email and phone; phone gone from the last 3 days.
+    const days = Array.from({ length: 30 }, (_, i) =>
+      new Date(Date.now() - (29 - i) * 86_400_000).toISOString().slice(0, 10),
+    );
+    for (const [i, day] of days.entries())
+      await ctx.db.query(
+        `insert into insight_days (workspace_id, day, pixel_id, source_id, sent, keyed, score_tenths, with_email, with_phone)
+         values ($1, $2, '1', $3, 100, 100, 7000, 100, $4)`,
+        [userId, day, sourceId, i >= 27 ? 2 : 100],
+      );
+    const r = await insights(agent);
+    expect(r.drops).toEqual([
+      {
+        sourceId,
+        sourceName: 'Shop export',
+        key: 'phone',
+        since: days[27],
+        before: 1,
+        after: expect.any(Number),
+      },
+    ]);
+    expect(r.drops[0]!.after).toBeLessThan(0.5);
+    expect(r.matchKeys.keys.phone.slice(-3)).toEqual([2, 2, 2]);
+    expect(r.matchKeys.score.at(-1)).toBe(7);
+  });
+
+  it('forgets counters older than RETENTION_DAYS', async () => {
+    const { userId } = await loggedInAgent(ctx.app, ctx.db);
+    await ctx.db.query(
+      `insert into insight_days (workspace_id, day, pixel_id, sent) values ($1, '2020-01-01', '1', 5), ($1, $2, '1', 7)`,
+      [userId, today()],
+    );
+    await applyRetention(ctx.db, new Date(), { retentionDays: 30, analyticsRetentionDays: 30 });
+    const left = await ctx.db.query<{ sent: string }>(
+      'select sent::text from insight_days where workspace_id = $1',
+      [userId],
+    );
+    expect(left.rows).toEqual([{ sent: '7' }]);
+  });
+});

@@ -1,0 +1,219 @@
+import {
+  INSIGHT_MATCH_KEYS,
+  MANUAL_SOURCE,
+  type Insights,
+  type InsightsFailure,
+  type InsightMatchKey,
+  type InsightsQuery,
+  type InsightsSourceRuns,
+} from '@backsignal/contracts';
+import { explainMetaError, type Verdict } from '@backsignal/core';
+import type { Queryable } from '../../db/db.ts';
+import { insightsRepo, type FailureRow, type InsightsFilter } from './insights.repo.ts';
+
+const DAY_MS = 86_400_000;
+const DEFAULT_DAYS = 30;
+const SENDS_PER_REASON = 10;
+/** A drop note needs this many keyed events on both sides, and an identifier most events carried before. */
+const DROP_MIN_EVENTS = 10;
+const DROP_MIN_SHARE = 0.5;
+const UPLOADS_LABEL = 'Uploaded files';
+const DELETED_SOURCE = 'Deleted source';
+
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+export function dayRange(
+  q: Pick<InsightsQuery, 'from' | 'to'>,
+  now: Date,
+): { from: string; to: string; days: string[] } {
+  const to = q.to ?? isoDay(now.getTime());
+  const from = q.from ?? isoDay(Date.parse(to) - (DEFAULT_DAYS - 1) * DAY_MS);
+  const days: string[] = [];
+  for (let t = Date.parse(from); t <= Date.parse(to); t += DAY_MS) days.push(isoDay(t));
+  return { from, to, days };
+}
+
+/**
+ * Where a drop is looked for: the last quarter of the range, at most a week (a 7-day range compares its last two
+ * days with the five before).
+ */
+const splitDay = (days: string[]) =>
+  days[days.length - Math.min(7, Math.max(2, Math.ceil(days.length / 4)))]!;
+
+/** The Insights screen's numbers, from the daily counters only (decision 0110). */
+export async function readInsights(
+  db: Queryable,
+  workspaceId: string,
+  q: InsightsQuery,
+  now = new Date(),
+): Promise<Insights> {
+  const { from, to, days } = dayRange(q, now);
+  const f: InsightsFilter = { workspaceId, from, to, pixelId: q.pixel ?? null, source: q.source ?? null };
+  const [rows, shares, failures, runs, names] = await Promise.all([
+    insightsRepo.days(db, f, q.stack),
+    days.length >= 2 ? insightsRepo.keyShares(db, f, splitDay(days)) : Promise.resolve([]),
+    insightsRepo.failures(db, f),
+    insightsRepo.sourceRuns(db, f),
+    insightsRepo.names(db, workspaceId),
+  ]);
+  const at = new Map(days.map((d, i) => [d, i]));
+  const zeros = () => days.map(() => 0);
+  const pixelName = new Map(names.pixels.map((p) => [p.pixel_id, p.name]));
+  const source = new Map(names.sources.map((s) => [s.id, s]));
+  const sourceName = (id: string) =>
+    id === MANUAL_SOURCE ? UPLOADS_LABEL : (source.get(id)?.name ?? DELETED_SOURCE);
+  const pixelLabel = (id: string) => (pixelName.has(id) ? `${pixelName.get(id)} (${id})` : id);
+
+  const series = new Map<string, number[]>();
+  const failed = zeros();
+  const skipped = zeros();
+  const keyed = zeros();
+  const tenths = zeros();
+  const byKey = Object.fromEntries(INSIGHT_MATCH_KEYS.map((k) => [k, zeros()])) as Record<
+    InsightMatchKey,
+    number[]
+  >;
+  const totals = { sent: 0, failed: 0, skipped: 0, keyed: 0, tenths: 0 };
+  for (const r of rows) {
+    const i = at.get(r.day)!;
+    if (r.sent) {
+      const s = series.get(r.stack) ?? zeros();
+      s[i]! += r.sent;
+      series.set(r.stack, s);
+    }
+    failed[i]! += r.failed;
+    skipped[i]! += r.skipped;
+    keyed[i]! += r.keyed;
+    tenths[i]! += r.tenths;
+    for (const k of INSIGHT_MATCH_KEYS) byKey[k][i]! += r.keys[k];
+    totals.sent += r.sent;
+    totals.failed += r.failed;
+    totals.skipped += r.skipped;
+    totals.keyed += r.keyed;
+    totals.tenths += r.tenths;
+  }
+  const label = q.stack === 'pixel' ? pixelLabel : sourceName;
+
+  return {
+    from,
+    to,
+    days,
+    options: {
+      pixels: [...new Set([...pixelName.keys(), ...(q.stack === 'pixel' ? series.keys() : [])])]
+        .sort()
+        .map((pixelId) => ({ pixelId, name: pixelLabel(pixelId) })),
+      sources: names.sources
+        .map((s) => ({ id: s.id, name: s.name }))
+        .sort((a, b) => a.name.localeCompare(b.name)),
+    },
+    totals: {
+      sent: totals.sent,
+      failed: totals.failed,
+      skipped: totals.skipped,
+      keyed: totals.keyed,
+      score: totals.keyed ? Math.round(totals.tenths / totals.keyed) / 10 : null,
+      keys: Object.fromEntries(
+        INSIGHT_MATCH_KEYS.map((k) => [k, byKey[k].reduce((a, b) => a + b, 0)]),
+      ) as Record<InsightMatchKey, number>,
+    },
+    volume: {
+      stack: q.stack,
+      series: [...series]
+        .map(([key, sent]) => ({ key, label: label(key), sent }))
+        .sort((a, b) => b.sent.reduce((x, y) => x + y, 0) - a.sent.reduce((x, y) => x + y, 0)),
+      failed,
+      skipped,
+    },
+    matchKeys: {
+      keyed,
+      keys: byKey,
+      score: keyed.map((n, i) => (n ? Math.round(tenths[i]! / n) / 10 : null)),
+    },
+    drops: shares
+      .filter((s) => {
+        if (s.keyedBefore < DROP_MIN_EVENTS || s.keyedAfter < DROP_MIN_EVENTS) return false;
+        const before = s.before / s.keyedBefore;
+        return before >= DROP_MIN_SHARE && s.after / s.keyedAfter < before / 2 && s.lowSince !== null;
+      })
+      .map((s) => ({
+        sourceId: s.source === MANUAL_SOURCE ? null : s.source,
+        sourceName: sourceName(s.source),
+        key: s.key as InsightMatchKey,
+        since: s.lowSince!,
+        before: s.before / s.keyedBefore,
+        after: s.after / s.keyedAfter,
+      }))
+      .sort((a, b) => a.sourceName.localeCompare(b.sourceName) || a.key.localeCompare(b.key)),
+    failures: failureGroups(failures),
+    sourceRuns: sourceTimeline(runs, names.sources, q, sourceName),
+  };
+}
+
+/** The summary's groups (verdict, code, subcode, title, message) over every send of the range. */
+function failureGroups(rows: FailureRow[]): InsightsFailure[] {
+  const groups = new Map<string, { raw: string | null; verdict: string | null; rows: FailureRow[] }>();
+  for (const r of rows) {
+    const key = [r.verdict, r.error_code, r.error_subcode, r.error_title, r.error_message].join('|');
+    const g = groups.get(key) ?? { raw: r.error_raw, verdict: r.verdict, rows: [] };
+    g.rows.push(r);
+    groups.set(key, g);
+  }
+  return [...groups]
+    .map(([key, g]) => ({
+      key,
+      explanation: explainMetaError(g.raw, (g.verdict as Verdict | null) ?? null),
+      events: g.rows.reduce((n, r) => n + r.events, 0),
+      sends: g.rows
+        .sort((a, b) => b.events - a.events || b.day.localeCompare(a.day))
+        .slice(0, SENDS_PER_REASON)
+        .map((r) => ({ uploadId: r.upload_id, fileName: r.file_name, day: r.day, events: r.events })),
+    }))
+    .sort((a, b) => b.events - a.events);
+}
+
+type SourceName = {
+  id: string;
+  name: string;
+  status: 'active' | 'paused';
+  next_run_at: Date | null;
+  pixel_id: string | null;
+};
+
+/** Every source with runs in the range, and every current one in scope (a source that never ran shows that). */
+function sourceTimeline(
+  runs: { day: string; source: string; status: string; runs: number }[],
+  sources: SourceName[],
+  q: InsightsQuery,
+  sourceName: (id: string) => string,
+): InsightsSourceRuns[] {
+  const out = new Map<string, InsightsSourceRuns>();
+  const entry = (id: string) => {
+    let e = out.get(id);
+    if (!e) {
+      const s = sources.find((x) => x.id === id);
+      e = {
+        sourceId: id,
+        name: sourceName(id),
+        status: s?.status ?? null,
+        nextRunAt: s?.next_run_at?.toISOString() ?? null,
+        days: [],
+      };
+      out.set(id, e);
+    }
+    return e;
+  };
+  if (q.source !== MANUAL_SOURCE)
+    for (const s of sources)
+      if ((!q.source || q.source === s.id) && (!q.pixel || q.pixel === s.pixel_id)) entry(s.id);
+  for (const r of runs) {
+    const e = entry(r.source);
+    let d = e.days.find((x) => x.day === r.day);
+    if (!d) {
+      d = { day: r.day, sent: 0, nothing_new: 0, paused: 0, failed: 0 };
+      e.days.push(d);
+    }
+    d[r.status as 'sent' | 'nothing_new' | 'paused' | 'failed'] += r.runs;
+  }
+  for (const e of out.values()) e.days.sort((a, b) => a.day.localeCompare(b.day));
+  return [...out.values()].sort((a, b) => a.name.localeCompare(b.name));
+}
