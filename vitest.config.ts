@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 // One runner for the whole workspace: `npm test` runs every project below.
@@ -6,6 +7,10 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const HUNG_MS = 30_000;
 export default defineConfig({
   test: {
+    // Vitest's default (cores - 1) runs one file at a time on a 2-core machine, where a file's time is mostly its
+    // imports and, for the API, statements on the database's own thread or server: two files at once fill both
+    // cores (CI's run time, issue 31's note).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         test: {
