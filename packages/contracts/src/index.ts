@@ -13,3 +13,5 @@ export * from './upload-jobs.ts';
 export * from './workspaces.ts';
 export * from './url-secrets.ts';
 export * from './activity.ts';
+export * from './api-keys.ts';
+export * from './api-v1.ts';
