@@ -127,6 +127,28 @@ const ROUTES: Record<string, 'public' | 'account' | WorkspaceRole | KeyNeed> = {
   'DELETE /api/workspace/api-keys/:id': 'admin',
 
   'GET /api/v1/workspace': 'key:read',
+  'GET /api/v1/uploads': 'key:read',
+  'POST /api/v1/uploads': 'key:send',
+  'GET /api/v1/uploads/:id': 'key:read',
+  'DELETE /api/v1/uploads/:id': 'key:send',
+  'PUT /api/v1/uploads/:id/mapping': 'key:send',
+  'POST /api/v1/uploads/:id/jobs/:kind': 'key:send',
+  'GET /api/v1/uploads/:id/jobs/:kind': 'key:send',
+  'POST /api/v1/uploads/:id/send': 'key:send',
+  'GET /api/v1/uploads/:id/summary': 'key:read',
+  'GET /api/v1/uploads/:id/failed-rows': 'key:send',
+  'GET /api/v1/pixel-accounts': 'key:read',
+  'POST /api/v1/pixel-accounts': 'key:admin',
+  'PUT /api/v1/pixel-accounts/:id/token': 'key:admin',
+  'GET /api/v1/templates': 'key:read',
+  'GET /api/v1/templates/:id': 'key:read',
+  'GET /api/v1/sources': 'key:read',
+  'GET /api/v1/sources/:id/runs': 'key:read',
+  'POST /api/v1/sources/:id/run': 'key:send',
+  'POST /api/v1/sources/:id/pause': 'key:send',
+  'POST /api/v1/sources/:id/resume': 'key:send',
+  'POST /api/v1/events': 'key:send',
+  'GET /api/v1/openapi.json': 'public',
 };
 
 const isKeyNeed = (v: string): v is KeyNeed => v.startsWith('key:');
