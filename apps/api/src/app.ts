@@ -28,6 +28,16 @@ import { activityRoutes } from './modules/activity/activity.routes.ts';
 import { webhookRoutes } from './modules/webhooks/webhooks.routes.ts';
 import { insightsRoutes } from './modules/insights/insights.routes.ts';
 import { registerHttpMetrics } from './plugins/metrics.ts';
+import { registerApiKeyAuth } from './plugins/api-key-auth.ts';
+import { apiKeyRoutes } from './modules/api-keys/api-keys.routes.ts';
+import { apiV1 } from './modules/api-v1/v1.scope.ts';
+import { v1WorkspaceRoutes } from './modules/api-v1/v1-workspace.routes.ts';
+import { v1UploadRoutes } from './modules/api-v1/v1-uploads.routes.ts';
+import { v1CatalogRoutes } from './modules/api-v1/v1-catalog.routes.ts';
+import { v1EventRoutes } from './modules/api-v1/v1-events.routes.ts';
+import { v1Registry } from './modules/api-v1/openapi.ts';
+import { openApiRoutes } from './modules/api-v1/openapi.routes.ts';
+import { API_DOCS_PATH } from '@backsignal/contracts';
 
 export interface RouteEntry {
   method: string;
@@ -76,10 +86,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     keyGenerator: (request) => clientAddress(request.ip),
   });
   if (deps.webDist) await serveWeb(app, deps.webDist);
-  registerErrorHandler(app, deps.webDist ? webFallback(deps.webDist) : undefined, deps.config.maxUploadBytes);
+  registerErrorHandler(
+    app,
+    deps.webDist ? webFallback(deps.webDist) : undefined,
+    deps.config.maxUploadBytes,
+    deps.config.appUrl + API_DOCS_PATH,
+  );
   registerBodyLimits(app, deps.config.maxUploadBytes);
   registerSession(app, resolved);
   app.decorateRequest('workspace', null);
+  registerApiKeyAuth(app, resolved);
   registerXsrf(app, deps.config);
   registerTextGuard(app);
   registerHttpMetrics(app);
@@ -106,5 +122,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(activityRoutes(resolved));
   await app.register(webhookRoutes(resolved));
   await app.register(insightsRoutes(resolved));
+  await app.register(apiKeyRoutes(resolved));
+  // The public API (issue 32): one line per v1 module.
+  const v1 = v1Registry();
+  await app.register(
+    apiV1(resolved, [v1WorkspaceRoutes, v1UploadRoutes, v1CatalogRoutes, v1EventRoutes], v1),
+  );
+  await app.register(openApiRoutes(resolved, v1));
   return app;
 }

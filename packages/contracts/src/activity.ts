@@ -38,6 +38,8 @@ export const ACTIVITY_KINDS = [
   'webhook.edited',
   'webhook.secret_rotated',
   'webhook.removed',
+  'api_key.created',
+  'api_key.revoked',
 ] as const;
 export const ActivityKind = z.enum(ACTIVITY_KINDS);
 export type ActivityKind = z.infer<typeof ActivityKind>;
@@ -76,6 +78,8 @@ export const ACTIVITY_KIND_LABELS: Record<ActivityKind, string> = {
   'webhook.edited': 'Webhook edited',
   'webhook.secret_rotated': 'Webhook secret rotated',
   'webhook.removed': 'Webhook removed',
+  'api_key.created': 'API key created',
+  'api_key.revoked': 'API key revoked',
 };
 
 /** The actor label of entries no person caused: a source's scheduled run. */

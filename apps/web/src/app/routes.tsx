@@ -37,6 +37,8 @@ const sources = () => import('../features/sources/index.ts');
 const activity = () => import('../features/activity/index.ts');
 const webhooks = () => import('../features/webhooks/index.ts');
 const insights = () => import('../features/insights/index.ts');
+// Scalar (the API reference's renderer) is large: its own chunk, loaded by that page alone.
+const apiDocs = () => import('../features/api-keys/index.ts');
 
 function Root() {
   return (
@@ -61,6 +63,7 @@ const APP_SCREENS: { path: string; element: ReactNode }[] = [
   { path: '/settings', element: page(account, 'SettingsPage') },
   { path: '/settings/activity', element: page(activity, 'ActivityPage') },
   { path: '/settings/webhooks', element: page(webhooks, 'WebhooksPage') },
+  { path: '/settings/api-docs', element: page(apiDocs, 'ApiDocsPage') },
   { path: '/dashboard', element: page(workflow, 'DashboardPage') },
   { path: '/map-columns', element: gate('member', WORK, page(workflow, 'MapColumnsPage')) },
   { path: '/verify-data', element: gate('member', WORK, page(workflow, 'VerifyDataPage')) },

@@ -4,6 +4,7 @@ import { retentionRepo } from './retention.repo.ts';
 import { activityRepo } from '../activity/activity.repo.ts';
 import { webhooksRepo } from '../webhooks/webhooks.repo.ts';
 import { insightsCounters } from '../insights/insights-counters.repo.ts';
+import { apiKeysRepo } from '../api-keys/api-keys.repo.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -25,7 +26,7 @@ export interface RetentionPolicy {
 /**
  * The Terms' promise (data kept up to one year) as a job: uploads with their stored bytes, runs with their
  * batches and failed-row data, source runs (with their skipped rows), public form submissions, workspace activity
- * entries, ended invitations, the webhook delivery log (WEBHOOK_LOG_DAYS at most), Insights' daily counters and the names of files a source processed that no listing has shown for
+ * entries, ended invitations, the webhook delivery log (WEBHOOK_LOG_DAYS at most), Insights' daily counters, revoked API keys (with their last address) and the names of files a source processed that no listing has shown for
  * RETENTION_DAYS go; only the ledger entries deduplication needs stay, and only for LEDGER_KEEP_DAYS. Anonymous
  * analytics go after ANALYTICS_RETENTION_DAYS. Accounts, workspaces, pixel accounts and templates stay until
  * someone deletes them.
@@ -46,6 +47,7 @@ export async function applyRetention(db: Queryable, now: Date, policy: Retention
     ago(Math.min(policy.retentionDays, WEBHOOK_LOG_DAYS)),
   );
   const insights = await insightsCounters.deleteBefore(db, cutoff);
+  const revokedKeys = await apiKeysRepo.deleteRevokedBefore(db, cutoff);
   const analytics = await analyticsRepo.prune(db, ago(policy.analyticsRetentionDays), ago(1));
   return {
     sourceRuns,
@@ -58,6 +60,7 @@ export async function applyRetention(db: Queryable, now: Date, policy: Retention
     invitations,
     webhookDeliveries,
     insights,
+    revokedKeys,
     analytics,
   };
 }
