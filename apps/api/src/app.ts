@@ -16,6 +16,7 @@ import { serveWeb, webFallback } from './plugins/serve-web.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { accountRoutes } from './modules/accounts/accounts.routes.ts';
 import { fileRoutes } from './modules/files/files.routes.ts';
+import { tusRoutes } from './modules/files/tus.routes.ts';
 import { uploadJobRoutes } from './modules/files/upload-jobs.routes.ts';
 import { templateRoutes } from './modules/templates/templates.routes.ts';
 import { pixelRoutes } from './modules/pixels/pixels.routes.ts';
@@ -93,6 +94,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Feature modules register here, one line each.
   await app.register(accountRoutes(resolved));
   await app.register(fileRoutes(resolved));
+  await app.register(tusRoutes(resolved));
   await app.register(uploadJobRoutes(resolved));
   await app.register(templateRoutes(resolved));
   await app.register(pixelRoutes(resolved));

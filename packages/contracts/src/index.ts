@@ -13,3 +13,4 @@ export * from './upload-jobs.ts';
 export * from './workspaces.ts';
 export * from './url-secrets.ts';
 export * from './activity.ts';
+export * from './tus.ts';
