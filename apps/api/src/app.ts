@@ -27,6 +27,11 @@ import { workspaceRoutes } from './modules/workspaces/workspaces.routes.ts';
 import { memberRoutes } from './modules/workspaces/members.routes.ts';
 import { activityRoutes } from './modules/activity/activity.routes.ts';
 import { registerHttpMetrics } from './plugins/metrics.ts';
+import { registerApiKeyAuth } from './plugins/api-key-auth.ts';
+import { apiKeyRoutes } from './modules/api-keys/api-keys.routes.ts';
+import { apiV1 } from './modules/api-v1/v1.scope.ts';
+import { v1WorkspaceRoutes } from './modules/api-v1/v1-workspace.routes.ts';
+import { API_DOCS_PATH } from '@backsignal/contracts';
 
 export interface RouteEntry {
   method: string;
@@ -75,10 +80,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     keyGenerator: (request) => clientAddress(request.ip),
   });
   if (deps.webDist) await serveWeb(app, deps.webDist);
-  registerErrorHandler(app, deps.webDist ? webFallback(deps.webDist) : undefined, deps.config.maxUploadBytes);
+  registerErrorHandler(
+    app,
+    deps.webDist ? webFallback(deps.webDist) : undefined,
+    deps.config.maxUploadBytes,
+    deps.config.appUrl + API_DOCS_PATH,
+  );
   registerBodyLimits(app, deps.config.maxUploadBytes);
   registerSession(app, resolved);
   app.decorateRequest('workspace', null);
+  registerApiKeyAuth(app, resolved);
   registerXsrf(app, deps.config);
   registerTextGuard(app);
   registerHttpMetrics(app);
@@ -104,5 +115,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(workspaceRoutes(resolved));
   await app.register(memberRoutes(resolved));
   await app.register(activityRoutes(resolved));
+  await app.register(apiKeyRoutes(resolved));
+  // The public API (issue 32): one line per v1 module.
+  await app.register(apiV1(resolved, [v1WorkspaceRoutes]));
   return app;
 }

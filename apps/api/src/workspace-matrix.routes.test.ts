@@ -1,8 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { roleAtLeast, WORKSPACE_ROLES, type WorkspaceRole } from '@backsignal/contracts';
+import {
+  API_KEY_SCOPES,
+  roleAtLeast,
+  SCOPE_ROLE,
+  WORKSPACE_ROLES,
+  type ApiKeyScope,
+  type WorkspaceRole,
+} from '@backsignal/contracts';
 import { createTestContext, type TestContext } from '../test/context.ts';
 import { Agent, loggedInAgent } from '../test/agent.ts';
+import { createKey } from './modules/api-keys/api-keys.service.ts';
 
 /**
  * Every route the app answers × every workspace role × the member's own workspace and another one (issue 31).
@@ -14,8 +22,12 @@ import { Agent, loggedInAgent } from '../test/agent.ts';
  *   the body is read, and an allowed one passes the guard (the random ids and empty bodies then answer 404 or
  *   400 from the route itself). In a workspace the user is not in, every role gets the 404 a missing workspace
  *   gets: 0 cross-workspace reads or writes.
+ * - a key scope (`key:read`, `key:send`, `key:admin`): a /api/v1 route, called with an API key of at least that
+ *   scope (decision 0113). No key, or only a session cookie, is a 401; a lower scope a 403 before the body is
+ *   read; a workspace header naming another workspace changes nothing (a key acts in its own only).
  */
-const ROUTES: Record<string, 'public' | 'account' | WorkspaceRole> = {
+type KeyNeed = `key:${ApiKeyScope}`;
+const ROUTES: Record<string, 'public' | 'account' | WorkspaceRole | KeyNeed> = {
   'GET /api/health': 'public',
   'GET /api/ready': 'public',
   'GET /metrics': 'public',
@@ -113,7 +125,15 @@ const ROUTES: Record<string, 'public' | 'account' | WorkspaceRole> = {
   'POST /api/sources/:id/pause': 'member',
   'POST /api/sources/:id/resume': 'member',
   'POST /api/sources/:id/run': 'member',
+
+  'GET /api/workspace/api-keys': 'admin',
+  'POST /api/workspace/api-keys': 'admin',
+  'DELETE /api/workspace/api-keys/:id': 'admin',
+
+  'GET /api/v1/workspace': 'key:read',
 };
+
+const isKeyNeed = (v: string): v is KeyNeed => v.startsWith('key:');
 
 let ctx: TestContext;
 let members: Record<WorkspaceRole, Agent>;
@@ -121,6 +141,7 @@ let own: string;
 let other: string;
 let ownerId: string;
 const memberIds = new Map<WorkspaceRole, string>();
+const secrets = {} as Record<ApiKeyScope, string>;
 
 beforeAll(async () => {
   ctx = await createTestContext();
@@ -144,6 +165,8 @@ beforeAll(async () => {
     viewer: await join('viewer'),
   };
   ownerId = owner.userId;
+  for (const scope of API_KEY_SCOPES)
+    secrets[scope] = (await createKey(ctx.db, ownerId, ownerId, { name: scope, scope })).secret;
   for (const role of ['admin', 'member', 'viewer'] as const)
     memberIds.set(role, (await members[role].get('/auth/me')).json().user.id as string);
 });
@@ -162,12 +185,15 @@ afterAll(() => ctx.close());
 const path = (url: string) =>
   url.replace(':kind', 'validate').replace(/:(id|batchId|userId)/g, () => randomUUID());
 
-function call(agent: Agent, key: string, workspace?: string) {
+function call(agent: Agent, key: string, workspace?: string, apiKey?: string) {
   const [method, url] = key.split(' ') as [string, string];
   return agent.request({
     method: method as 'GET',
     url: path(url),
-    headers: workspace ? { 'x-workspace': workspace } : {},
+    headers: {
+      ...(workspace ? { 'x-workspace': workspace } : {}),
+      ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
+    },
     ...(method === 'GET' || method === 'HEAD' ? {} : { payload: {} }),
   });
 }
@@ -180,7 +206,7 @@ describe('the role matrix', () => {
   });
 
   const workspaceRoutes = Object.entries(ROUTES).filter(
-    (e): e is [string, WorkspaceRole] => e[1] !== 'public' && e[1] !== 'account',
+    (e): e is [string, WorkspaceRole] => e[1] !== 'public' && e[1] !== 'account' && !isKeyNeed(e[1]),
   );
 
   it.each(workspaceRoutes)('%s needs %s', async (key, least) => {
@@ -208,6 +234,29 @@ describe('the role matrix', () => {
       ]);
     }
   });
+
+  it.each(Object.entries(ROUTES).filter((e): e is [string, KeyNeed] => isKeyNeed(e[1])))(
+    '%s needs an API key of scope %s',
+    async (key, need) => {
+      const least = need.slice(4) as ApiKeyScope;
+      const plain = await call(new Agent(ctx.app), key);
+      expect([plain.statusCode, plain.json().code], 'no key').toEqual([401, 'UNAUTHENTICATED']);
+      expect((await call(members.owner, key, own)).statusCode, 'an owner’s session').toBe(401);
+      for (const scope of API_KEY_SCOPES) {
+        const res = await call(new Agent(ctx.app), key, other, secrets[scope]);
+        const body = (res.headers['content-type']?.toString().includes('json') ? res.json() : {}) as {
+          code?: string;
+        };
+        if (roleAtLeast(SCOPE_ROLE[scope], SCOPE_ROLE[least])) {
+          expect(res.statusCode, scope).not.toBe(401);
+          expect(body.code, scope).not.toBe('FORBIDDEN');
+          expect(res.statusCode, scope).toBeLessThan(500);
+        } else {
+          expect([res.statusCode, body.code], scope).toEqual([403, 'FORBIDDEN']);
+        }
+      }
+    },
+  );
 
   it.each(Object.entries(ROUTES).filter(([, v]) => v === 'account'))(
     '%s is the account’s own',

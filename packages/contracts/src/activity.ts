@@ -31,6 +31,8 @@ export const ACTIVITY_KINDS = [
   'source.deleted',
   'source.run_requested',
   'source.run_started',
+  'api_key.created',
+  'api_key.revoked',
 ] as const;
 export const ActivityKind = z.enum(ACTIVITY_KINDS);
 export type ActivityKind = z.infer<typeof ActivityKind>;
@@ -62,6 +64,8 @@ export const ACTIVITY_KIND_LABELS: Record<ActivityKind, string> = {
   'source.deleted': 'Source deleted',
   'source.run_requested': 'Source run now',
   'source.run_started': 'Scheduled source run',
+  'api_key.created': 'API key created',
+  'api_key.revoked': 'API key revoked',
 };
 
 /** The actor label of entries no person caused: a source's scheduled run. */

@@ -17,6 +17,8 @@ export const ERROR_CODES = [
   // Login past an account's failure limit: the same request again with a captcha token (ADR 0010).
   'CAPTCHA_REQUIRED',
   'UPSTREAM_FAILED',
+  // An Idempotency-Key sent again with another request: it names the first one (decision 0113).
+  'IDEMPOTENCY_KEY_REUSED',
   'INTERNAL',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

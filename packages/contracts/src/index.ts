@@ -14,3 +14,5 @@ export * from './workspaces.ts';
 export * from './url-secrets.ts';
 export * from './activity.ts';
 export * from './tus.ts';
+export * from './api-keys.ts';
+export * from './api-v1.ts';

@@ -100,6 +100,7 @@ const EnvSchema = z.object({
   TRUST_PROXY: TrustProxy,
   SOURCES_ALLOW_NETWORKS: z.string().optional(),
   METRICS_TOKEN: z.string().min(32, 'METRICS_TOKEN must be at least 32 characters').optional(),
+  API_KEY_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).default(300),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -143,6 +144,8 @@ export interface Config {
   retentionDays: number;
   /** Days anonymous analytics events are kept. */
   analyticsRetentionDays: number;
+  /** Calls one API key may make in a minute (decision 0113); past it, 429 with Retry-After. */
+  apiKeyRequestsPerMinute: number;
   /** Proxy hops in front of the app whose X-Forwarded-For entries count (0 = none), or their addresses. */
   trustProxy: number | string[];
 }
@@ -258,6 +261,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     analyticsRetentionDays: env.ANALYTICS_RETENTION_DAYS,
     trustProxy: env.TRUST_PROXY ?? 0,
     metricsToken: env.METRICS_TOKEN || undefined,
+    apiKeyRequestsPerMinute: env.API_KEY_REQUESTS_PER_MINUTE,
     sourcesAllowNetworks,
   };
 }

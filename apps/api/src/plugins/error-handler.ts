@@ -1,9 +1,10 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import type { ErrorBody } from '@backsignal/contracts';
+import { API_DOCS_PATH, type ErrorBody } from '@backsignal/contracts';
 import { AppError, TOO_MANY_REQUESTS } from '../errors/app-error.ts';
 import { fileTooLargeMessage } from '../lib/upload-limit.ts';
 import { JSON_BODY_LIMIT, requestTooLargeMessage } from './body-limits.ts';
+import { isApiV1, v1Error } from '../errors/v1-error.ts';
 
 /**
  * The one place errors become HTTP. Known errors keep their code and message; anything else is logged with
@@ -15,10 +16,16 @@ export function registerErrorHandler(
   webFallback?: (request: FastifyRequest, reply: FastifyReply) => boolean,
   /** The upload limit, for the spec §5 text on any 413 the routes did not answer themselves. */
   maxUploadBytes = 10 * 1024 * 1024,
+  /** The API reference page, linked from every /api/v1 error. */
+  apiDocsUrl = API_DOCS_PATH,
 ): void {
+  const sendError = (request: FastifyRequest, reply: FastifyReply, status: number, body: ErrorBody) =>
+    isApiV1(request)
+      ? reply.status(status).send(v1Error(body, request.id, apiDocsUrl))
+      : reply.status(status).send({ ...body, requestId: request.id });
+
   app.setErrorHandler((err: FastifyError, request, reply) => {
-    const send = (status: number, body: ErrorBody) =>
-      reply.status(status).send({ ...body, requestId: request.id });
+    const send = (status: number, body: ErrorBody) => sendError(request, reply, status, body);
 
     if (err instanceof AppError) {
       if (err.retryAfterSeconds !== undefined) reply.header('retry-after', String(err.retryAfterSeconds));
@@ -54,8 +61,6 @@ export function registerErrorHandler(
 
   app.setNotFoundHandler((request, reply) => {
     if (webFallback?.(request, reply)) return;
-    reply
-      .status(404)
-      .send({ code: 'NOT_FOUND', message: 'Not found', requestId: request.id } satisfies ErrorBody);
+    sendError(request, reply, 404, { code: 'NOT_FOUND', message: 'Not found' });
   });
 }

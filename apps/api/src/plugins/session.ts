@@ -41,6 +41,8 @@ export function registerSession(
   const name = sessionCookieName(deps.config);
   app.decorateRequest('session', null);
   app.addHook('onRequest', async (request) => {
+    // An API key's call never rides a session, nor keeps one alive (decision 0113).
+    if (request.routeOptions.config?.apiKey) return;
     const token = request.cookies[name];
     request.session = token
       ? await resolveSession(deps.db, token, deps.now(), requestedWorkspace(request))

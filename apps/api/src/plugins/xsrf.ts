@@ -36,6 +36,8 @@ export function registerXsrf(app: FastifyInstance, config: Config): void {
   };
 
   app.addHook('onRequest', async (request) => {
+    // A program's call with an API key carries no cookie a cross-site page could ride (decision 0113).
+    if (request.routeOptions.config?.apiKey) return;
     const setting = request.routeOptions.config?.xsrf;
     if (UNSAFE.has(request.method) ? setting === false : setting !== true) return;
     const header = request.headers[XSRF_HEADER];
@@ -47,6 +49,7 @@ export function registerXsrf(app: FastifyInstance, config: Config): void {
 
   // Issue a fresh token whenever the cookie is missing or belongs to another session (login, logout, expiry).
   app.addHook('onSend', async (request, reply) => {
+    if (request.routeOptions.config?.apiKey || request.url.startsWith('/api/v1/')) return;
     if (request.url.startsWith('/api/') || request.url.startsWith('/auth/')) {
       if (!valid(request.cookies[XSRF_COOKIE], binding(request))) {
         reply.setCookie(XSRF_COOKIE, mint(binding(request)), {

@@ -6,8 +6,9 @@ import { currentWorkspace } from '../../plugins/workspace.ts';
 import { actorLabel, recordActivity } from './activity.service.ts';
 
 /**
- * Records what the request's member just did in the request's workspace, after the action succeeded. Best
- * effort (decision 0106): a failed write is logged and never fails the action the user already has.
+ * Records what the request's member (or API key, for its creator: decision 0113) just did in the request's
+ * workspace, after the action succeeded. Best effort (decision 0106): a failed write is logged and never fails
+ * the action the user already has.
  */
 export async function logActivity(
   db: Queryable,
@@ -17,13 +18,18 @@ export async function logActivity(
   details?: ActivityDetails,
 ): Promise<void> {
   const user = request.session?.user;
-  if (!user) return;
+  const key = request.apiKey;
+  const actor = user
+    ? { actorUserId: user.id, actorLabel: actorLabel(user) }
+    : key
+      ? { actorUserId: key.createdBy, actorLabel: `API key "${key.name}"` }
+      : null;
+  if (!actor) return;
   const workspaceId = currentWorkspace(request).id;
   try {
     await recordActivity(db, {
       workspaceId,
-      actorUserId: user.id,
-      actorLabel: actorLabel(user),
+      ...actor,
       kind,
       subject: subject ?? null,
       details,

@@ -2,6 +2,7 @@ import type { Queryable } from '../../db/db.ts';
 import { analyticsRepo } from '../forms/analytics.repo.ts';
 import { retentionRepo } from './retention.repo.ts';
 import { activityRepo } from '../activity/activity.repo.ts';
+import { apiKeysRepo } from '../api-keys/api-keys.repo.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -20,7 +21,7 @@ export interface RetentionPolicy {
 /**
  * The Terms' promise (data kept up to one year) as a job: uploads with their stored bytes, runs with their
  * batches and failed-row data, source runs (with their skipped rows), public form submissions, workspace activity
- * entries, ended invitations and the names of files a source processed that no listing has shown for
+ * entries, ended invitations, revoked API keys (with their last address) and the names of files a source processed that no listing has shown for
  * RETENTION_DAYS go; only the ledger entries deduplication needs stay, and only for LEDGER_KEEP_DAYS. Anonymous
  * analytics go after ANALYTICS_RETENTION_DAYS. Accounts, workspaces, pixel accounts and templates stay until
  * someone deletes them.
@@ -36,6 +37,18 @@ export async function applyRetention(db: Queryable, now: Date, policy: Retention
   const seenItems = await retentionRepo.deleteSeenItems(db, cutoff);
   const activity = await activityRepo.deleteBefore(db, cutoff);
   const invitations = await retentionRepo.deleteEndedInvitations(db, cutoff);
+  const revokedKeys = await apiKeysRepo.deleteRevokedBefore(db, cutoff);
   const analytics = await analyticsRepo.prune(db, ago(policy.analyticsRetentionDays), ago(1));
-  return { sourceRuns, runs, uploads, ledger, submissions, seenItems, activity, invitations, analytics };
+  return {
+    sourceRuns,
+    runs,
+    uploads,
+    ledger,
+    submissions,
+    seenItems,
+    activity,
+    invitations,
+    revokedKeys,
+    analytics,
+  };
 }
