@@ -131,6 +131,10 @@ const ROUTES: Record<string, 'public' | 'account' | WorkspaceRole | KeyNeed> = {
   'DELETE /api/workspace/api-keys/:id': 'admin',
 
   'GET /api/v1/workspace': 'key:read',
+  'POST /api/v1/uploads/tus': 'key:send',
+  'PATCH /api/v1/uploads/tus/:id': 'key:send',
+  'DELETE /api/v1/uploads/tus/:id': 'key:send',
+  'GET /api/v1/uploads/tus/:id': 'key:send',
 };
 
 const isKeyNeed = (v: string): v is KeyNeed => v.startsWith('key:');

@@ -3,6 +3,8 @@ import { UploadResponse } from './workflow.ts';
 
 /** Where resumable (tus) uploads are created; each upload's own address is this path plus its id (decision 0120). */
 export const TUS_UPLOADS_PATH = '/api/uploads/tus';
+/** The same uploads for programs with an API key of the send scope (`Authorization: Bearer`, no cookie). */
+export const V1_TUS_UPLOADS_PATH = '/api/v1/uploads/tus';
 
 /**
  * A tus upload's bytes go up in PATCHes of at most this size. Behind a proxy that ends any request after 60 s,

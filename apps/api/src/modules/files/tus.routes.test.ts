@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../../test/context.ts';
 import { loggedInAgent, type Agent } from '../../../test/agent.ts';
 import { RawConnection, rawRequest } from '../../../test/raw-http.ts';
+import { bearer, createApiKey } from '../../../test/api-key.ts';
 import { sweepTusUploads, tusDirectory } from './tus-uploads.ts';
 
 /**
@@ -56,8 +57,8 @@ const csv = (rows: number) =>
 const tus = (method: string, url: string, auth: Headers, headers: Headers = {}, body?: Buffer) =>
   fetch(`${base}${url}`, { method, headers: { 'tus-resumable': '1.0.0', ...auth, ...headers }, body });
 
-async function create(auth: Headers, size: number, name = 'leads.csv') {
-  return tus('POST', '/api/uploads/tus', auth, {
+async function create(auth: Headers, size: number, name = 'leads.csv', path = '/api/uploads/tus') {
+  return tus('POST', path, auth, {
     'upload-length': String(size),
     'upload-metadata': `filename ${b64(name)},filetype ${b64('text/csv')}`,
   });
@@ -250,5 +251,32 @@ describe('tus uploads', () => {
     expect(await sweepTusUploads(dir, new Date(Date.now() + 25 * 3600_000))).toBe(1);
     expect(readdirSync(dir)).toEqual([]);
     expect((await tus('HEAD', location, auth)).status).toBe(404);
+  });
+
+  it('takes an upload with an API key of the send scope under /api/v1, and refuses a read key or a session there', async () => {
+    const { agent } = await loggedInAgent(ctx.app, ctx.db);
+    const key = bearer((await createApiKey(agent, 'send')).secret);
+    const file = csv(300);
+    const created = await create(key, file.length, 'from-cli.csv', '/api/v1/uploads/tus');
+    expect(created.status).toBe(201);
+    const location = created.headers.get('location')!;
+    expect(location).toMatch(/^\/api\/v1\/uploads\/tus\/[0-9a-f]{32}$/);
+    const half = Math.floor(file.length / 2);
+    expect((await patch(key, location, 0, file.subarray(0, half))).status).toBe(204);
+    expect((await tus('HEAD', location, key)).headers.get('upload-offset')).toBe(String(half));
+    expect((await patch(key, location, half, file.subarray(half))).status).toBe(204);
+    const done = await outcome(key, location);
+    expect(done.body.upload.file).toMatchObject({ fileName: 'from-cli.csv', rowCount: 300 });
+    // The upload is the workspace's like any other, and the activity log names the key.
+    expect((await agent.get(`/api/uploads/${done.body.upload.file.id}`)).statusCode).toBe(200);
+    const log = (await agent.get('/api/workspace/activity')).json();
+    expect(JSON.stringify(log)).toContain('API key');
+
+    const read = bearer((await createApiKey(agent, 'read')).secret);
+    expect((await create(read, 10, 'x.csv', '/api/v1/uploads/tus')).status).toBe(403);
+    expect((await create(await browser(agent), 10, 'x.csv', '/api/v1/uploads/tus')).status).toBe(401);
+    // A key does not open the session routes.
+    expect((await create(key, 10)).status).not.toBe(201);
+    expect(readdirSync(dir)).toEqual([]);
   });
 });
