@@ -4,7 +4,13 @@ import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FileStore } from '@tus/file-store';
 import { ERRORS, Server, type Upload } from '@tus/server';
-import { TUS_UPLOADS_PATH, type TusUploadState, type UploadResponse } from '@backsignal/contracts';
+import {
+  TUS_UPLOADS_PATH,
+  type ErrorBody,
+  type ErrorCode,
+  type TusUploadState,
+  type UploadResponse,
+} from '@backsignal/contracts';
 import { AppError, notFound } from '../../errors/app-error.ts';
 import { fileTooLargeMessage } from '../../lib/upload-limit.ts';
 
@@ -37,28 +43,30 @@ type Outcome =
   | { workspaceId: string; at: number; state: 'done'; upload: UploadResponse }
   | { workspaceId: string; at: number; state: 'failed'; error: AppError };
 
-const errorBody = (code: string, message: string) => JSON.stringify({ code, message });
+const answer = (status: number, code: ErrorCode, message: string) => ({ status, body: { code, message } });
 
-/** @tus/server's protocol errors as the API's `{ code, message }`, with the plain upload-limit text. */
-function tusError(err: unknown, maxBytes: number, log: (err: unknown) => void) {
-  if (err instanceof AppError) return { status_code: err.status, body: errorBody(err.code, err.message) };
+/** @tus/server's protocol errors as the API's error body, with the plain upload-limit text. */
+function tusError(
+  err: unknown,
+  maxBytes: number,
+  log: (err: unknown) => void,
+): { status: number; body: ErrorBody } {
+  if (err instanceof AppError) return answer(err.status, err.code, err.message);
   const status = (err as { status_code?: number }).status_code ?? 500;
   if (err === ERRORS.ERR_MAX_SIZE_EXCEEDED || status === 413)
-    return { status_code: 413, body: errorBody('PAYLOAD_TOO_LARGE', fileTooLargeMessage(maxBytes)) };
-  if (status === 404 || status === 410)
-    return { status_code: status, body: errorBody('NOT_FOUND', UPLOAD_NOT_FOUND) };
+    return answer(413, 'PAYLOAD_TOO_LARGE', fileTooLargeMessage(maxBytes));
+  if (status === 404 || status === 410) return answer(status, 'NOT_FOUND', UPLOAD_NOT_FOUND);
   if (status === 409 || status === 423)
-    return { status_code: status, body: errorBody('CONFLICT', 'Resume from the offset the server has.') };
-  if (status >= 400 && status < 500) {
-    // Protocol answers (a missing header, a bad offset): tus's own words, which name no customer value.
-    const text = (err as { body?: string }).body?.trim() || 'The upload request could not be read.';
-    return { status_code: status, body: errorBody('VALIDATION_FAILED', text) };
-  }
+    return answer(status, 'CONFLICT', 'Resume from the offset the server has.');
+  // Protocol answers (a missing header, a bad offset): tus's own words, which name no customer value.
+  if (status >= 400 && status < 500)
+    return answer(
+      status,
+      'VALIDATION_FAILED',
+      (err as { body?: string }).body?.trim() || 'The upload request could not be read.',
+    );
   log(err);
-  return {
-    status_code: 500,
-    body: errorBody('INTERNAL', 'Something went wrong on our side. Please try again.'),
-  };
+  return answer(500, 'INTERNAL', 'Something went wrong on our side. Please try again.');
 }
 
 /**
@@ -71,6 +79,8 @@ export function tusUploads<C extends TusCaller>(opts: {
   read: ReadUpload<C>;
   /** The file's name as stored, from the client's `filename` and `filetype`; throws to refuse the file. */
   accept: (fileName: string, fileType: string) => string;
+  /** An error's body as the caller's API answers errors (the session API's or v1's shape). */
+  present: (caller: C | null, error: ErrorBody) => string;
   log: { error: (obj: object, msg: string) => void };
 }) {
   const callers = new WeakMap<IncomingMessage, C>();
@@ -78,9 +88,12 @@ export function tusUploads<C extends TusCaller>(opts: {
   let server: Server | null = null;
   let store: FileStore | null = null;
 
-  const callerOf = (req: unknown): C => {
+  const findCaller = (req: unknown): C | null => {
     const node = (req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req;
-    const caller = node && callers.get(node);
+    return (node && callers.get(node)) ?? null;
+  };
+  const callerOf = (req: unknown): C => {
+    const caller = findCaller(req);
     if (!caller) throw new Error('a tus request reached the server without its caller');
     return caller;
   };
@@ -150,8 +163,11 @@ export function tusUploads<C extends TusCaller>(opts: {
         startReading(callerOf(req), upload);
         return {};
       },
-      async onResponseError(_req, err) {
-        return tusError(err, opts.maxBytes, (e) => opts.log.error({ err: e }, 'tus request failed'));
+      async onResponseError(req, err) {
+        const { status, body } = tusError(err, opts.maxBytes, (e) =>
+          opts.log.error({ err: e }, 'tus request failed'),
+        );
+        return { status_code: status, body: opts.present(findCaller(req), body) };
       },
     });
     return server;

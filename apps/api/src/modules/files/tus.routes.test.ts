@@ -169,7 +169,7 @@ describe('tus uploads', () => {
     const { agent } = await loggedInAgent(ctx.app, ctx.db);
     const r = await create(await browser(agent), 1024 * 1024 + 1);
     expect(r.status).toBe(413);
-    expect(await r.json()).toEqual({
+    expect(await r.json()).toMatchObject({
       code: 'PAYLOAD_TOO_LARGE',
       message: 'File is too large. Max size is 1MB.',
     });
@@ -271,6 +271,16 @@ describe('tus uploads', () => {
     expect((await agent.get(`/api/uploads/${done.body.upload.file.id}`)).statusCode).toBe(200);
     const log = (await agent.get('/api/workspace/activity')).json();
     expect(JSON.stringify(log)).toContain('API key');
+
+    // Errors in the v1 shape, with the docs link.
+    const big = await create(key, 1024 * 1024 + 1, 'big.csv', '/api/v1/uploads/tus');
+    expect(big.status).toBe(413);
+    expect(await big.json()).toMatchObject({
+      code: 'PAYLOAD_TOO_LARGE',
+      message: 'File is too large. Max size is 1MB.',
+      docs: expect.stringContaining('#description/errors'),
+      requestId: expect.any(String),
+    });
 
     const read = bearer((await createApiKey(agent, 'read')).secret);
     expect((await create(read, 10, 'x.csv', '/api/v1/uploads/tus')).status).toBe(403);

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  API_DOCS_PATH,
   TUS_UPLOADS_PATH,
   V1_TUS_UPLOADS_PATH,
   type TusUploadState,
@@ -10,6 +11,7 @@ import {
 import type { onRequestAsyncHookHandler, preValidationAsyncHookHandler } from 'fastify';
 import type { ResolvedDeps } from '../../deps.ts';
 import { AppError } from '../../errors/app-error.ts';
+import { isApiV1, v1Error } from '../../errors/v1-error.ts';
 import { perUserLimit } from '../../lib/per-user-limit.ts';
 import { actingUserId, needScope } from '../../plugins/api-key-auth.ts';
 import { currentWorkspace, roleGuard } from '../../plugins/workspace.ts';
@@ -51,6 +53,13 @@ export const tusRoutes =
           throw new AppError('VALIDATION_FAILED', 'Invalid file type. Please upload a CSV file.');
         return storedFileName(name);
       },
+      // The same error shapes as the rest of the API: v1's (with the docs link) for API keys.
+      present: (caller, error) =>
+        JSON.stringify(
+          caller && isApiV1(caller.request)
+            ? v1Error(error, caller.request.id, config.appUrl + API_DOCS_PATH)
+            : { ...error, ...(caller ? { requestId: caller.request.id } : {}) },
+        ),
       read: async (caller, fileName, bytes): Promise<UploadResponse> => {
         const limits = { maxBytes: config.maxUploadBytes, quotas: config.quotas, now: deps.now() };
         const { file, ingest } = await files.createUpload(db, caller.workspaceId, fileName, bytes, limits);
