@@ -31,6 +31,11 @@ import { registerApiKeyAuth } from './plugins/api-key-auth.ts';
 import { apiKeyRoutes } from './modules/api-keys/api-keys.routes.ts';
 import { apiV1 } from './modules/api-v1/v1.scope.ts';
 import { v1WorkspaceRoutes } from './modules/api-v1/v1-workspace.routes.ts';
+import { v1UploadRoutes } from './modules/api-v1/v1-uploads.routes.ts';
+import { v1CatalogRoutes } from './modules/api-v1/v1-catalog.routes.ts';
+import { v1EventRoutes } from './modules/api-v1/v1-events.routes.ts';
+import { v1Registry } from './modules/api-v1/openapi.ts';
+import { openApiRoutes } from './modules/api-v1/openapi.routes.ts';
 import { API_DOCS_PATH } from '@backsignal/contracts';
 
 export interface RouteEntry {
@@ -117,6 +122,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(activityRoutes(resolved));
   await app.register(apiKeyRoutes(resolved));
   // The public API (issue 32): one line per v1 module.
-  await app.register(apiV1(resolved, [v1WorkspaceRoutes]));
+  const v1 = v1Registry();
+  await app.register(
+    apiV1(resolved, [v1WorkspaceRoutes, v1UploadRoutes, v1CatalogRoutes, v1EventRoutes], v1),
+  );
+  await app.register(openApiRoutes(resolved, v1));
   return app;
 }

@@ -12,3 +12,12 @@ export const perUserLimit = (max: number) => ({
     keyGenerator: (request: FastifyRequest) => `user|${request.session?.user.id ?? `ip:${request.ip}`}`,
   },
 });
+
+/** The same per-route limit for a /api/v1 route, per API key (on top of the key's overall limit). */
+export const perKeyLimit = (max: number) => ({
+  rateLimit: {
+    max,
+    timeWindow: '1 minute',
+    keyGenerator: (request: FastifyRequest) => `key|${request.apiKey?.id ?? `ip:${request.ip}`}`,
+  },
+});

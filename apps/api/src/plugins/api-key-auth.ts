@@ -81,12 +81,14 @@ const SCOPE_MESSAGE: Record<ApiKeyScope, string> = {
  * onRequest hook of an `apiKey` route: the key's scope is at least `min` (read < send < admin), refused before
  * the body is read. After it, `currentWorkspace(request)` is the key's workspace and `currentApiKey(request)` the key.
  */
-export function needScope(min: ApiKeyScope): onRequestAsyncHookHandler {
-  return async function requireScope(request) {
+export function needScope(min: ApiKeyScope): onRequestAsyncHookHandler & { scope: ApiKeyScope } {
+  const guard: onRequestAsyncHookHandler = async function requireScope(request) {
     const key = currentApiKey(request);
     if (!roleAtLeast(SCOPE_ROLE[key.scope], SCOPE_ROLE[min]))
       throw new AppError('FORBIDDEN', SCOPE_MESSAGE[min]);
   };
+  // Readable from the route: the OpenAPI document says which scope each route needs.
+  return Object.assign(guard, { scope: min });
 }
 
 /** The request's API key; only call on an `apiKey` route. */

@@ -33,6 +33,8 @@ const workflow = () => import('../features/workflow/screens.ts');
 const summary = () => import('../features/summary/SummaryPage.tsx');
 const sources = () => import('../features/sources/index.ts');
 const activity = () => import('../features/activity/index.ts');
+// Scalar (the API reference's renderer) is large: its own chunk, loaded by that page alone.
+const apiDocs = () => import('../features/api-keys/index.ts');
 
 function Root() {
   return (
@@ -47,6 +49,7 @@ function Root() {
 const APP_SCREENS: { path: string; element: ReactNode }[] = [
   { path: '/settings', element: page(account, 'SettingsPage') },
   { path: '/settings/activity', element: page(activity, 'ActivityPage') },
+  { path: '/settings/api-docs', element: page(apiDocs, 'ApiDocsPage') },
   { path: '/dashboard', element: page(workflow, 'DashboardPage') },
   { path: '/map-columns', element: page(workflow, 'MapColumnsPage') },
   { path: '/verify-data', element: page(workflow, 'VerifyDataPage') },

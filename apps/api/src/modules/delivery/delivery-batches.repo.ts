@@ -456,6 +456,16 @@ export const batchesRepo = {
   },
 
   /** Every failed leaf of the run (held first halves are not failed yet): the all-failed-rows download. */
+  /** The rows of the run's batches Meta accepted. */
+  async sentRowNumbers(db: Queryable, runId: string): Promise<number[]> {
+    const { rows } = await db.query<{ rn: number }>(
+      `select rn from send_batches b cross join lateral unnest(b.row_numbers) as rn
+        where b.run_id = $1 and b.status = 'sent'`,
+      [runId],
+    );
+    return rows.map((r) => r.rn);
+  },
+
   async failedLeaves(db: Queryable, runId: string): Promise<BatchRow[]> {
     const { rows } = await db.query<BatchRow>(
       `select f.* from send_batches f where f.run_id = $1 and f.status = 'failed' and not (${HELD_FIRST_HALF})`,

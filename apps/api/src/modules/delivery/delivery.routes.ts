@@ -142,7 +142,8 @@ export const deliveryRoutes =
     );
   };
 
-function sendCsv(
+/** A CSV download of rows, streamed (also /api/v1's failed rows). */
+export function sendCsv(
   request: FastifyRequest,
   reply: FastifyReply,
   fileName: string,

@@ -392,6 +392,17 @@ export async function batchRows(db: Db, workspaceId: string, uploadId: string, b
   };
 }
 
+/** Each row of the run Meta refused, with the reason in plain words and Meta's own. */
+export async function failedRowReasons(db: Db, runId: string): Promise<Map<number, string>> {
+  const reasons = new Map<number, string>();
+  for (const b of await deliveryRepo.failedLeaves(db, runId)) {
+    const e = explainMetaError(b.error_raw, (b.verdict as Verdict | null) ?? null);
+    const reason = [e.title, e.metaTitle, e.metaMessage].filter(Boolean).join(': ');
+    for (const r of b.row_numbers) reasons.set(r, reason);
+  }
+  return reasons;
+}
+
 /**
  * Every failed row of the latest run, in file order, with its reason: one file to fix and upload again, however
  * many batches the failures were spread over.
@@ -400,12 +411,7 @@ export async function allFailedRows(db: Db, workspaceId: string, uploadId: strin
   const upload = await ownUpload(db, workspaceId, uploadId);
   const run = await deliveryRepo.latestRunForUpload(db, workspaceId, upload.id);
   if (!run) throw new AppError('INVALID_STATE', NOT_READY);
-  const reasons = new Map<number, string>();
-  for (const b of await deliveryRepo.failedLeaves(db, run.id)) {
-    const e = explainMetaError(b.error_raw, (b.verdict as Verdict | null) ?? null);
-    const reason = [e.title, e.metaTitle, e.metaMessage].filter(Boolean).join(': ');
-    for (const r of b.row_numbers) reasons.set(r, reason);
-  }
+  const reasons = await failedRowReasons(db, run.id);
   async function* rows(): AsyncGenerator<string[]> {
     if (!reasons.size) return;
     for await (const item of preparedEvents(db, upload, readTime(run!), true)) {

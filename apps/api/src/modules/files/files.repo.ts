@@ -181,6 +181,26 @@ export const filesRepo = {
     ]);
     return { rows: list.rows.map(toRow), total: count.rows[0]!.n };
   },
+  /**
+   * One page of the same list by keyset, newest first (/api/v1): `after` is the last row of the page before, its
+   * creation time as the database's text so the next page starts exactly after it.
+   */
+  async pageForWorkspace(
+    db: Queryable,
+    workspaceId: string,
+    limit: number,
+    after: { at: string; id: string } | null,
+  ): Promise<(UploadRow & { cursorAt: string })[]> {
+    const r = await db.query(
+      `select ${COLS}, created_at::text as cursor_at from uploads
+        where workspace_id = $1 and complete
+          and not exists (select 1 from source_runs r where r.upload_id = uploads.id)
+          and ($3::timestamptz is null or (created_at, id) < ($3::timestamptz, $4::uuid))
+        order by created_at desc, id desc limit $2`,
+      [workspaceId, limit, after?.at ?? null, after?.id ?? null],
+    );
+    return r.rows.map((row) => ({ ...toRow(row), cursorAt: (row as { cursor_at: string }).cursor_at }));
+  },
   /** The uploads a source's runs made (the dashboard's group under the source), newest first. */
   async listFromSource(
     db: Queryable,

@@ -58,8 +58,8 @@ function unreadable(err: unknown): AppError {
   );
 }
 
-/** The single 'file' part of a multipart upload as a byte stream, with the size limit as our own message. */
-async function filePart(
+/** The single 'file' part of a multipart upload as a byte stream, with the size limit as our own message (also /api/v1). */
+export async function filePart(
   request: FastifyRequest,
   maxBytes: number,
   kind: 'upload' | 'fixed',

@@ -15,12 +15,17 @@ import { MembersPanel } from './MembersPanel.tsx';
 import { PasswordField } from './PasswordField.tsx';
 import { WorkspaceSettings } from './WorkspaceSettings.tsx';
 import { ActivityLink } from '../activity/ActivityPage.tsx';
+import { ApiKeysPanel } from '../api-keys/ApiKeysPanel.tsx';
+import { useCan } from '../../lib/workspace.tsx';
 
-const TABS = ['My Profile', 'Change Password', 'Workspace', 'Members'] as const;
-type Tab = (typeof TABS)[number];
+const ALL_TABS = ['My Profile', 'Change Password', 'Workspace', 'Members', 'API keys'] as const;
+type Tab = (typeof ALL_TABS)[number];
 
 export function SettingsPage() {
   usePageMeta({ title: 'Account Settings | Backsignal' });
+  // API keys are the workspace's owners' and admins' (decision 0113): the tab is theirs only.
+  const admin = useCan('admin');
+  const TABS = ALL_TABS.filter((t) => admin || t !== 'API keys');
   const [tab, setTab] = useState<Tab>('My Profile');
   // The members list loads when its tab is first opened, then stays mounted like the others.
   const [seen, setSeen] = useState<ReadonlySet<Tab>>(new Set(['My Profile']));
@@ -83,8 +88,10 @@ export function SettingsPage() {
             <ChangePasswordForm />
           ) : t === 'Workspace' ? (
             <WorkspaceSettings />
-          ) : (
+          ) : t === 'Members' ? (
             seen.has(t) && <MembersPanel />
+          ) : (
+            seen.has(t) && <ApiKeysPanel />
           )}
         </div>
       ))}
