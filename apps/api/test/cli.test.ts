@@ -1,0 +1,199 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type PgBoss from 'pg-boss';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeGraph, type FakeGraph, POISON_EVENT_NAME } from '../../../e2e/fake-graph/fake-graph.ts';
+import { appEngineRun, saveAccount } from '../src/modules/delivery/delivery.test-helpers.ts';
+import { createApiKey } from './api-key.ts';
+import { createTestContext, type TestContext } from './context.ts';
+import { loggedInAgent } from './agent.ts';
+
+/**
+ * The CLI as a person runs it: a child process (`packages/cli/src/cli.ts` under tsx) against the real app
+ * listening on a free port, with the fake Graph API, an API key made in Settings and a template and pixel
+ * account of the workspace. The send runs through the real delivery engine when the app enqueues it.
+ */
+const ROOT = resolve(import.meta.dirname, '../../..');
+const CLI = join(ROOT, 'packages/cli/src/cli.ts');
+const TOKEN = 'EAAB-good-token-123456';
+const scratch = mkdtempSync(join(tmpdir(), 'backsignal-cli-test-'));
+const configDir = join(scratch, 'config');
+
+let ctx: TestContext;
+let graph: FakeGraph;
+let apiUrl = '';
+let secret = '';
+let readKey = '';
+const runs: Promise<unknown>[] = [];
+const work = appEngineRun(() => ({ ctx, graphUrl: graph.url }));
+// The app enqueues a send; here the engine runs it at once, as a worker would.
+const queue = {
+  send: async (_name: string, data: { runId: string }) => void runs.push(work(data.runId)),
+} as unknown as PgBoss;
+
+beforeAll(async () => {
+  graph = await startFakeGraph({ tokens: [TOKEN] });
+  ctx = await createTestContext({
+    deps: { queue },
+    env: { META_GRAPH_URL: graph.url, DATA_DIR: join(scratch, 'data') },
+  });
+  await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+  apiUrl = `http://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}`;
+  const { agent } = await loggedInAgent(ctx.app, ctx.db);
+  await saveAccount(agent, TOKEN);
+  const t = await agent.post('/api/mappings', {
+    name: 'Shopify orders',
+    mappings: { Email: 'email', Event: 'event_name', When: 'event_time', Source: 'action_source' },
+    hardcoded: {},
+  });
+  expect(t.statusCode, t.body).toBeLessThan(300);
+  secret = (await createApiKey(agent, 'send', { name: 'nightly' })).secret;
+  readKey = (await createApiKey(agent, 'read', { name: 'reader' })).secret;
+});
+afterAll(async () => {
+  await Promise.allSettled(runs);
+  await ctx.close();
+  await graph.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+/** Runs the CLI to its end: exit code, standard output and error. Never blocks this process's event loop. */
+function cli(args: string[], env: Record<string, string> = {}) {
+  return new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, BACKSIGNAL_CONFIG_DIR: configDir, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => done({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+const when = new Date(Date.now() - 24 * 3600 * 1000).toISOString();
+const csvFile = (name: string, rows: string[]) => {
+  const path = join(scratch, name);
+  writeFileSync(path, ['Email,Event,When,Source', ...rows].join('\n') + '\n');
+  return path;
+};
+/** Rows of leads; each file its own people, or the pixel's ledger would leave them out as already delivered. */
+const good = (n: number, who = 'buyer') =>
+  Array.from({ length: n }, (_, i) => `${who}${i}@example.com,Lead,${when},physical_store`);
+
+describe('the backsignal CLI against the app', () => {
+  it('login checks the key, saves it readable only by the user and names the workspace', async () => {
+    const r = await cli(['login', '--api-url', apiUrl, '--key', secret]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('with key "nightly" (send scope)');
+    const file = join(configDir, 'config.json');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ apiUrl, apiKey: secret });
+
+    const bad = await cli(['login', '--api-url', apiUrl, '--key', 'bsk_not-a-key'], {
+      BACKSIGNAL_CONFIG_DIR: join(scratch, 'other'),
+    });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('Missing or invalid API key');
+  });
+
+  it('send --wait: every event sent is exit 0, with the summary', async () => {
+    const r = await cli([
+      'send',
+      csvFile('clean.csv', good(5)),
+      '--template',
+      'Shopify orders',
+      '--pixel',
+      'main store',
+      '--wait',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^All sent: clean\.csv \(upload [0-9a-f-]{36}, 5 rows\)/);
+    expect(r.stdout).toContain('Sent: 5   Failed: 0');
+    // Piped: progress as plain lines, never a redrawn bar.
+    expect(r.stderr).toContain('Uploaded: clean.csv, 5 rows');
+    expect(r.stderr).not.toContain('\r');
+  });
+
+  it('send with rows with errors: refused (1) without --skip-errors; with it and a refused event, 2; failed-rows gives the refused row', async () => {
+    const path = csvFile('mixed.csv', [
+      ...good(3, 'mixed'),
+      `poison@example.com,${POISON_EVENT_NAME},${when},physical_store`,
+      `no-time@example.com,Lead,,physical_store`,
+    ]);
+    const refused = await cli([
+      'send',
+      path,
+      '--template',
+      'Shopify orders',
+      '--pixel',
+      'Main store',
+      '--wait',
+    ]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('1 of 5 rows have errors. Fix them, or pass --skip-errors');
+
+    const r = await cli([
+      'send',
+      path,
+      '--template',
+      'Shopify orders',
+      '--pixel',
+      'Main store',
+      '--skip-errors',
+      '--wait',
+      '--json',
+    ]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toBe('');
+    const outcome = JSON.parse(r.stdout);
+    expect(outcome).toMatchObject({
+      fileName: 'mixed.csv',
+      rows: 5,
+      status: 'completed_with_errors',
+      sent: 3,
+      failed: 1,
+      skippedErrorRows: 1,
+    });
+
+    const status = await cli(['status', outcome.uploadId, '--json']);
+    expect(status.code).toBe(2);
+    expect(JSON.parse(status.stdout)).toMatchObject({ sent: 3, failed: 1 });
+
+    const out = join(scratch, 'failed.csv');
+    const failed = await cli(['failed-rows', outcome.uploadId, '-o', out]);
+    expect(failed.code, failed.stderr).toBe(0);
+    expect(failed.stderr).toContain(`1 failed rows written to ${out}.`);
+    const text = readFileSync(out, 'utf8');
+    expect(text).toContain('poison@example.com');
+    expect(text).not.toContain('mixed0@example.com');
+  });
+
+  it('refuses before uploading: an unknown template or pixel, a read-only key; all exit 1', async () => {
+    const path = csvFile('any.csv', good(1));
+    const noTemplate = await cli(['send', path, '--template', 'Nope', '--pixel', 'Main store']);
+    expect([noTemplate.code, noTemplate.stderr]).toEqual([
+      1,
+      expect.stringContaining('No template is named "Nope". This workspace has: "Shopify orders".'),
+    ]);
+    const noPixel = await cli(['send', path, '--template', 'Shopify orders', '--pixel', 'Other', '--json']);
+    expect(noPixel.code).toBe(1);
+    expect(JSON.parse(noPixel.stdout).error.message).toContain('No pixel account is named "Other"');
+    const readOnly = await cli(['send', path, '--template', 'Shopify orders', '--pixel', 'Main store'], {
+      BACKSIGNAL_API_KEY: readKey,
+      BACKSIGNAL_API_URL: apiUrl,
+    });
+    expect(readOnly.code).toBe(1);
+    expect(readOnly.stderr).toContain('This API key can only read');
+    const noSource = await cli(['sources', 'run', 'Nightly CRM']);
+    expect([noSource.code, noSource.stderr]).toEqual([
+      1,
+      expect.stringContaining('No source is named "Nightly CRM"'),
+    ]);
+  });
+});
