@@ -30,7 +30,7 @@ function apiErrorOf(err: Error | DetailedError): Error {
 }
 
 /** tus-js-client's own rule (network failures, 5xx, 409, 423), plus one more try after a stale XSRF cookie. */
-function shouldRetry(err: DetailedError, attempt: number): boolean {
+export function shouldRetry(err: DetailedError, attempt: number): boolean {
   const status = err.originalResponse?.getStatus() ?? 0;
   if (status === 403)
     return attempt === 0 && err.originalResponse?.getBody().includes('XSRF_INVALID') === true;
