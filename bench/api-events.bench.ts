@@ -18,7 +18,7 @@ const graph = await startFakeGraph({
   record: false,
 });
 const { base, call, databaseUrl, stop } = await startBenchServer({
-  name: 'api-events',
+  name: 'api_events',
   port: Number(process.env.BENCH_EVENTS_PORT ?? 3966),
   env: { META_GRAPH_URL: graph.url, API_KEY_REQUESTS_PER_MINUTE: '10000', QUOTA_ROWS_PER_DAY: '100000000' },
 });
@@ -133,17 +133,28 @@ try {
       body: JSON.stringify({ status: 'validated' }),
     });
     await job(id, 'prepare');
-    await call(`/api/uploads/${id}/send`, {
-      method: 'POST',
-      headers: json,
-      body: JSON.stringify({ selectedAccountId: account.id }),
-    });
+    // The screens' send is limited to 10 a minute per person; a wait for that limit is left off the clock.
+    let waited = 0;
+    for (;;) {
+      try {
+        await call(`/api/uploads/${id}/send`, {
+          method: 'POST',
+          headers: json,
+          body: JSON.stringify({ selectedAccountId: account.id }),
+        });
+        break;
+      } catch (err) {
+        if (!/: 429 /.test(String(err))) throw err;
+        waited += 5000;
+        await sleep(5000);
+      }
+    }
     for (;;) {
       const s = (await (await call(`/api/uploads/${id}/summary`)).json()) as {
         status: string;
         progress: { eventsSent: number };
       };
-      if (s.status !== 'running') return { ms: performance.now() - t, sent: s.progress.eventsSent };
+      if (s.status !== 'running') return { ms: performance.now() - t - waited, sent: s.progress.eventsSent };
       await sleep(50);
     }
   }

@@ -64,5 +64,6 @@ test('an owner creates an API key, a program uses it, revoking it refuses the ne
   await expect(page.getByRole('heading', { name: 'The key and its workspace' })).toBeVisible({
     timeout: 20_000,
   });
+  await seriousAxe(page, 'the API reference');
   expect(csp, 'no request or script the page needs is refused by the CSP').toEqual([]);
 });

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../../test/context.ts';
 import { Agent, loggedInAgent } from '../../../test/agent.ts';
 import { bearer, createApiKey } from '../../../test/api-key.ts';
+import { Writable } from 'node:stream';
+import { loggerOptions } from '../../lib/logger-options.ts';
 import { tokenHash } from '../../lib/tokens.ts';
 
 let ctx: TestContext;
@@ -153,5 +155,33 @@ describe('bearer authentication on /api/v1', () => {
     );
     expect(r.statusCode).toBe(403);
     expect((await new Agent(ctx.app).get('/api/workspace/api-keys')).statusCode).toBe(401);
+  });
+});
+
+describe('logs', () => {
+  it('never hold a key: not as it is created, nor in a bearer header, nor when refused', async () => {
+    let out = '';
+    const stream = new Writable({
+      write(chunk, _enc, done) {
+        out += String(chunk);
+        done();
+      },
+    });
+    const logged = await createTestContext({ deps: { logger: { ...loggerOptions('trace'), stream } } });
+    try {
+      const { agent } = await loggedInAgent(logged.app, logged.db);
+      const { secret } = await createApiKey(agent, 'send');
+      const ok = await logged.app.inject({
+        method: 'GET',
+        url: '/api/v1/workspace',
+        headers: bearer(secret),
+      });
+      expect(ok.statusCode).toBe(200);
+      await logged.app.inject({ method: 'GET', url: '/api/v1/workspace', headers: bearer(`${secret}x`) });
+      expect(out).toContain('/api/v1/workspace');
+      expect(out).not.toContain(secret.slice(4));
+    } finally {
+      await logged.close();
+    }
   });
 });

@@ -61,7 +61,7 @@ export async function sendEvents(
   workspaceId: string,
   startedBy: string,
   body: V1EventsRequest,
-): Promise<V1EventsResponse> {
+): Promise<{ answer: V1EventsResponse; fileName: string; pixelId: string }> {
   const { db, config } = deps;
   const now = deps.now();
   const account = await pixelAccount(deps, workspaceId, body.pixelAccount);
@@ -163,7 +163,7 @@ export async function sendEvents(
     return row;
   });
   const count = (s: V1EventRow['status']) => rows.filter((r) => r.status === s).length;
-  return {
+  const answer: V1EventsResponse = {
     uploadId: file.id,
     runId,
     status,
@@ -180,4 +180,5 @@ export async function sendEvents(
     },
     rows,
   };
+  return { answer, fileName: file.fileName, pixelId: account.pixelId };
 }

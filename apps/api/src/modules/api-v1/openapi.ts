@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { API_KEY_SCOPES, IDEMPOTENCY_HEADER, V1Error, type ApiKeyScope } from '@backsignal/contracts';
+import { API_KEY_SCOPES, V1Error, type ApiKeyScope } from '@backsignal/contracts';
 
 /** What the document needs of a v1 route, as registered (the same zod schemas that validate it). */
 export interface V1Route {
@@ -70,7 +70,7 @@ Authenticate with \`Authorization: Bearer <key>\`. An owner or admin creates key
 acts in its workspace only, with its scope: **read** (read-only), **send** (upload and send), **admin** (also
 pixel accounts and sources).
 
-Every POST accepts an \`${IDEMPOTENCY_HEADER}\` header: a retry with the same key within 24 hours answers the first
+Every POST accepts an \`Idempotency-Key\` header: a retry with the same key within 24 hours answers the first
 answer with \`Idempotent-Replayed: true\` and starts nothing again.
 
 Lists are read by cursor: pass a page's \`nextCursor\` as \`cursor\` to read the next one.

@@ -23,15 +23,14 @@ export const v1EventRoutes =
         schema: { body: V1EventsRequest, response: { 200: V1EventsResponse } },
       },
       async (request) => {
-        const result = await sendEvents(
+        const { answer, fileName, pixelId } = await sendEvents(
           deps,
           currentWorkspace(request).id,
           actingUserId(request),
           request.body,
         );
-        const details = { pixelId: request.body.pixelAccount, rows: result.counts.rows };
-        await logActivity(deps.db, request, 'send.started', 'Events sent through the API', details);
-        return result;
+        if (answer.runId) await logActivity(deps.db, request, 'send.started', fileName, { pixelId });
+        return answer;
       },
     );
   };
