@@ -1,5 +1,6 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, connect, type Socket } from 'node:net';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -61,7 +62,11 @@ afterAll(async () => {
 });
 
 /** Runs the CLI to its end: exit code, standard output and error. Never blocks this process's event loop. */
-function cli(args: string[], env: Record<string, string> = {}) {
+function cli(
+  args: string[],
+  env: Record<string, string> = {},
+  started: (c: ChildProcess) => void = () => {},
+) {
   return new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
     const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
       cwd: ROOT,
@@ -73,7 +78,45 @@ function cli(args: string[], env: Record<string, string> = {}) {
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
     child.on('close', (code) => done({ code: code ?? -1, stdout, stderr }));
+    started(child);
   });
+}
+
+/**
+ * A TCP hop in front of the app that, while `stallAfter` is set, stops forwarding a connection's bytes once that
+ * many went through: a connection that hangs halfway through an upload, deterministically.
+ */
+async function stallingProxy(port: number) {
+  const state = { stallAfter: null as number | null, forwarded: 0 };
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    const upstream = connect(port, '127.0.0.1');
+    sockets.add(client).add(upstream);
+    client.on('data', (d: Buffer) => {
+      if (state.stallAfter !== null && state.forwarded + d.length > state.stallAfter) {
+        client.pause();
+        return;
+      }
+      state.forwarded += d.length;
+      upstream.write(d);
+    });
+    upstream.pipe(client);
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('close', end).on('error', end);
+    upstream.on('close', end).on('error', end);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    state,
+    close: () => {
+      for (const s of sockets) s.destroy();
+      return new Promise<void>((r) => server.close(() => r()));
+    },
+  };
 }
 
 const when = new Date(Date.now() - 24 * 3600 * 1000).toISOString();
@@ -195,5 +238,39 @@ describe('the backsignal CLI against the app', () => {
       1,
       expect.stringContaining('No source is named "Nightly CRM"'),
     ]);
+  });
+
+  it('send continues an upload an earlier run left halfway (killed mid-PATCH), from the offset the server has', async () => {
+    const port = Number(new URL(apiUrl).port);
+    const proxy = await stallingProxy(port);
+    const env = { BACKSIGNAL_API_URL: proxy.url, BACKSIGNAL_API_KEY: secret };
+    // Over two 5 MiB requests, under the 10 MB limit.
+    const path = csvFile('resumed.csv', good(120_000, 'resume'));
+    const size = statSync(path).size;
+    const args = ['send', path, '--template', 'Shopify orders', '--pixel', 'Main store', '--wait'];
+    // The first run's connection hangs 6 MB in (the second request, halfway); the run is killed there.
+    proxy.state.stallAfter = 6 * 1024 * 1024;
+    const first = await cli(args, env, (child) => {
+      const poll = setInterval(() => {
+        if (proxy.state.forwarded >= 5.5 * 1024 * 1024) {
+          clearInterval(poll);
+          child.kill('SIGKILL');
+        }
+      }, 20);
+    });
+    expect(first.code).not.toBe(0);
+    proxy.state.stallAfter = null;
+    const before = proxy.state.forwarded;
+
+    const second = await cli(args, env);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toContain(
+      'Uploaded (continued where an earlier run stopped): resumed.csv, 120000 rows',
+    );
+    expect(second.stdout).toContain('Sent: 120,000   Failed: 0');
+    // Only the rest went up the second time: the first 5 MiB were not sent again.
+    expect(proxy.state.forwarded - before).toBeLessThan(size - 5 * 1024 * 1024 + 64 * 1024);
+    expect(readdirSync(join(scratch, 'data', 'tus'))).toEqual([]);
+    await proxy.close();
   });
 });
