@@ -8,6 +8,7 @@ import type PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGraph, type FakeGraph, POISON_EVENT_NAME } from '../../../e2e/fake-graph/fake-graph.ts';
 import { appEngineRun, saveAccount } from '../src/modules/delivery/delivery.test-helpers.ts';
+import { sourceInput } from '../src/modules/sources/sources.test-helpers.ts';
 import { createApiKey } from './api-key.ts';
 import { createTestContext, type TestContext } from './context.ts';
 import { loggedInAgent } from './agent.ts';
@@ -28,6 +29,7 @@ let graph: FakeGraph;
 let apiUrl = '';
 let secret = '';
 let readKey = '';
+let sourceId = '';
 const runs: Promise<unknown>[] = [];
 const work = appEngineRun(() => ({ ctx, graphUrl: graph.url }));
 // The app enqueues a send; here the engine runs it at once, as a worker would.
@@ -44,7 +46,17 @@ beforeAll(async () => {
   await ctx.app.listen({ port: 0, host: '127.0.0.1' });
   apiUrl = `http://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}`;
   const { agent } = await loggedInAgent(ctx.app, ctx.db);
-  await saveAccount(agent, TOKEN);
+  const accountId = await saveAccount(agent, TOKEN);
+  const source = await agent.post(
+    '/api/sources',
+    sourceInput(
+      accountId,
+      { kind: 'csv_url', url: 'http://127.0.0.1:9/crm.csv', auth: 'none' },
+      { name: 'Nightly CRM' },
+    ),
+  );
+  expect(source.statusCode, source.body).toBeLessThan(300);
+  sourceId = source.json().id;
   const t = await agent.post('/api/mappings', {
     name: 'Shopify orders',
     mappings: { Email: 'email', Event: 'event_name', When: 'event_time', Source: 'action_source' },
@@ -233,11 +245,25 @@ describe('the backsignal CLI against the app', () => {
     });
     expect(readOnly.code).toBe(1);
     expect(readOnly.stderr).toContain('This API key can only read');
-    const noSource = await cli(['sources', 'run', 'Nightly CRM']);
+    const noSource = await cli(['sources', 'run', 'Weekly ERP']);
     expect([noSource.code, noSource.stderr]).toEqual([
       1,
-      expect.stringContaining('No source is named "Nightly CRM"'),
+      expect.stringContaining('No source is named "Weekly ERP". This workspace has: "Nightly CRM".'),
     ]);
+  });
+
+  it('sources run asks for a run of the source named, as "Run now" does', async () => {
+    const r = await cli(['sources', 'run', 'nightly crm', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({
+      source: { id: sourceId, name: 'Nightly CRM' },
+      message: 'The source will run in a few seconds.',
+    });
+    const { rows } = await ctx.db.query<{ requested: boolean }>(
+      'select run_requested_at is not null as requested from sources where id = $1',
+      [sourceId],
+    );
+    expect(rows[0]!.requested).toBe(true);
   });
 
   it('send continues an upload an earlier run left halfway (killed mid-PATCH), from the offset the server has', async () => {
