@@ -1,6 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { expect, test, type Route } from '@playwright/test';
 import { signUpAndVerify } from '../helpers/auth.ts';
 
@@ -10,12 +8,11 @@ import { signUpAndVerify } from '../helpers/auth.ts';
  * where the server stopped, and the file arrives whole: one upload with every row.
  */
 const ROWS = 80_000;
-const folder = mkdtempSync(join(tmpdir(), 'backsignal-e2e-tus-'));
-const path = join(folder, 'big-export.csv');
-test.afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-test('a tus upload cut off halfway continues after a retry and a page reload', async ({ page }) => {
+test('a tus upload cut off halfway continues after a retry and a page reload', async ({ page }, testInfo) => {
   test.setTimeout(120_000);
+  // A file on disk: choosing it again after the reload gives the same name, size and time (tus's fingerprint).
+  const path = testInfo.outputPath('big-export.csv');
   const lines = ['Email,Phone,Event,Event Time,Action Source'];
   for (let i = 0; i < ROWS; i++)
     lines.push(
