@@ -30,6 +30,14 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'cli',
+          root: 'packages/cli',
+          include: ['test/**/*.test.ts'],
+          testTimeout: HUNG_MS,
+        },
+      },
+      {
+        test: {
           name: 'api',
           root: 'apps/api',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],

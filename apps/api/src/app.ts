@@ -16,6 +16,7 @@ import { serveWeb, webFallback } from './plugins/serve-web.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { accountRoutes } from './modules/accounts/accounts.routes.ts';
 import { fileRoutes } from './modules/files/files.routes.ts';
+import { tusRoutes, tusService, v1TusRoutes } from './modules/files/tus.routes.ts';
 import { uploadJobRoutes } from './modules/files/upload-jobs.routes.ts';
 import { templateRoutes } from './modules/templates/templates.routes.ts';
 import { pixelRoutes } from './modules/pixels/pixels.routes.ts';
@@ -111,6 +112,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Feature modules register here, one line each.
   await app.register(accountRoutes(resolved));
   await app.register(fileRoutes(resolved));
+  // One tus server for the web app's resumable uploads and the v1 API's (decision 0120).
+  const tus = tusService(resolved, app.log);
+  await app.register(tusRoutes(resolved, tus));
   await app.register(uploadJobRoutes(resolved));
   await app.register(templateRoutes(resolved));
   await app.register(pixelRoutes(resolved));
@@ -126,7 +130,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // The public API (issue 32): one line per v1 module.
   const v1 = v1Registry();
   await app.register(
-    apiV1(resolved, [v1WorkspaceRoutes, v1UploadRoutes, v1CatalogRoutes, v1EventRoutes], v1),
+    apiV1(
+      resolved,
+      [v1WorkspaceRoutes, v1UploadRoutes, v1TusRoutes(tus), v1CatalogRoutes, v1EventRoutes],
+      v1,
+    ),
   );
   await app.register(openApiRoutes(resolved, v1));
   return app;

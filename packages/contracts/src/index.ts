@@ -15,5 +15,6 @@ export * from './url-secrets.ts';
 export * from './activity.ts';
 export * from './webhooks.ts';
 export * from './insights.ts';
+export * from './tus.ts';
 export * from './api-keys.ts';
 export * from './api-v1.ts';

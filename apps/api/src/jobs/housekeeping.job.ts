@@ -2,6 +2,7 @@ import type PgBoss from 'pg-boss';
 import type { ResolvedDeps } from '../deps.ts';
 import { pruneExpired } from '../modules/accounts/housekeeping.ts';
 import { applyRetention } from '../modules/system/retention.ts';
+import { sweepTusUploads, tusDirectory } from '../modules/files/tus-uploads.ts';
 
 export const HOUSEKEEPING_JOB = 'housekeeping';
 
@@ -16,5 +17,6 @@ export async function registerHousekeepingJob(
     const now = deps.now();
     await pruneExpired(deps.db, now);
     await applyRetention(deps.db, now, deps.config);
+    await sweepTusUploads(tusDirectory(deps.config.dataDir), now);
   });
 }

@@ -152,6 +152,12 @@ describe('GET /api/v1/openapi.json', () => {
       mappings: MAPPING,
       pixelAccount: accountId,
     });
+    // Resumable uploads (tus): refusals answer JSON errors; tus.routes.test.ts follows an upload through.
+    await call(admin, 'POST', '/api/v1/uploads/tus', '/api/v1/uploads/tus', {});
+    const tus = `/api/v1/uploads/tus/${'0'.repeat(32)}`;
+    await call(admin, 'PATCH', '/api/v1/uploads/tus/:id', tus, {});
+    await call(admin, 'DELETE', '/api/v1/uploads/tus/:id', tus);
+    await call(admin, 'GET', '/api/v1/uploads/tus/:id', tus);
     const all = ctx.app.routeTable
       .filter((r) => r.url.startsWith('/api/v1/') && r.url !== '/api/v1/openapi.json')
       .map((r) => `${r.method} ${r.url}`);

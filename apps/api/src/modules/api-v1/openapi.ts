@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { API_KEY_SCOPES, V1Error, type ApiKeyScope } from '@backsignal/contracts';
+import { API_KEY_SCOPES, V1_TUS_UPLOADS_PATH, V1Error, type ApiKeyScope } from '@backsignal/contracts';
 
 /** What the document needs of a v1 route, as registered (the same zod schemas that validate it). */
 export interface V1Route {
@@ -51,7 +51,18 @@ const SUMMARIES: Record<string, string> = {
   'POST /api/v1/sources/:id/pause': 'Pause a source',
   'POST /api/v1/sources/:id/resume': 'Resume a source',
   'POST /api/v1/events': 'Send events as JSON (up to 10,000 rows)',
+  'POST /api/v1/uploads/tus': 'Start a resumable upload (tus 1.0)',
+  'PATCH /api/v1/uploads/tus/:id': 'Append to a resumable upload (tus 1.0)',
+  'DELETE /api/v1/uploads/tus/:id': 'Cancel a resumable upload (tus 1.0)',
+  'GET /api/v1/uploads/tus/:id': 'A finished resumable upload, once read',
 };
+
+/** The tus protocol's own requests (decision 0120): headers and raw bytes, not JSON or multipart. */
+const TUS_DESCRIPTION = `A resumable upload with the [tus 1.0](https://tus.io/protocols/resumable-upload) protocol (any tus
+client): \`Tus-Resumable: 1.0.0\` on every request; POST with \`Upload-Length\` (at most the upload limit) and
+\`Upload-Metadata\` (\`filename\`, base64) answers 201 with \`Location\`; HEAD there gives \`Upload-Offset\`; PATCH
+appends \`application/offset+octet-stream\` bytes at that offset (5 MiB a request is advised). Once complete, GET
+answers 202 while the file is read, then the upload as \`POST /api/v1/uploads\` answers it.`;
 
 const ERRORS: Record<number, string> = {
   400: 'The request is invalid: `field` names what to fix.',
@@ -135,7 +146,20 @@ export function openApiDocument(registry: V1Registry, appUrl: string) {
       parameters,
       responses,
     };
-    if (r.schema.body)
+    if (r.url.startsWith(V1_TUS_UPLOADS_PATH)) {
+      op.description = `${op.description ?? ''}\n\n${TUS_DESCRIPTION}`;
+      const ok = {
+        POST: ['201', 'Created: its address in `Location`.'],
+        PATCH: ['204', 'Appended: `Upload-Offset`.'],
+        DELETE: ['204', 'Cancelled.'],
+      }[r.method];
+      if (ok) responses[ok[0]!] = { description: ok[1] };
+      if (r.method === 'PATCH')
+        op.requestBody = {
+          required: true,
+          content: { 'application/offset+octet-stream': { schema: { type: 'string', format: 'binary' } } },
+        };
+    } else if (r.schema.body)
       op.requestBody = {
         required: true,
         content: { 'application/json': { schema: json(r.schema.body, 'input') } },

@@ -43,6 +43,9 @@ export function acceptsAsCsv(kind: 'upload' | 'fixed', fileName: string, mimeTyp
   return kind === 'fixed' ? csvName : csvName || CSV_TYPES.has(mimeType.split(';')[0]!.trim().toLowerCase());
 }
 
+/** A client's file name as kept: no path separators, at most 200 characters. */
+export const storedFileName = (name: string) => name.replace(/[\\/]/g, '_').slice(0, 200) || 'upload.csv';
+
 /**
  * A body the multipart parser gave up on (garbage, a truncated part, no boundary) is the client's fault: a
  * plain 400, whatever the parser's own words were.
@@ -77,7 +80,7 @@ export async function filePart(
     throw unreadable(err);
   }
   if (!part || part.fieldname !== 'file') throw new AppError('VALIDATION_FAILED', 'No file selected.');
-  const name = part.filename.replace(/[\\/]/g, '_').slice(0, 200) || 'upload.csv';
+  const name = storedFileName(part.filename);
   if (!acceptsAsCsv(kind, part.filename, part.mimetype ?? '')) {
     part.file.resume();
     throw new AppError('VALIDATION_FAILED', badName);

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link, useNavigate } from '../../lib/ws-router.tsx';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
-import type { UploadSummary } from '@backsignal/contracts';
+import { TUS_CHUNK_BYTES, type UploadSummary } from '@backsignal/contracts';
 import { Button, buttonClass } from '../../components/ui/Button.tsx';
 import { Card } from '../../components/ui/Card.tsx';
 import { Dialog } from '../../components/ui/Dialog.tsx';
@@ -51,7 +51,9 @@ export function DashboardPage() {
   const upload = useMutation({
     mutationFn: (file: File) => {
       setSent(null);
-      return workflowApi.upload(file, setSent);
+      return workflowApi.upload(file, setSent, () =>
+        toast.info(`Continuing the upload of ${file.name} where it stopped.`),
+      );
     },
     onSuccess: (res) => {
       toast.success(`Uploaded: ${res.file.fileName}`);
@@ -142,6 +144,12 @@ export function DashboardPage() {
           <p className="mt-1 text-sm text-slate-500">
             One .csv file up to {maxUploadMb} MB: leads, sales or CRM exports.
           </p>
+          {maxUploadMb * 1024 * 1024 > TUS_CHUNK_BYTES && (
+            <p className="mt-1 text-sm text-slate-500">
+              Large files upload in parts: if the connection drops or the page reloads, choose the same file
+              again and it continues where it stopped.
+            </p>
+          )}
         </FileDrop>
       )}
 

@@ -1,0 +1,4 @@
+#!/usr/bin/env node
+import { program } from './program.ts';
+
+await program().parseAsync(process.argv);
