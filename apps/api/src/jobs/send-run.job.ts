@@ -5,7 +5,7 @@ import { runSend, type EngineOptions } from '../modules/delivery/delivery.engine
 import { mailSendNotices } from '../modules/delivery/delivery.notices.ts';
 import { deliveryRepo, type RunStatus } from '../modules/delivery/delivery.repo.ts';
 import { SEND_RUN_JOB } from '../modules/delivery/delivery.service.ts';
-import { appDeliverySource } from '../modules/delivery/delivery.source.ts';
+import { engineOptions } from '../modules/delivery/delivery.options.ts';
 import { precountSkipped } from '../modules/delivery/delivery.precount.ts';
 import { DEFAULT_TIMING, QUEUE_POLL_MS, type DeliveryTiming } from '../modules/delivery/delivery.timing.ts';
 
@@ -43,23 +43,6 @@ export async function handleSendRunJob(
   } finally {
     await precount;
   }
-}
-
-export function engineOptions(deps: ResolvedDeps, db: Db = deps.db): EngineOptions {
-  const { config } = deps;
-  return {
-    db,
-    source: appDeliverySource(db, config),
-    fetch: deps.fetch,
-    graphUrl: config.meta.graphUrl,
-    apiVersion: config.meta.apiVersion,
-    batchSize: config.sendBatchSize,
-    concurrency: config.sendConcurrency,
-    leaseMs: config.sendTiming.staleAfterMs,
-    heartbeatMs: config.sendTiming.heartbeatMs,
-    // A live worker of the run looks for a dead peer's expired leases as often as the sweepers look for dead runs.
-    pollMs: config.sendTiming.sweepEveryMs,
-  };
 }
 
 /** How long a run may be quiet (no heartbeat, no batch change) before a sweeper re-queues it, by default. */

@@ -1,7 +1,7 @@
 import type PgBoss from 'pg-boss';
 import type { ResolvedDeps } from '../deps.ts';
 import { tick } from '../modules/sources/scheduler.ts';
-import { engineOptions } from './send-run.job.ts';
+import { engineOptions } from '../modules/delivery/delivery.options.ts';
 
 /** How often each worker looks for due sources: the delay between a due time and its start stays under this. */
 export const SCHEDULER_TICK_MS = 5_000;

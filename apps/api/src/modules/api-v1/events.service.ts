@@ -1,7 +1,7 @@
 import type { V1EventRow, V1EventsRequest, V1EventsResponse } from '@backsignal/contracts';
 import type { ResolvedDeps } from '../../deps.ts';
 import { AppError } from '../../errors/app-error.ts';
-import { engineOptions } from '../../jobs/send-run.job.ts';
+import { engineOptions } from '../delivery/delivery.options.ts';
 import { runSend } from '../delivery/delivery.engine.ts';
 import { deliveryRepo } from '../delivery/delivery.repo.ts';
 import { failedRowReasons } from '../delivery/delivery.service.ts';
