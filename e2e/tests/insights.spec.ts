@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { signUpAndVerify } from '../helpers/auth.ts';
 import { uniquePixelId } from '../helpers/accounts.ts';
+import { uploadValidated, xsrfHeaders } from '../helpers/api-flow.ts';
 import { DESKTOP, PHONE, SHOTS, bothSizes } from '../helpers/shots.ts';
 import { startFakeGraph, type FakeGraph } from '../fake-graph/fake-graph.ts';
 
@@ -24,10 +25,6 @@ async function axe(page: Page, screen: string) {
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
   expect.soft(serious, `axe on ${screen}`).toEqual([]);
 }
-
-const xsrfHeaders = async (page: Page) => ({
-  'x-xsrf-token': (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '',
-});
 
 async function saveAccount(page: Page, name: string, pixelId: string): Promise<string> {
   const r = await page.request.post('/api/meta/accounts', {
@@ -55,32 +52,14 @@ async function sendFile(page: Page, accountId: string, name: string, rows: numbe
         'physical_store',
       ].join(','),
     );
-  const up = await page.request.post('/api/upload', {
-    headers,
-    multipart: { file: { name, mimeType: 'text/csv', buffer: Buffer.from(lines.join('\r\n') + '\r\n') } },
-  });
-  expect(up.ok()).toBe(true);
-  const id = (await up.json()).file.id as string;
-  const mappings = {
+  const id = await uploadValidated(page, name, lines.join('\r\n') + '\r\n', {
     Email: 'email',
     Phone: 'phone',
     'First name': 'first_name',
     Event: 'event_name',
     When: 'event_time',
     Source: 'action_source',
-  };
-  expect(
-    (
-      await page.request.patch(`/api/uploads/${id}/status`, {
-        headers,
-        data: { status: 'mapped', mappings, hardcodedValues: {} },
-      })
-    ).ok(),
-  ).toBe(true);
-  expect((await page.request.get(`/api/uploads/${id}/validate`, { headers })).ok()).toBe(true);
-  expect(
-    (await page.request.patch(`/api/uploads/${id}/status`, { headers, data: { status: 'validated' } })).ok(),
-  ).toBe(true);
+  });
   expect((await page.request.get(`/api/uploads/${id}/prepare`, { headers })).ok()).toBe(true);
   const send = await page.request.post(`/api/uploads/${id}/send`, {
     headers,

@@ -4,6 +4,7 @@ import { signUpAndVerify } from '../helpers/auth.ts';
 import { DESKTOP, bothSizes } from '../helpers/shots.ts';
 import { startFakeGraph, type FakeGraph } from '../fake-graph/fake-graph.ts';
 import { uniquePixelId } from '../helpers/accounts.ts';
+import { uploadValidated, xsrfHeaders } from '../helpers/api-flow.ts';
 
 /** This journey's own pixel (helpers/accounts.ts). */
 let pixel = uniquePixelId();
@@ -39,35 +40,14 @@ function csv() {
   return lines.join('\r\n') + '\r\n';
 }
 
-async function xsrfHeaders(page: Page) {
-  const xsrf = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
-  return { 'x-xsrf-token': xsrf };
-}
-
 /** Uploaded, mapped and validated through the API; /submit prepares it. */
-async function validatedFile(page: Page, name: string): Promise<string> {
-  const headers = await xsrfHeaders(page);
-  const up = await page.request.post('/api/upload', {
-    headers,
-    multipart: { file: { name, mimeType: 'text/csv', buffer: Buffer.from(csv()) } },
+const validatedFile = (page: Page, name: string) =>
+  uploadValidated(page, name, csv(), {
+    Email: 'email',
+    Event: 'event_name',
+    When: 'event_time',
+    Source: 'action_source',
   });
-  expect(up.ok()).toBe(true);
-  const id = (await up.json()).file.id as string;
-  const mappings = { Email: 'email', Event: 'event_name', When: 'event_time', Source: 'action_source' };
-  expect(
-    (
-      await page.request.patch(`/api/uploads/${id}/status`, {
-        headers,
-        data: { status: 'mapped', mappings, hardcodedValues: {} },
-      })
-    ).ok(),
-  ).toBe(true);
-  expect((await page.request.get(`/api/uploads/${id}/validate`, { headers })).ok()).toBe(true);
-  expect(
-    (await page.request.patch(`/api/uploads/${id}/status`, { headers, data: { status: 'validated' } })).ok(),
-  ).toBe(true);
-  return id;
-}
 
 async function axe(page: Page, screen: string) {
   const results = await new AxeBuilder({ page }).analyze();

@@ -5,6 +5,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { signUpAndVerify } from '../helpers/auth.ts';
 import { uniquePixelId } from '../helpers/accounts.ts';
+import { uploadValidated, xsrfHeaders } from '../helpers/api-flow.ts';
 import { DESKTOP, bothSizes } from '../helpers/shots.ts';
 import { startFakeGraph, type FakeGraph } from '../fake-graph/fake-graph.ts';
 
@@ -48,31 +49,18 @@ async function axe(page: Page, screen: string) {
 }
 
 async function preparedFile(page: Page, pixel: string): Promise<string> {
-  const xsrf = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
-  const headers = { 'x-xsrf-token': xsrf };
+  const headers = await xsrfHeaders(page);
   const when = new Date(Date.now() - 86_400_000).toISOString().slice(0, 19) + 'Z';
   const csv = [
     'Email,Event,When,Source',
     ...Array.from({ length: 40 }, (_, i) => `lead${i}@example.com,Lead,${when},physical_store`),
   ].join('\r\n');
-  const up = await page.request.post('/api/upload', {
-    headers,
-    multipart: { file: { name: 'leads.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) } },
+  const id = await uploadValidated(page, 'leads.csv', csv, {
+    Email: 'email',
+    Event: 'event_name',
+    When: 'event_time',
+    Source: 'action_source',
   });
-  const id = (await up.json()).file.id as string;
-  const mappings = { Email: 'email', Event: 'event_name', When: 'event_time', Source: 'action_source' };
-  expect(
-    (
-      await page.request.patch(`/api/uploads/${id}/status`, {
-        headers,
-        data: { status: 'mapped', mappings, hardcodedValues: {} },
-      })
-    ).ok(),
-  ).toBe(true);
-  expect((await page.request.get(`/api/uploads/${id}/validate`, { headers })).ok()).toBe(true);
-  expect(
-    (await page.request.patch(`/api/uploads/${id}/status`, { headers, data: { status: 'validated' } })).ok(),
-  ).toBe(true);
   const account = await page.request.post('/api/meta/accounts', {
     headers,
     data: { name: 'Webhook store', pixelId: pixel, accessToken: 'EAAB-e2e-token-5555' },
