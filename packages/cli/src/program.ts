@@ -5,7 +5,7 @@ import { apiClient, type Api } from './client.ts';
 import { configDir, loadCredentials, normaliseApiUrl, saveCredentials } from './config.ts';
 import { CliError, EXIT, type ExitCode } from './errors.ts';
 import { exitCodeOf, outcomeLines, outcomeOf } from './outcome.ts';
-import { outputMode, reporter } from './progress.ts';
+import { count, outputMode, reporter } from './progress.ts';
 import { findByName, followSend, send } from './send.ts';
 import type { DeliverySummary, Named, UploadFile } from './api-types.ts';
 
@@ -170,7 +170,7 @@ export function program(): Command {
         }
         await writeFile(opts.output, csv);
         const rows = Math.max(0, csv.split('\n').filter((l) => l.trim()).length - 1);
-        process.stderr.write(`${rows} failed rows written to ${opts.output}.\n`);
+        process.stderr.write(`${count(rows)} failed rows written to ${opts.output}.\n`);
         return EXIT.sent;
       }),
     );

@@ -10,7 +10,7 @@ import type {
 import { sleep, type Api } from './client.ts';
 import { CliError } from './errors.ts';
 import { outcomeOf, type SendOutcome } from './outcome.ts';
-import type { Reporter } from './progress.ts';
+import { count, type Reporter } from './progress.ts';
 import { uploadFile } from './upload.ts';
 
 export interface SendOptions {
@@ -104,7 +104,7 @@ export async function send(
   );
   let file: UploadFile = uploaded;
   report.line(
-    `Uploaded${resumed ? ' (continued where an earlier run stopped)' : ''}: ${file.fileName}, ${file.rowCount} rows (upload ${file.id})`,
+    `Uploaded${resumed ? ' (continued where an earlier run stopped)' : ''}: ${file.fileName}, ${count(file.rowCount)} rows (upload ${file.id})`,
   );
 
   file = await api.put<UploadFile>(`/api/v1/uploads/${file.id}/mapping`, { template: template.name });
@@ -112,15 +112,17 @@ export async function send(
   if (validation.error) throw new CliError(validation.error, 'VALIDATION_FAILED');
   if (validation.rowsWithErrors > 0 && !opts.skipErrors)
     throw new CliError(
-      `${validation.rowsWithErrors} of ${validation.rowsChecked} rows have errors. Fix them, or pass --skip-errors to send the other rows.`,
+      `${count(validation.rowsWithErrors)} of ${count(validation.rowsChecked)} rows have errors. Fix them, or pass --skip-errors to send the other rows.`,
       'ROWS_WITH_ERRORS',
     );
   if (validation.refundRows > 0 && validation.refundChoice === 'ask' && !opts.refunds)
     throw new CliError(
-      `${validation.refundRows} rows are refunds (a Purchase with a negative value). Pass --refunds skip or --refunds send.`,
+      `${count(validation.refundRows)} rows are refunds (a Purchase with a negative value). Pass --refunds skip or --refunds send.`,
       'REFUND_CHOICE',
     );
-  report.line(`Checked ${validation.rowsChecked} rows: ${validation.rowsWithErrors} with errors.`);
+  report.line(
+    `Checked ${count(validation.rowsChecked)} rows: ${count(validation.rowsWithErrors)} with errors.`,
+  );
 
   const prepared = await runJob<PrepareResult>(
     api,
@@ -129,7 +131,7 @@ export async function send(
     { skipErrorRows: opts.skipErrors === true, ...(opts.refunds ? { refunds: opts.refunds } : {}) },
     report,
   );
-  report.line(`Prepared ${prepared.totalCount} events.`);
+  report.line(`Prepared ${count(prepared.totalCount)} events.`);
 
   await api.post(`/api/v1/uploads/${file.id}/send`, {
     selectedAccountId: pixel.id,
