@@ -266,37 +266,42 @@ describe('the backsignal CLI against the app', () => {
     expect(rows[0]!.requested).toBe(true);
   });
 
-  it('send continues an upload an earlier run left halfway (killed mid-PATCH), from the offset the server has', async () => {
-    const port = Number(new URL(apiUrl).port);
-    const proxy = await stallingProxy(port);
-    const env = { BACKSIGNAL_API_URL: proxy.url, BACKSIGNAL_API_KEY: secret };
-    // Over two 5 MiB requests, under the 10 MB limit.
-    const path = csvFile('resumed.csv', good(120_000, 'resume'));
-    const size = statSync(path).size;
-    const args = ['send', path, '--template', 'Shopify orders', '--pixel', 'Main store', '--wait'];
-    // The first run's connection hangs 6 MB in (the second request, halfway); the run is killed there.
-    proxy.state.stallAfter = 6 * 1024 * 1024;
-    const first = await cli(args, env, (child) => {
-      const poll = setInterval(() => {
-        if (proxy.state.forwarded >= 5.5 * 1024 * 1024) {
-          clearInterval(poll);
-          child.kill('SIGKILL');
-        }
-      }, 20);
-    });
-    expect(first.code).not.toBe(0);
-    proxy.state.stallAfter = null;
-    const before = proxy.state.forwarded;
+  // Two whole CLI runs and a 120,000-row send: a busy 2-core machine took over the default 30 s.
+  it(
+    'send continues an upload an earlier run left halfway (killed mid-PATCH), from the offset the server has',
+    { timeout: 120_000 },
+    async () => {
+      const port = Number(new URL(apiUrl).port);
+      const proxy = await stallingProxy(port);
+      const env = { BACKSIGNAL_API_URL: proxy.url, BACKSIGNAL_API_KEY: secret };
+      // Over two 5 MiB requests, under the 10 MB limit.
+      const path = csvFile('resumed.csv', good(120_000, 'resume'));
+      const size = statSync(path).size;
+      const args = ['send', path, '--template', 'Shopify orders', '--pixel', 'Main store', '--wait'];
+      // The first run's connection hangs 6 MB in (the second request, halfway); the run is killed there.
+      proxy.state.stallAfter = 6 * 1024 * 1024;
+      const first = await cli(args, env, (child) => {
+        const poll = setInterval(() => {
+          if (proxy.state.forwarded >= 5.5 * 1024 * 1024) {
+            clearInterval(poll);
+            child.kill('SIGKILL');
+          }
+        }, 20);
+      });
+      expect(first.code).not.toBe(0);
+      proxy.state.stallAfter = null;
+      const before = proxy.state.forwarded;
 
-    const second = await cli(args, env);
-    expect(second.code, second.stderr).toBe(0);
-    expect(second.stderr).toContain(
-      'Uploaded (continued where an earlier run stopped): resumed.csv, 120000 rows',
-    );
-    expect(second.stdout).toContain('Sent: 120,000   Failed: 0');
-    // Only the rest went up the second time: the first 5 MiB were not sent again.
-    expect(proxy.state.forwarded - before).toBeLessThan(size - 5 * 1024 * 1024 + 64 * 1024);
-    expect(readdirSync(join(scratch, 'data', 'tus'))).toEqual([]);
-    await proxy.close();
-  });
+      const second = await cli(args, env);
+      expect(second.code, second.stderr).toBe(0);
+      expect(second.stderr).toContain(
+        'Uploaded (continued where an earlier run stopped): resumed.csv, 120,000 rows',
+      );
+      expect(second.stdout).toContain('Sent: 120,000   Failed: 0');
+      // Only the rest went up the second time: the first 5 MiB were not sent again.
+      expect(proxy.state.forwarded - before).toBeLessThan(size - 5 * 1024 * 1024 + 64 * 1024);
+      expect(readdirSync(join(scratch, 'data', 'tus'))).toEqual([]);
+      await proxy.close();
+    },
+  );
 });
