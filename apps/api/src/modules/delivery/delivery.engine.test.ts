@@ -84,28 +84,37 @@ function engine(source: EngineOptions['source'], extra: Partial<EngineOptions> =
   return { opts, sleeps };
 }
 
+/** A wave's requests wait at the fake's gate for each other: on a busy machine that outlasted 1.5 s and resent. */
+const GATED = { timeoutMs: 60_000 } satisfies Partial<EngineOptions>;
+
 /**
- * A clock that moves only when the engine sleeps: a sleep wakes at its start + ms, and concurrent sleeps to the
- * same moment do not add up. `sentAt` records the clock at each request, so the tests read the spacing of requests
- * without waiting for real.
+ * A clock that moves only when the engine sleeps. Sleeps are released together once `sleepers` of them wait (the
+ * run's workers, all held back by one rate limit), and the clock moves to the latest wake among them: concurrent
+ * sleeps to the same moment do not add up, and no worker's next request can be stamped before the others have
+ * handled their answers, however busy the machine. `sentAt` records the clock at each request, so the tests read
+ * the spacing of requests without waiting for real.
  */
-function fakeClock() {
+function fakeClock(sleepers = 1) {
   let t = Date.now();
   const start = t;
   const sentAt: number[] = [];
   const sleeps: number[] = [];
+  let waiting: { wake: number; go: () => void }[] = [];
   return {
     sentAt: () => sentAt.map((x) => x - start),
     sleeps,
     opts: {
       now: () => t,
-      sleep: async (ms: number) => {
-        sleeps.push(ms);
-        const wake = t + ms;
-        // A few real milliseconds: the other workers finish handling the answers of their wave before time moves.
-        await new Promise((r) => setTimeout(r, 50));
-        t = Math.max(t, wake);
-      },
+      sleep: (ms: number) =>
+        new Promise<void>((go) => {
+          sleeps.push(ms);
+          waiting.push({ wake: t + ms, go });
+          if (waiting.length < sleepers) return;
+          const wave = waiting;
+          waiting = [];
+          t = Math.max(t, ...wave.map((w) => w.wake));
+          for (const w of wave) w.go();
+        }),
       fetch: ((url, init) => {
         sentAt.push(t);
         return fetch(url, init);
@@ -190,8 +199,8 @@ describe('delivery engine', () => {
     );
     // Each wave's 4 requests are all on the wire before the first answer comes back, however busy the machine.
     graph.setGate(4);
-    const clock = fakeClock();
-    const { opts } = engine(fakeSource(makeEvents(400)), { concurrency: 4, ...clock.opts });
+    const clock = fakeClock(4);
+    const { opts } = engine(fakeSource(makeEvents(400)), { concurrency: 4, ...clock.opts, ...GATED });
     expect(await runSend(opts, run.id)).toBe('completed');
     expect(graph.deliveredCount.size).toBe(400);
     expect(graph.requests).toHaveLength(44);
@@ -214,10 +223,11 @@ describe('delivery engine', () => {
     const run = await newRun();
     graph.inject(...Array.from({ length: 200 }, () => ({ kind: 'graph' as const, code: 4 })));
     graph.setGate(4);
-    const clock = fakeClock();
+    const clock = fakeClock(4);
     const { opts } = engine(fakeSource(makeEvents(800)), {
       concurrency: 4,
       ...clock.opts,
+      ...GATED,
       throttle: { baseMs: 1000, maxWaitMs: 8000, giveUpMs: 20_000 },
     });
     expect(await runSend(opts, run.id)).toBe('completed_with_errors');
