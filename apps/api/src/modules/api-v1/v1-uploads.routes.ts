@@ -104,8 +104,7 @@ export const v1UploadRoutes =
       '/api/v1/uploads/:id',
       { onRequest: send, schema: { params: Id, response: { 200: V1Message } } },
       async (request) => {
-        const f = await files.ownFile(db, ws(request), request.params.id);
-        await filesRepo.delete(db, f.id);
+        const f = await files.deleteOwnFile(db, ws(request), request.params.id);
         await logActivity(db, request, 'file.deleted', f.fileName);
         return { message: 'File deleted!' };
       },

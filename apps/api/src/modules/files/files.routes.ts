@@ -164,8 +164,7 @@ export const fileRoutes =
       '/api/uploads/:id',
       { preValidation: need('member'), schema: { params: Id } },
       async (request) => {
-        const f = await files.ownFile(db, uid(request), request.params.id);
-        await filesRepo.delete(db, f.id);
+        const f = await files.deleteOwnFile(db, uid(request), request.params.id);
         await logActivity(db, request, 'file.deleted', f.fileName);
         return { message: 'File deleted!' };
       },

@@ -28,6 +28,13 @@ export async function ownFile(db: Db, workspaceId: string, id: string): Promise<
   return f;
 }
 
+/** Deletes a workspace's upload with its stored bytes; answers what was deleted, for the activity log. */
+export async function deleteOwnFile(db: Db, workspaceId: string, id: string): Promise<UploadRow> {
+  const f = await ownFile(db, workspaceId, id);
+  await filesRepo.delete(db, f.id);
+  return f;
+}
+
 /** Whether the user chose to leave this file's rows with errors out, for exactly its current content and mapping. */
 export function skipsErrorRows(f: UploadRow): boolean {
   return f.skipErrorsFingerprint !== null && f.skipErrorsFingerprint === fingerprint(f);
