@@ -5,6 +5,7 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import type PgBoss from 'pg-boss';
 import { buildApp } from '../../apps/api/src/app.ts';
 import { loadConfig } from '../../apps/api/src/config/env.ts';
+import type { Db } from '../../apps/api/src/db/db.ts';
 import type { ResolvedDeps } from '../../apps/api/src/deps.ts';
 import { handleSendRunJob } from '../../apps/api/src/jobs/send-run.job.ts';
 import { engineOptions } from '../../apps/api/src/modules/delivery/delivery.options.ts';
@@ -23,6 +24,7 @@ import { E2E_PASSWORD } from './auth.ts';
 export const HISTORY_DAYS = 30;
 /** The send route's per-user limit (delivery.routes.ts). */
 const SENDS_PER_MINUTE = 10;
+const RESENT_DAYS_AGO = 3;
 export interface MonthHistory {
   dataDir: string;
   /** The server's settings for this folder (its secrets are in the folder, written by the first start). */
@@ -39,7 +41,7 @@ export interface MonthHistory {
 }
 
 /** Who sends on `daysAgo` (0 today): no sends one day a week, both pixels every tenth day, one pixel otherwise. */
-export function sendsOn(daysAgo: number): number[] {
+function sendsOn(daysAgo: number): number[] {
   if (daysAgo % 7 === 6) return [];
   if (daysAgo % 10 === 0) return [0, 1];
   return [daysAgo % 3 === 0 ? 1 : 0];
@@ -180,15 +182,25 @@ export async function seedMonthHistory(graphUrl: string): Promise<MonthHistory> 
       for (let daysAgo = HISTORY_DAYS - 1; daysAgo >= 0; daysAgo--) {
         const runIds: string[] = [];
         const dayUploads: string[] = [];
-        for (const pixel of sendsOn(daysAgo)) {
+        const files = sendsOn(daysAgo).map((pixel) => ({
+          name: `day-${daysAgo}-${pixel ? 'web' : 'store'}.csv`,
+          pixel,
+          ...dayFile(`${Date.now()}-${daysAgo}-${pixel}`, daysAgo, pixel),
+        }));
+        // One file sent twice: every event is already at Meta the second time, so Insights has skipped events.
+        if (daysAgo === RESENT_DAYS_AGO)
+          files.push({
+            ...files[0]!,
+            name: files[0]!.name.replace('.csv', '-again.csv'),
+            carried: { rows: 0, phone: 0, name: 0, zip: 0 },
+          });
+        for (const { name, pixel, ...file } of files) {
           // A user may start SENDS_PER_MINUTE sends a minute; a month in seconds takes a new instance (the limit
           // is each instance's) on the same database now and then, as if the server had restarted.
           if (uploadIds.length && uploadIds.length % SENDS_PER_MINUTE === 0) {
             await app.close();
             app = await start();
           }
-          const name = `day-${daysAgo}-${pixel ? 'web' : 'store'}.csv`;
-          const file = dayFile(`${Date.now()}-${daysAgo}-${pixel}`, daysAgo, pixel);
           const up = await call({ method: 'POST', url: '/api/upload', ...multipart(name, file.csv) });
           const id = up.json().file.id as string;
           await call({
@@ -243,12 +255,7 @@ export async function seedMonthHistory(graphUrl: string): Promise<MonthHistory> 
  * Moves a day's ended runs, their uploads and the counters their ends wrote `daysAgo` days back. Counter rows are
  * found by the days the runs ended on, which no earlier (already moved) day can hold.
  */
-async function dateBack(
-  db: Awaited<ReturnType<typeof openRuntime>>['db'],
-  runIds: string[],
-  uploadIds: string[],
-  daysAgo: number,
-) {
+async function dateBack(db: Db, runIds: string[], uploadIds: string[], daysAgo: number) {
   const back = (col: string) => `${col} = ${col} - make_interval(days => $2)`;
   await db.query(
     `update insight_days set day = day - $2::int
