@@ -252,6 +252,14 @@ export function FailuresSection({ data, print }: Props) {
                 />
               </div>
               <p className="mt-1 text-sm text-slate-600">{f.explanation.fix}</p>
+              {f.explanation.metaMessage ? (
+                // The fix may point at "Meta's message below": the same line as the send's summary shows.
+                <p className="mt-1 rounded-lg bg-slate-50 p-2 text-xs text-slate-700">
+                  <span className="font-medium">Meta says:</span>{' '}
+                  {f.explanation.metaTitle ? `${f.explanation.metaTitle}: ` : ''}
+                  {f.explanation.metaMessage}
+                </p>
+              ) : null}
               <p className="mt-1 text-sm">
                 Sends:{' '}
                 {f.sends.map((s, i) => (
