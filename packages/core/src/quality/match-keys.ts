@@ -27,12 +27,12 @@ export interface MatchPart {
 }
 const NO_PART: MatchPart = { bit: 0, tenths: 0 };
 // Tenths as integers: every weight is a whole number of tenths, so their sum is exact in any order.
-const PARTS = new Map<string, MatchPart>(
-  Object.entries(MATCH_WEIGHTS).map(([key, weight]) => [
-    key,
-    { bit: GROUP_BIT[key] ?? 0, tenths: Math.round(weight * 10) },
-  ]),
-);
+const WEIGHTED = Object.entries(MATCH_WEIGHTS).map(([key, weight]) => ({
+  key,
+  bit: GROUP_BIT[key] ?? 0,
+  tenths: Math.round(weight * 10),
+}));
+const PARTS = new Map<string, MatchPart>(WEIGHTED.map((w) => [w.key, w]));
 
 /** A field's part of a match code (nothing for a field that does not help matching). */
 export const matchPart = (key: string): MatchPart => PARTS.get(key) ?? NO_PART;
@@ -49,10 +49,10 @@ export const packMatch = (bits: number, tenths: number): number =>
 export function matchCode(effectiveRow: Readonly<Record<string, string>>): number {
   let bits = 0;
   let tenths = 0;
-  for (const [key, part] of PARTS) {
-    if (effectiveRow[key]) {
-      bits |= part.bit;
-      tenths += part.tenths;
+  for (const w of WEIGHTED) {
+    if (effectiveRow[w.key]) {
+      bits |= w.bit;
+      tenths += w.tenths;
     }
   }
   return packMatch(bits, tenths);
