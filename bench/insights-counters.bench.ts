@@ -7,8 +7,9 @@
  *
  * The bench reads the generated file through validate + write (median of 5), then times over the validated rows:
  * the writer alone (its code included), matchCode alone (what the worker's per-row call cost), and tallyMatches over
- * the codes in batches (medians of 5). The writer's own share of the code is the difference of "write alone"
- * between this tree and a copy whose writer skips the two additions per field (decision 0110 gives both figures).
+ * the codes in batches (medians of 5). The writer's own share of "write alone" is a few tens of ns a row, below
+ * this bench's noise: decision 0110 gives it as measured against a copy of the writer without its two additions,
+ * alternated in one process.
  * BENCH_ROWS sets the size.
  */
 import { createReadStream } from 'node:fs';
