@@ -18,27 +18,44 @@ const GROUP_BIT: Readonly<Record<string, number>> = {
   zip: 8,
   external_id: 16,
 };
-const WEIGHTED = Object.entries(MATCH_WEIGHTS).map(([key, weight]) => ({
-  key,
-  weight,
-  bit: GROUP_BIT[key] ?? 0,
-}));
 const GROUP_BITS = 5;
 
+/** What one field adds to a match code when the event carries it: its group's bit, and its weight in tenths. */
+export interface MatchPart {
+  bit: number;
+  tenths: number;
+}
+const NO_PART: MatchPart = { bit: 0, tenths: 0 };
+// Tenths as integers: every weight is a whole number of tenths, so their sum is exact in any order.
+const WEIGHTED = Object.entries(MATCH_WEIGHTS).map(([key, weight]) => ({
+  key,
+  bit: GROUP_BIT[key] ?? 0,
+  tenths: Math.round(weight * 10),
+}));
+const PARTS = new Map<string, MatchPart>(WEIGHTED.map((w) => [w.key, w]));
+
+/** A field's part of a match code (nothing for a field that does not help matching). */
+export const matchPart = (key: string): MatchPart => PARTS.get(key) ?? NO_PART;
+
+/** The match code of an event whose carried fields' parts add up to these bits and tenths. */
+export const packMatch = (bits: number, tenths: number): number =>
+  bits | (Math.min(100, tenths) << GROUP_BITS);
+
 /**
- * One number per event, cheap enough for every row of a send: the groups it carries (low 5 bits) and its match
- * estimate in tenths (0–100, the rest), the same estimate as rowMatchQuality's score.
+ * One number per event: the groups it carries (low 5 bits) and its match estimate in tenths (0–100, the rest),
+ * the same estimate as rowMatchQuality's score. This is the definition; a send gets the same number from its
+ * event writer, which sees each field of the row anyway (createEventWriter's `match`).
  */
 export function matchCode(effectiveRow: Readonly<Record<string, string>>): number {
   let bits = 0;
-  let score = 0;
+  let tenths = 0;
   for (const w of WEIGHTED) {
     if (effectiveRow[w.key]) {
       bits |= w.bit;
-      score += w.weight;
+      tenths += w.tenths;
     }
   }
-  return bits | (Math.round(Math.min(10, score) * 10) << GROUP_BITS);
+  return packMatch(bits, tenths);
 }
 
 /** Whether a match code carries the group (its index in MATCH_KEY_GROUPS). */

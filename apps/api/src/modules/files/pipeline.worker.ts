@@ -10,7 +10,6 @@ import {
   createDuplicateTracker,
   createEventWriter,
   createMatchQualityTracker,
-  matchCode,
   createRowValidator,
   createSourceRuleTracker,
   headerProblem,
@@ -197,7 +196,7 @@ function handle(items: ReturnType<typeof reader.push>, out: unknown[]) {
         if (input.mode === 'events' && !bad && !repeat && !(refund && input.refunds !== 'send')) {
           summary.validEvents++;
           const event = writeEvent!(r);
-          if (input.packed) packer.add(item.rowNumber, event, matchCode(r.effectiveRow));
+          if (input.packed) packer.add(item.rowNumber, event, event.match);
           else {
             // Measured here, natively, so the sending thread's batcher does not count it in JavaScript.
             event.bytes = Buffer.byteLength(event.json);

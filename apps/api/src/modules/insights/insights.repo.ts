@@ -1,4 +1,4 @@
-import { INSIGHT_MATCH_KEYS, type InsightMatchKey } from '@backsignal/contracts';
+import { INSIGHT_MATCH_KEYS, type InsightMatchKey, type InsightsSourceRuns } from '@backsignal/contracts';
 import type { Queryable } from '../../db/db.ts';
 
 /** What the screen asks for: a workspace's days (UTC, both ends included), optionally one pixel or source. */
@@ -19,22 +19,50 @@ function where(f: InsightsFilter, withPixel = true): { sql: string; params: unkn
   return { sql: sql.join(' and '), params: [f.workspaceId, f.from, f.to, f.pixelId, f.source] };
 }
 
+const RUN_SUMS = (['sent', 'nothing_new', 'paused', 'failed'] as const)
+  .map((status) => `sum(c.runs) filter (where c.status = '${status}') as ${status}`)
+  .join(', ');
 const KEY_SUMS = INSIGHT_MATCH_KEYS.map((k) => `sum(c.with_${k}) as ${k}`).join(', ');
 
-const day = (d: unknown): string =>
-  d instanceof Date ? d.toISOString().slice(0, 10) : String(d).slice(0, 10);
+/**
+ * A row's day as text: a driver's date would be a Date object per row (a year of source runs is 73,000 of them)
+ * only to be written back as text.
+ */
+const DAY = `to_char(c.day, 'YYYY-MM-DD')`;
 const num = (v: unknown): number => Number(v ?? 0);
 
-/** One day of one stack (a pixel id, or a source's id with 'manual' for uploads): its counters summed. */
-export interface DayRow {
+const keyCounts = (r: Record<string, unknown>) =>
+  Object.fromEntries(INSIGHT_MATCH_KEYS.map((k) => [k, num(r[k])])) as Record<InsightMatchKey, number>;
+
+/** A source's keyed events and how many carried each identifier, on one day or (day null) before a split. */
+export interface KeySums {
+  source: string;
+  day: string | null;
+  keyed: number;
+  keys: Record<InsightMatchKey, number>;
+}
+
+/** Sent events of one day and stack. */
+export interface VolumeRow {
   day: string;
   stack: string;
   sent: number;
+}
+
+/** One day's counters but sent events, summed over the filter's pixels and sources. */
+export interface DayTotals {
+  day: string;
   failed: number;
   skipped: number;
   keyed: number;
   tenths: number;
   keys: Record<InsightMatchKey, number>;
+}
+
+/** One source's runs on one day, as the screen shows them. */
+export interface SourceRunsDay {
+  source: string;
+  day: InsightsSourceRuns['days'][number];
 }
 
 export interface FailureRow {
@@ -51,87 +79,57 @@ export interface FailureRow {
 }
 
 export const insightsRepo = {
-  async days(db: Queryable, f: InsightsFilter, stack: 'pixel' | 'source'): Promise<DayRow[]> {
+  /** Sent events per day and stack (a pixel id, or a source's id with 'manual' for uploads), where any. */
+  async volume(db: Queryable, f: InsightsFilter, stack: 'pixel' | 'source'): Promise<VolumeRow[]> {
     const w = where(f);
     const key = stack === 'pixel' ? 'c.pixel_id' : `coalesce(c.source_id::text, 'manual')`;
     const { rows } = await db.query<Record<string, unknown>>(
-      `select c.day, ${key} as stack, sum(c.sent) as sent, sum(c.failed) as failed, sum(c.skipped) as skipped,
-              sum(c.keyed) as keyed, sum(c.score_tenths) as tenths, ${KEY_SUMS}
-         from insight_days c where ${w.sql} group by c.day, 2`,
+      `select ${DAY} as day, ${key} as stack, sum(c.sent) as sent
+         from insight_days c where ${w.sql} group by c.day, 2 having sum(c.sent) > 0`,
+      w.params,
+    );
+    return rows.map((r) => ({ day: r.day as string, stack: r.stack as string, sent: num(r.sent) }));
+  },
+
+  /**
+   * The other counters per day. Apart from `volume`: only sent events are charted per stack, and the rest summed
+   * per stack too was four times the text to read back (decision 0110).
+   */
+  async dayTotals(db: Queryable, f: InsightsFilter): Promise<DayTotals[]> {
+    const w = where(f);
+    const { rows } = await db.query<Record<string, unknown>>(
+      `select ${DAY} as day, sum(c.failed) as failed, sum(c.skipped) as skipped, sum(c.keyed) as keyed,
+              sum(c.score_tenths) as tenths, ${KEY_SUMS}
+         from insight_days c where ${w.sql} group by c.day`,
       w.params,
     );
     return rows.map((r) => ({
-      day: day(r.day),
-      stack: r.stack as string,
-      sent: num(r.sent),
+      day: r.day as string,
       failed: num(r.failed),
       skipped: num(r.skipped),
       keyed: num(r.keyed),
       tenths: num(r.tenths),
-      keys: Object.fromEntries(INSIGHT_MATCH_KEYS.map((k) => [k, num(r[k])])) as Record<
-        InsightMatchKey,
-        number
-      >,
+      keys: keyCounts(r),
     }));
   },
 
   /**
-   * Per source and identifier whose share fell from `split` on and stayed down: its share of keyed events before
-   * `split`, the day the fall began (each day since below half that share) and the share since, aggregated in the
-   * database.
+   * Keyed events and their identifiers per source: summed over the days before `split` (day null), and per day
+   * from `split` on, where a fall is looked for (insights.key-falls.ts). One pass over the range's rows.
    */
-  async keyShares(
-    db: Queryable,
-    f: InsightsFilter,
-    split: string,
-  ): Promise<
-    {
-      source: string;
-      key: string;
-      keyedBefore: number;
-      before: number;
-      keyedAfter: number;
-      after: number;
-      lowSince: string | null;
-    }[]
-  > {
+  async keySums(db: Queryable, f: InsightsFilter, split: string): Promise<KeySums[]> {
     const w = where(f);
     const { rows } = await db.query<Record<string, unknown>>(
-      `with keyed as (
-         select c.day, coalesce(c.source_id::text, 'manual') as source, sum(c.keyed) as keyed, ${KEY_SUMS}
-           from insight_days c where ${w.sql} and c.keyed > 0 group by 1, 2),
-       grid as (
-         select k.day, k.source, m.match_key, k.keyed, m.events
-           from keyed k cross join lateral (values ('email', k.email), ('phone', k.phone), ('name', k.name),
-             ('address', k.address), ('external_id', k.external_id)) as m (match_key, events)),
-       before as (
-         select source, match_key, sum(keyed) as keyed, sum(events) as events
-           from grid where day < $6::date group by source, match_key),
-       marked as (
-         select g.*, b.keyed as keyed_before, b.events as before,
-                g.events * 2 * b.keyed < g.keyed * b.events as low
-           from grid g join before b on b.source = g.source and b.match_key = g.match_key
-          where g.day >= $6::date),
-       -- The first low day after the last day that was not: the share fell and stayed down.
-       fell as (
-         select source, match_key, min(day) filter (where low and day > coalesce(last_high, $6::date - 1)) as low_since
-           from (select m.*, max(day) filter (where not low) over (partition by source, match_key) as last_high
-                   from marked m) x
-          group by source, match_key)
-       select f.source, f.match_key, f.low_since, min(m.keyed_before) as keyed_before, min(m.before) as before,
-              sum(m.keyed) as keyed_after, sum(m.events) as after
-         from fell f join marked m on m.source = f.source and m.match_key = f.match_key and m.day >= f.low_since
-        group by f.source, f.match_key, f.low_since`,
+      `select coalesce(c.source_id::text, 'manual') as source, case when c.day >= $6::date then ${DAY} end as day,
+              sum(c.keyed) as keyed, ${KEY_SUMS}
+         from insight_days c where ${w.sql} and c.keyed > 0 group by 1, 2`,
       [...w.params, split],
     );
     return rows.map((r) => ({
       source: r.source as string,
-      key: r.match_key as string,
-      keyedBefore: num(r.keyed_before),
-      before: num(r.before),
-      keyedAfter: num(r.keyed_after),
-      after: num(r.after),
-      lowSince: r.low_since ? day(r.low_since) : null,
+      day: r.day as string | null,
+      keyed: num(r.keyed),
+      keys: keyCounts(r),
     }));
   },
 
@@ -140,7 +138,7 @@ export const insightsRepo = {
     const w = where(f);
     const { rows } = await db.query<Record<string, unknown>>(
       `select c.verdict, c.error_code, c.error_subcode, c.error_title, c.error_message, min(c.error_raw) as error_raw,
-              c.upload_id, max(u.file_name) as file_name, max(c.day) as day, sum(c.events) as events
+              c.upload_id, max(u.file_name) as file_name, to_char(max(c.day), 'YYYY-MM-DD') as day, sum(c.events) as events
          from insight_failures c left join uploads u on u.id = c.upload_id and u.workspace_id = c.workspace_id
         where ${w.sql}
         group by c.verdict, c.error_code, c.error_subcode, c.error_title, c.error_message, c.upload_id`,
@@ -155,29 +153,33 @@ export const insightsRepo = {
       error_raw: (r.error_raw as string | null) ?? null,
       upload_id: r.upload_id as string,
       file_name: (r.file_name as string | null) ?? null,
-      day: day(r.day),
+      day: r.day as string,
       events: num(r.events),
     }));
   },
 
-  /** Source runs per day and outcome; with a pixel, only the sources that send to it now. */
-  async sourceRuns(
-    db: Queryable,
-    f: InsightsFilter,
-  ): Promise<{ day: string; source: string; status: string; runs: number }[]> {
+  /**
+   * Source runs per day and source, a count per outcome; with a pixel, only the sources that send to it now.
+   * One row per day and source rather than per outcome: half the rows to read back.
+   */
+  async sourceRuns(db: Queryable, f: InsightsFilter): Promise<SourceRunsDay[]> {
     const w = where(f, false);
     const { rows } = await db.query<Record<string, unknown>>(
-      `select c.day, c.source_id::text as source, c.status, sum(c.runs) as runs from insight_source_runs c
+      `select ${DAY} as day, c.source_id::text as source, ${RUN_SUMS} from insight_source_runs c
         where ${w.sql} and ($4::text is null or exists (select 1 from sources s join pixel_accounts p
           on p.id = s.pixel_account_id where s.id = c.source_id and p.pixel_id = $4))
-        group by c.day, c.source_id, c.status`,
+        group by c.day, c.source_id`,
       w.params,
     );
     return rows.map((r) => ({
-      day: day(r.day),
       source: r.source as string,
-      status: r.status as string,
-      runs: num(r.runs),
+      day: {
+        day: r.day as string,
+        sent: num(r.sent),
+        nothing_new: num(r.nothing_new),
+        paused: num(r.paused),
+        failed: num(r.failed),
+      },
     }));
   },
 

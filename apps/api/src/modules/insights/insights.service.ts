@@ -9,7 +9,8 @@ import {
 } from '@backsignal/contracts';
 import { explainMetaError, type Verdict } from '@backsignal/core';
 import type { Queryable } from '../../db/db.ts';
-import { insightsRepo, type FailureRow, type InsightsFilter } from './insights.repo.ts';
+import { keyFalls } from './insights.key-falls.ts';
+import { insightsRepo, type FailureRow, type InsightsFilter, type SourceRunsDay } from './insights.repo.ts';
 
 const DAY_MS = 86_400_000;
 const DEFAULT_DAYS = 30;
@@ -49,9 +50,10 @@ export async function readInsights(
 ): Promise<Insights> {
   const { from, to, days } = dayRange(q, now);
   const f: InsightsFilter = { workspaceId, from, to, pixelId: q.pixel ?? null, source: q.source ?? null };
-  const [rows, shares, failures, runs, names] = await Promise.all([
-    insightsRepo.days(db, f, q.stack),
-    days.length >= 2 ? insightsRepo.keyShares(db, f, splitDay(days)) : Promise.resolve([]),
+  const [volume, dayTotals, keySums, failures, runs, names] = await Promise.all([
+    insightsRepo.volume(db, f, q.stack),
+    insightsRepo.dayTotals(db, f),
+    days.length >= 2 ? insightsRepo.keySums(db, f, splitDay(days)) : Promise.resolve([]),
     insightsRepo.failures(db, f),
     insightsRepo.sourceRuns(db, f),
     insightsRepo.names(db, workspaceId),
@@ -74,19 +76,19 @@ export async function readInsights(
     number[]
   >;
   const totals = { sent: 0, failed: 0, skipped: 0, keyed: 0, tenths: 0 };
-  for (const r of rows) {
+  for (const r of volume) {
+    const s = series.get(r.stack) ?? zeros();
+    s[at.get(r.day)!]! += r.sent;
+    series.set(r.stack, s);
+    totals.sent += r.sent;
+  }
+  for (const r of dayTotals) {
     const i = at.get(r.day)!;
-    if (r.sent) {
-      const s = series.get(r.stack) ?? zeros();
-      s[i]! += r.sent;
-      series.set(r.stack, s);
-    }
     failed[i]! += r.failed;
     skipped[i]! += r.skipped;
     keyed[i]! += r.keyed;
     tenths[i]! += r.tenths;
     for (const k of INSIGHT_MATCH_KEYS) byKey[k][i]! += r.keys[k];
-    totals.sent += r.sent;
     totals.failed += r.failed;
     totals.skipped += r.skipped;
     totals.keyed += r.keyed;
@@ -118,9 +120,11 @@ export async function readInsights(
     },
     volume: {
       stack: q.stack,
+      // Most sent first; equal ones by key, not in whatever order the database grouped them.
       series: [...series]
-        .map(([key, sent]) => ({ key, label: label(key), sent }))
-        .sort((a, b) => b.sent.reduce((x, y) => x + y, 0) - a.sent.reduce((x, y) => x + y, 0)),
+        .map(([key, sent]) => ({ key, total: sent.reduce((x, y) => x + y, 0), sent }))
+        .sort((a, b) => b.total - a.total || (a.key < b.key ? -1 : 1))
+        .map(({ key, sent }) => ({ key, label: label(key), sent })),
       failed,
       skipped,
     },
@@ -129,17 +133,17 @@ export async function readInsights(
       keys: byKey,
       score: keyed.map((n, i) => (n ? Math.round(tenths[i]! / n) / 10 : null)),
     },
-    drops: shares
+    drops: keyFalls(keySums)
       .filter((s) => {
         if (s.keyedBefore < DROP_MIN_EVENTS || s.keyedAfter < DROP_MIN_EVENTS) return false;
         const before = s.before / s.keyedBefore;
-        return before >= DROP_MIN_SHARE && s.after / s.keyedAfter < before / 2 && s.lowSince !== null;
+        return before >= DROP_MIN_SHARE && s.after / s.keyedAfter < before / 2;
       })
       .map((s) => ({
         sourceId: s.source === MANUAL_SOURCE ? null : s.source,
         sourceName: sourceName(s.source),
-        key: s.key as InsightMatchKey,
-        since: s.lowSince!,
+        key: s.key,
+        since: s.lowSince,
         before: s.before / s.keyedBefore,
         after: s.after / s.keyedAfter,
       }))
@@ -181,16 +185,17 @@ type SourceName = {
 
 /** Every source with runs in the range, and every current one in scope (a source that never ran shows that). */
 function sourceTimeline(
-  runs: { day: string; source: string; status: string; runs: number }[],
+  runs: SourceRunsDay[],
   sources: SourceName[],
   q: InsightsQuery,
   sourceName: (id: string) => string,
 ): InsightsSourceRuns[] {
   const out = new Map<string, InsightsSourceRuns>();
+  const byId = new Map(sources.map((s) => [s.id, s]));
   const entry = (id: string) => {
     let e = out.get(id);
     if (!e) {
-      const s = sources.find((x) => x.id === id);
+      const s = byId.get(id);
       e = {
         sourceId: id,
         name: sourceName(id),
@@ -205,15 +210,7 @@ function sourceTimeline(
   if (q.source !== MANUAL_SOURCE)
     for (const s of sources)
       if ((!q.source || q.source === s.id) && (!q.pixel || q.pixel === s.pixel_id)) entry(s.id);
-  for (const r of runs) {
-    const e = entry(r.source);
-    let d = e.days.find((x) => x.day === r.day);
-    if (!d) {
-      d = { day: r.day, sent: 0, nothing_new: 0, paused: 0, failed: 0 };
-      e.days.push(d);
-    }
-    d[r.status as 'sent' | 'nothing_new' | 'paused' | 'failed'] += r.runs;
-  }
+  for (const r of runs) entry(r.source).days.push(r.day);
   for (const e of out.values()) e.days.sort((a, b) => a.day.localeCompare(b.day));
   return [...out.values()].sort((a, b) => a.name.localeCompare(b.name));
 }
