@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { runEnv } from './helpers/run-env.ts';
+import { publicUrl, runEnv } from './helpers/run-env.ts';
 
 // Free ports and a per-run data folder unless E2E_PORT, E2E_META_GRAPH_URL or E2E_DATA_DIR say otherwise.
 const { port: PORT, graphUrl: GRAPH_URL, dataDir } = await runEnv();
@@ -44,6 +44,7 @@ export default defineConfig({
       PORT: String(PORT),
       DATA_DIR,
       APP_URL: `http://localhost:${PORT}`,
+      PUBLIC_URL: publicUrl(),
       LOG_LEVEL: 'warn',
       // Every journey signs up from this one address, more than the 10 an hour a real client may.
       SIGNUPS_PER_IP_PER_HOUR: '1000',

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { freePort } from './run-env.ts';
+import { freePort, publicUrl } from './run-env.ts';
 
 const START = fileURLToPath(new URL('../../scripts/start.mjs', import.meta.url));
 
@@ -12,16 +12,13 @@ const START = fileURLToPath(new URL('../../scripts/start.mjs', import.meta.url))
 export async function startAppServer(env: Record<string, string>) {
   const port = await freePort();
   const url = `http://localhost:${port}`;
-  // The web build's stamp includes the origin its public pages link to: the config's server's, so this start
-  // serves that build rather than rebuilding apps/web/dist under the other server (only public pages differ).
-  const publicUrl = process.env.PUBLIC_URL ?? `http://localhost:${process.env.E2E_PORT ?? port}`;
   const child = spawn(process.execPath, [START], {
     env: {
       ...process.env,
       ...env,
       PORT: String(port),
       APP_URL: url,
-      PUBLIC_URL: publicUrl,
+      PUBLIC_URL: publicUrl(),
       LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -30,3 +30,10 @@ export async function runEnv(env = process.env) {
   }
   return { port: Number(env.E2E_PORT), graphUrl: env.E2E_META_GRAPH_URL, dataDir: env.E2E_DATA_DIR };
 }
+
+/**
+ * The origin the web build's public pages link to, the same for every app a run starts: the build's stamp includes
+ * it, so a server started with its own port as the origin would rebuild apps/web/dist under the others (two
+ * shards side by side, or a journey's second server). The default is the one `npm run build` uses.
+ */
+export const publicUrl = (env = process.env) => env.PUBLIC_URL ?? 'http://localhost:3000';
