@@ -150,7 +150,14 @@ export const filesRepo = {
     );
   },
   async delete(db: Queryable, id: string) {
-    await db.query('delete from uploads where id = $1', [id]);
+    // A validation or prepare job ending on this upload locks its job row, then the upload; the cascade of a plain
+    // delete took them the other way round, and PostgreSQL broke the deadlock by failing the delete (a 500). The
+    // job rows are locked first here, as the job does.
+    await db.query(
+      `with jobs as (select 1 from upload_jobs where upload_id = $1 for update)
+       delete from uploads where id = $1 and (select count(*) from jobs) >= 0`,
+      [id],
+    );
   },
   async sweepIncomplete(db: Queryable, before: Date) {
     await db.query('delete from uploads where not complete and created_at < $1', [before]);

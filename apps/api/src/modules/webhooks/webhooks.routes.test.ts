@@ -50,7 +50,13 @@ beforeEach(() => {
 });
 
 /** The dispatcher with the test's clock, and a fixed jitter draw (the middle: no jitter). */
-const dispatch = (now = new Date(), deps: Partial<DispatchDeps> = {}) =>
+/**
+ * Now, rounded up to the next millisecond: the database stamps a delivery due at its now() in microseconds, which a
+ * Date made in the same millisecond would come before (a quiet machine did, and found nothing due).
+ */
+const justAfterNow = () => new Date(Date.now() + 1);
+
+const dispatch = (now = justAfterNow(), deps: Partial<DispatchDeps> = {}) =>
   dispatchDue({ ...ctx, now: () => now, ...deps }, { random: () => 0.5 });
 
 async function join(workspaceId: string, userId: string, role: WorkspaceRole) {
@@ -256,7 +262,7 @@ describe('delivery', () => {
     const { endpoint, secret } = await create(agent, ['pixel.token_refused']);
     answer = 500;
     await emitWebhook(ctx.db, userId, 'pixel.token_refused', { pixelAccountId: 'a' });
-    const t0 = new Date();
+    const t0 = justAfterNow();
     expect(await dispatch(t0)).toBe(1);
     let [d] = (await deliveries(agent, endpoint.id)).deliveries;
     expect(d).toMatchObject({ status: 'pending', attempts: 1, responseStatus: 500 });
@@ -299,7 +305,7 @@ describe('delivery', () => {
     const { endpoint } = await create(agent, ['source.paused']);
     answer = 503;
     await emitWebhook(ctx.db, userId, 'source.paused', { sourceId: 's' });
-    const t0 = new Date();
+    const t0 = justAfterNow();
     await dispatch(t0);
     expect((await agent.get('/api/webhooks')).json().endpoints[0].failingSince).toBe(t0.toISOString());
     await emitWebhook(ctx.db, userId, 'source.paused', { sourceId: 's' });
@@ -331,7 +337,7 @@ describe('delivery', () => {
       `http://localhost:${new URL(receiver.url).port}/x`,
     );
     await agent.post(`/api/webhooks/${endpoint.id}/test`);
-    await dispatch(new Date(), { config: testConfig({ SOURCES_ALLOW_NETWORKS: '' }) });
+    await dispatch(justAfterNow(), { config: testConfig({ SOURCES_ALLOW_NETWORKS: '' }) });
     expect(receiver.requests).toHaveLength(0);
     const [d] = (await deliveries(agent, endpoint.id)).deliveries;
     expect(d).toMatchObject({ status: 'pending', responseStatus: null, error: UNREACHABLE });
@@ -375,7 +381,7 @@ describe('events', () => {
       );
       expect(created.statusCode, created.body).toBe(201);
       const sourceId = created.json().id as string;
-      let clock = new Date();
+      let clock = justAfterNow();
       const runner = sourceRunner(ctx, graph, () => clock);
       const [run] = await runScheduled(agent, runner, sourceId, (d) => (clock = d));
       expect(run!.status).toBe('sent');
