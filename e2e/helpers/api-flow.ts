@@ -6,6 +6,14 @@ export async function xsrfHeaders(page: Page): Promise<Record<string, string>> {
   return { 'x-xsrf-token': xsrf };
 }
 
+/** The columns of the journeys' simple lead files (Email, Event, When, Source) and the fields they map to. */
+export const LEADS_MAPPING = {
+  Email: 'email',
+  Event: 'event_name',
+  When: 'event_time',
+  Source: 'action_source',
+};
+
 /**
  * A CSV uploaded, mapped and validated through the same calls the screens make, for journeys whose subject comes
  * after those steps; answers the upload's id.
@@ -28,6 +36,7 @@ export async function uploadValidated(
     data: { status: 'mapped', mappings, hardcodedValues: {} },
   });
   expect(mapped.ok()).toBe(true);
+  // Validation spends quota, so its GET carries the XSRF header like a write (issue 21).
   expect((await page.request.get(`/api/uploads/${id}/validate`, { headers })).ok()).toBe(true);
   const validated = await page.request.patch(`/api/uploads/${id}/status`, {
     headers,

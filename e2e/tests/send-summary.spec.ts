@@ -4,6 +4,7 @@ import { signUpAndVerify } from '../helpers/auth.ts';
 import { DESKTOP, PHONE, SHOTS, bothSizes } from '../helpers/shots.ts';
 import { startFakeGraph, type FakeGraph } from '../fake-graph/fake-graph.ts';
 import { uniquePixelId } from '../helpers/accounts.ts';
+import { LEADS_MAPPING, uploadValidated, xsrfHeaders } from '../helpers/api-flow.ts';
 
 /** This journey's own pixel (helpers/accounts.ts). */
 let pixel = uniquePixelId();
@@ -42,27 +43,8 @@ function csv() {
 }
 
 async function preparedFile(page: Page, content: string, name: string): Promise<string> {
-  const xsrf = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
-  const headers = { 'x-xsrf-token': xsrf };
-  const up = await page.request.post('/api/upload', {
-    headers,
-    multipart: { file: { name, mimeType: 'text/csv', buffer: Buffer.from(content) } },
-  });
-  expect(up.ok()).toBe(true);
-  const id = (await up.json()).file.id as string;
-  const mappings = { Email: 'email', Event: 'event_name', When: 'event_time', Source: 'action_source' };
-  const mapped = await page.request.patch(`/api/uploads/${id}/status`, {
-    headers,
-    data: { status: 'mapped', mappings, hardcodedValues: {} },
-  });
-  expect(mapped.ok()).toBe(true);
-  // Validation spends quota, so its GET carries the XSRF header like a write (issue 21).
-  expect((await page.request.get(`/api/uploads/${id}/validate`, { headers })).ok()).toBe(true);
-  const validated = await page.request.patch(`/api/uploads/${id}/status`, {
-    headers,
-    data: { status: 'validated' },
-  });
-  expect(validated.ok()).toBe(true);
+  const headers = await xsrfHeaders(page);
+  const id = await uploadValidated(page, name, content, LEADS_MAPPING);
   const account = await page.request.post('/api/meta/accounts', {
     headers,
     data: { name: 'Flagship store', pixelId: pixel, accessToken: 'EAAB-e2e-token-5555' },

@@ -4,7 +4,7 @@ import { signUpAndVerify } from '../helpers/auth.ts';
 import { DESKTOP, bothSizes } from '../helpers/shots.ts';
 import { startFakeGraph, type FakeGraph } from '../fake-graph/fake-graph.ts';
 import { uniquePixelId } from '../helpers/accounts.ts';
-import { uploadValidated, xsrfHeaders } from '../helpers/api-flow.ts';
+import { LEADS_MAPPING, uploadValidated, xsrfHeaders } from '../helpers/api-flow.ts';
 
 /** This journey's own pixel (helpers/accounts.ts). */
 let pixel = uniquePixelId();
@@ -41,13 +41,7 @@ function csv() {
 }
 
 /** Uploaded, mapped and validated through the API; /submit prepares it. */
-const validatedFile = (page: Page, name: string) =>
-  uploadValidated(page, name, csv(), {
-    Email: 'email',
-    Event: 'event_name',
-    When: 'event_time',
-    Source: 'action_source',
-  });
+const validatedFile = (page: Page, name: string) => uploadValidated(page, name, csv(), LEADS_MAPPING);
 
 async function axe(page: Page, screen: string) {
   const results = await new AxeBuilder({ page }).analyze();

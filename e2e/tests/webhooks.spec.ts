@@ -5,7 +5,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { signUpAndVerify } from '../helpers/auth.ts';
 import { uniquePixelId } from '../helpers/accounts.ts';
-import { uploadValidated, xsrfHeaders } from '../helpers/api-flow.ts';
+import { LEADS_MAPPING, uploadValidated, xsrfHeaders } from '../helpers/api-flow.ts';
 import { DESKTOP, bothSizes } from '../helpers/shots.ts';
 import { startFakeGraph, type FakeGraph } from '../fake-graph/fake-graph.ts';
 
@@ -55,12 +55,7 @@ async function preparedFile(page: Page, pixel: string): Promise<string> {
     'Email,Event,When,Source',
     ...Array.from({ length: 40 }, (_, i) => `lead${i}@example.com,Lead,${when},physical_store`),
   ].join('\r\n');
-  const id = await uploadValidated(page, 'leads.csv', csv, {
-    Email: 'email',
-    Event: 'event_name',
-    When: 'event_time',
-    Source: 'action_source',
-  });
+  const id = await uploadValidated(page, 'leads.csv', csv, LEADS_MAPPING);
   const account = await page.request.post('/api/meta/accounts', {
     headers,
     data: { name: 'Webhook store', pixelId: pixel, accessToken: 'EAAB-e2e-token-5555' },

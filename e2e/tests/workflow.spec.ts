@@ -143,11 +143,10 @@ test('workflow screens fit a phone', async ({ page }) => {
   // behind it or over the page.
   await page.evaluate(() => window.scrollTo(0, 400));
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+  await expect(page.getByTestId('step-pill')).toContainText('Step 2 of 5');
   const place = await page.evaluate(() => {
     const header = document.querySelector('header')!.getBoundingClientRect();
-    const pill = Array.from(document.querySelectorAll('p'))
-      .find((p) => p.textContent?.startsWith('Step 2 of 5'))!
-      .getBoundingClientRect();
+    const pill = document.querySelector('[data-testid="step-pill"]')!.getBoundingClientRect();
     return {
       top: Math.round(pill.top - header.top),
       bottom: Math.round(header.bottom - pill.bottom),

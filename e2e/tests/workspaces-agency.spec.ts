@@ -1,6 +1,7 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { linkFromOutbox, signUpAndVerify, uniqueEmail } from '../helpers/auth.ts';
 import { uniquePixelId } from '../helpers/accounts.ts';
+import { LEADS_MAPPING, uploadValidated } from '../helpers/api-flow.ts';
 import { startFakeGraph, type FakeGraph } from '../fake-graph/fake-graph.ts';
 import { bothSizes } from '../helpers/shots.ts';
 
@@ -71,30 +72,8 @@ async function join(p: { page: Page; email: string }, workspace: string, slug: s
   await p.page.getByRole('button', { name: "Let's go" }).click();
 }
 
-/** Uploads, maps, validates and prepares a file through the API in the workspace the user opened last. */
-async function preparedFile(page: Page, name: string): Promise<string> {
-  const xsrf = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
-  const headers = { 'x-xsrf-token': xsrf };
-  const up = await page.request.post('/api/upload', {
-    headers,
-    multipart: { file: { name, mimeType: 'text/csv', buffer: Buffer.from(leads) } },
-  });
-  expect(up.ok()).toBe(true);
-  const id = (await up.json()).file.id as string;
-  const mappings = { Email: 'email', Event: 'event_name', When: 'event_time', Source: 'action_source' };
-  const mapped = await page.request.patch(`/api/uploads/${id}/status`, {
-    headers,
-    data: { status: 'mapped', mappings, hardcodedValues: {} },
-  });
-  expect(mapped.ok()).toBe(true);
-  expect((await page.request.get(`/api/uploads/${id}/validate`, { headers })).ok()).toBe(true);
-  const validated = await page.request.patch(`/api/uploads/${id}/status`, {
-    headers,
-    data: { status: 'validated' },
-  });
-  expect(validated.ok()).toBe(true);
-  return id;
-}
+/** Uploads, maps and validates a file through the API in the workspace the user opened last. */
+const preparedFile = (page: Page, name: string) => uploadValidated(page, name, leads, LEADS_MAPPING);
 
 test('an agency runs two clients with a Member and a Viewer (issue 31)', async ({ browser }) => {
   test.setTimeout(240_000);
