@@ -28,6 +28,8 @@ const DROP_MIN_SHARE = 0.5;
 const UPLOADS_LABEL = 'Uploaded files';
 const DELETED_SOURCE = 'Deleted source';
 
+/** Names in the order a person sorts them: "Source 2" before "Source 10". */
+const byName = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: true });
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** The query's days (UTC, both ends included): the last 30 days to today by default. */
@@ -112,9 +114,7 @@ export async function readInsights(
       pixels: [...new Set([...pixelName.keys(), ...(q.stack === 'pixel' ? series.keys() : [])])]
         .sort()
         .map((pixelId) => ({ pixelId, name: pixelLabel(pixelId) })),
-      sources: names.sources
-        .map((s) => ({ id: s.id, name: s.name }))
-        .sort((a, b) => a.name.localeCompare(b.name)),
+      sources: names.sources.map((s) => ({ id: s.id, name: s.name })).sort((a, b) => byName(a.name, b.name)),
     },
     totals: {
       sent: totals.sent,
@@ -155,7 +155,7 @@ export async function readInsights(
         before: s.before / s.keyedBefore,
         after: s.after / s.keyedAfter,
       }))
-      .sort((a, b) => a.sourceName.localeCompare(b.sourceName) || a.key.localeCompare(b.key)),
+      .sort((a, b) => byName(a.sourceName, b.sourceName) || a.key.localeCompare(b.key)),
     failures: await failureGroups(db, workspaceId, failures),
     sourceRuns: sourceTimeline(runs, days.length, names.sources, q, sourceName),
   };
@@ -223,5 +223,5 @@ function sourceTimeline(
     for (const s of sources)
       if ((!q.source || q.source === s.id) && (!q.pixel || q.pixel === s.pixel_id)) entry(s.id);
   for (const r of runs) entry(r.source).runs = r.runs;
-  return [...out.values()].sort((a, b) => a.name.localeCompare(b.name));
+  return [...out.values()].sort((a, b) => byName(a.name, b.name));
 }
