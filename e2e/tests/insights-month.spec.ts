@@ -187,4 +187,21 @@ test('a month of sends: every Insights table agrees with the sends’ summaries,
     );
   }
   expect(filtered.reduce((n, r) => n + num(r.Sent), 0)).toBe(total(mine, (s) => s.totalSent));
+
+  // A year: a bar per week (decision 0122), each week the pixel's sends of its days.
+  await page.getByLabel('Days').selectOption({ label: 'Last 365 days' });
+  await expect(page).toHaveURL(new RegExp(`range=365.*pixel=${web.pixelId}|pixel=${web.pixelId}.*range=365`));
+  // The card is the same one, its table still open.
+  const weekly = page.getByRole('region', { name: 'Events sent per week' });
+  await expect(weekly.getByRole('button', { name: 'Show chart' })).toBeVisible();
+  const weeks = await tableRows(page, 'Events per week by pixel');
+  expect(weeks.length).toBeGreaterThanOrEqual(52);
+  for (const [i, row] of weeks.entries()) {
+    const start = row['Week of']!;
+    const end = weeks[i + 1]?.['Week of'] ?? '9999-12-31';
+    const inWeek = mine.filter((s) => s.day >= start && s.day < end);
+    expect(num(row.Sent), `week of ${start}`).toBe(total(inWeek, (s) => s.totalSent));
+    expect(num(row.Failed), `week of ${start}, failed`).toBe(total(inWeek, (s) => s.totalFailed));
+  }
+  await shots(page, 'year');
 });
