@@ -1,3 +1,4 @@
+import { INSIGHT_FIX_GROUPS } from '@backsignal/contracts';
 import type { Queryable } from '../../db/db.ts';
 import { HELD_FIRST_HALF } from '../delivery/delivery-batches.repo.ts';
 
@@ -12,21 +13,35 @@ const SOURCE = '(select sr.source_id from source_runs sr where sr.send_run_id = 
 // A test send's events go to Events Manager's test tab: they are not conversions.
 const LIVE = 'd.test_event_code is null';
 
+// What was fixed automatically (decision 0123): the counter columns, their sums over the run's sent batches (a
+// batch's fixed_* are all null when its corrections were not counted, so fixed_other tells counted batches), and
+// the sums added to a row already there.
+const FIXED = INSIGHT_FIX_GROUPS.map((g) => `fixed_${g}`);
+const FIXED_COLUMNS = ['fixes_counted', ...FIXED].join(', ');
+const FIXED_SUMS = [
+  'coalesce(sum(b.event_count) filter (where b.fixed_other is not null), 0) as fixes_counted',
+  ...FIXED.map((c) => `coalesce(sum(b.${c}), 0) as ${c}`),
+].join(', ');
+const FIXED_VALUES = ['s.fixes_counted', ...FIXED.map((c) => `s.${c}`)].join(', ');
+const fixedAdded = (table: string) =>
+  ['fixes_counted', ...FIXED].map((c) => `${c} = ${table}.${c} + excluded.${c}`).join(', ');
+
 export const insightsCounters = {
   /** CTEs (`, name as (…)` each) counting an ended send run's events, identifiers and failure reasons. */
   runEndedCtes(): string {
     return `,
       insight_counts as (
         insert into insight_days (workspace_id, day, pixel_id, source_id, sent, failed, skipped, keyed, score_tenths,
-                                  with_email, with_phone, with_name, with_address, with_external_id)
+                                  with_email, with_phone, with_name, with_address, with_external_id, ${FIXED_COLUMNS})
         select d.workspace_id, ${DAY}, d.pixel_id, ${SOURCE}, s.sent, f.failed, d.skipped_events, s.keyed, s.tenths,
-               s.email, s.phone, s.name, s.address, s.external_id
+               s.email, s.phone, s.name, s.address, s.external_id, ${FIXED_VALUES}
           from ended d
           cross join lateral (
             select coalesce(sum(b.event_count), 0) as sent, coalesce(sum(b.match_events), 0) as keyed,
                    coalesce(sum(b.match_tenths), 0) as tenths, coalesce(sum(b.with_email), 0) as email,
                    coalesce(sum(b.with_phone), 0) as phone, coalesce(sum(b.with_name), 0) as name,
-                   coalesce(sum(b.with_address), 0) as address, coalesce(sum(b.with_external_id), 0) as external_id
+                   coalesce(sum(b.with_address), 0) as address, coalesce(sum(b.with_external_id), 0) as external_id,
+                   ${FIXED_SUMS}
               from send_batches b where b.run_id = d.id and b.status = 'sent') s
           cross join lateral (
             select coalesce(sum(f.event_count), 0) as failed from send_batches f
@@ -40,7 +55,8 @@ export const insightsCounters = {
               with_phone = insight_days.with_phone + excluded.with_phone,
               with_name = insight_days.with_name + excluded.with_name,
               with_address = insight_days.with_address + excluded.with_address,
-              with_external_id = insight_days.with_external_id + excluded.with_external_id),
+              with_external_id = insight_days.with_external_id + excluded.with_external_id,
+              ${fixedAdded('insight_days')}),
       insight_reasons as (
         insert into insight_failures (workspace_id, day, pixel_id, source_id, run_id, upload_id, verdict, error_code,
                                       error_subcode, error_title, error_message, error_raw, events)

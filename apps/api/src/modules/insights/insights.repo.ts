@@ -1,4 +1,10 @@
-import { INSIGHT_MATCH_KEYS, type InsightMatchKey, type InsightsSourceRuns } from '@backsignal/contracts';
+import {
+  INSIGHT_FIX_GROUPS,
+  INSIGHT_MATCH_KEYS,
+  type InsightFixGroup,
+  type InsightMatchKey,
+  type InsightsSourceRuns,
+} from '@backsignal/contracts';
 import type { Queryable } from '../../db/db.ts';
 
 /** What the screen asks for: a workspace's days (UTC, both ends included), optionally one pixel or source. */
@@ -23,6 +29,7 @@ const RUN_SUMS = (['sent', 'nothing_new', 'paused', 'failed'] as const)
   .map((status) => `sum(c.runs) filter (where c.status = '${status}') as ${status}`)
   .join(', ');
 const KEY_SUMS = INSIGHT_MATCH_KEYS.map((k) => `sum(c.with_${k}) as ${k}`).join(', ');
+const FIXED_SUMS = INSIGHT_FIX_GROUPS.map((g) => `sum(c.fixed_${g}) as fixed_${g}`).join(', ');
 
 /**
  * A row's day as text: a driver's date would be a Date object per row (a year of source runs is 73,000 of them)
@@ -33,6 +40,12 @@ const num = (v: unknown): number => Number(v ?? 0);
 
 const keyCounts = (r: Record<string, unknown>) =>
   Object.fromEntries(INSIGHT_MATCH_KEYS.map((k) => [k, num(r[k])])) as Record<InsightMatchKey, number>;
+
+const fixedCounts = (r: Record<string, unknown>) =>
+  Object.fromEntries(INSIGHT_FIX_GROUPS.map((g) => [g, num(r[`fixed_${g}`])])) as Record<
+    InsightFixGroup,
+    number
+  >;
 
 /** A source's keyed events and how many carried each identifier, on one day or (day null) before a split. */
 export interface KeySums {
@@ -57,6 +70,9 @@ export interface DayTotals {
   keyed: number;
   tenths: number;
   keys: Record<InsightMatchKey, number>;
+  /** Sent events whose corrections were counted, and of those how many had a value of each group fixed. */
+  fixesCounted: number;
+  fixed: Record<InsightFixGroup, number>;
 }
 
 /** One source's runs on one day, as the screen shows them. */
@@ -99,7 +115,7 @@ export const insightsRepo = {
     const w = where(f);
     const { rows } = await db.query<Record<string, unknown>>(
       `select ${DAY} as day, sum(c.failed) as failed, sum(c.skipped) as skipped, sum(c.keyed) as keyed,
-              sum(c.score_tenths) as tenths, ${KEY_SUMS}
+              sum(c.score_tenths) as tenths, ${KEY_SUMS}, sum(c.fixes_counted) as fixes_counted, ${FIXED_SUMS}
          from insight_days c where ${w.sql} group by c.day`,
       w.params,
     );
@@ -110,6 +126,8 @@ export const insightsRepo = {
       keyed: num(r.keyed),
       tenths: num(r.tenths),
       keys: keyCounts(r),
+      fixesCounted: num(r.fixes_counted),
+      fixed: fixedCounts(r),
     }));
   },
 

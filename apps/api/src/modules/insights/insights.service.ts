@@ -1,7 +1,9 @@
 import {
+  INSIGHT_FIX_GROUPS,
   INSIGHT_MATCH_KEYS,
   MANUAL_SOURCE,
   type Insights,
+  type InsightFixGroup,
   type InsightsFailure,
   type InsightMatchKey,
   type InsightsQuery,
@@ -75,7 +77,8 @@ export async function readInsights(
     InsightMatchKey,
     number[]
   >;
-  const totals = { sent: 0, failed: 0, skipped: 0, keyed: 0, tenths: 0 };
+  const totals = { sent: 0, failed: 0, skipped: 0, keyed: 0, tenths: 0, fixesCounted: 0 };
+  const fixed = Object.fromEntries(INSIGHT_FIX_GROUPS.map((g) => [g, 0])) as Record<InsightFixGroup, number>;
   for (const r of volume) {
     const s = series.get(r.stack) ?? zeros();
     s[at.get(r.day)!]! += r.sent;
@@ -93,6 +96,8 @@ export async function readInsights(
     totals.skipped += r.skipped;
     totals.keyed += r.keyed;
     totals.tenths += r.tenths;
+    totals.fixesCounted += r.fixesCounted;
+    for (const g of INSIGHT_FIX_GROUPS) fixed[g] += r.fixed[g];
   }
   const label = q.stack === 'pixel' ? pixelLabel : sourceName;
 
@@ -117,6 +122,8 @@ export async function readInsights(
       keys: Object.fromEntries(
         INSIGHT_MATCH_KEYS.map((k) => [k, byKey[k].reduce((a, b) => a + b, 0)]),
       ) as Record<InsightMatchKey, number>,
+      fixesCounted: totals.fixesCounted,
+      fixed,
     },
     volume: {
       stack: q.stack,
