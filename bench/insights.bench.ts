@@ -8,11 +8,9 @@
  */
 import pg from 'pg';
 import { startBenchServer } from './api-server.ts';
+import { DAYS, PIXELS, SOURCES, fillInsightsHistory as fill } from './insights-history.ts';
 
 const N = Number(process.env.BENCH_INSIGHTS_N ?? 200);
-const PIXELS = 50;
-const SOURCES = 100;
-const DAYS = 365;
 const WORKSPACES = 4;
 
 const { call, databaseUrl, stop } = await startBenchServer({
@@ -34,53 +32,6 @@ const stats = (ms: number[]) => {
   return { p50: at(0.5), p99: at(0.99) };
 };
 
-/** A year of one workspace's counters, written in a few set-based statements. */
-async function fill(db: pg.Client, workspaceId: string) {
-  const sources = Array.from({ length: SOURCES }, () => crypto.randomUUID());
-  await db.query(
-    `insert into pixel_accounts (id, workspace_id, name, pixel_id, token_ciphertext, token_iv, token_tag, key_version, token_last4)
-     select gen_random_uuid(), $1, 'Pixel ' || p, (100000000000 + p)::text, '\\x01', '\\x02', '\\x03', 1, 'abcd'
-       from generate_series(0, $2::int - 1) p`,
-    [workspaceId, PIXELS],
-  );
-  await db.query(
-    `insert into sources (id, workspace_id, name, kind, connection, settings, schedule, time_zone, next_run_at)
-     select s.id, $1, 'Source ' || s.n, 'csv_url', '{"url":"https://example.com/a.csv"}', '{}', '{"every":"day"}', 'UTC',
-            now() + interval '1 hour'
-       from unnest($2::uuid[]) with ordinality as s (id, n)`,
-    [workspaceId, sources],
-  );
-  // Streams: every source (pixel n % 50) and every pixel's uploaded files (source null).
-  const streams = `(select s.id as source_id, (100000000000 + (s.n % ${PIXELS}))::text as pixel_id
-                      from unnest($2::uuid[]) with ordinality as s (id, n)
-                    union all
-                    select null, (100000000000 + p)::text from generate_series(0, ${PIXELS - 1}) p) st`;
-  const days = `(select (current_date - d) as day, d from generate_series(0, ${DAYS - 1}) d) dd`;
-  await db.query(
-    `insert into insight_days (workspace_id, day, pixel_id, source_id, sent, failed, skipped, keyed, score_tenths,
-                               with_email, with_phone, with_name, with_address, with_external_id)
-     select $1, dd.day, st.pixel_id, st.source_id, v.sent, dd.d % 7, 40 + dd.d % 30, v.sent, v.sent * 62,
-            v.sent * 95 / 100, v.sent * 70 / 100, v.sent * 60 / 100, v.sent * 40 / 100, v.sent * 20 / 100
-       from ${streams} cross join ${days} cross join lateral (select 800 + dd.d % 400 as sent) v`,
-    [workspaceId, sources],
-  );
-  await db.query(
-    `insert into insight_failures (workspace_id, day, pixel_id, source_id, run_id, upload_id, verdict, error_code,
-                                   error_subcode, error_title, error_message, error_raw, events)
-     select $1, dd.day, st.pixel_id, st.source_id, gen_random_uuid(), gen_random_uuid(), 'bad_rows', 100, 2804003,
-            'Event too old', 'Invalid parameter', '{"error":{"code":100,"error_subcode":2804003}}', 3
-       from ${streams} cross join ${days} where (dd.d + coalesce(length(st.source_id::text), 0)) % 10 = 0`,
-    [workspaceId, sources],
-  );
-  await db.query(
-    `insert into insight_source_runs (workspace_id, day, source_id, status, runs)
-     select $1, dd.day, s.id, r.status, r.runs from unnest($2::uuid[]) s (id) cross join ${days}
-       cross join (values ('sent', 1), ('nothing_new', 1)) as r (status, runs)`,
-    [workspaceId, sources],
-  );
-  return sources;
-}
-
 try {
   if (!databaseUrl) {
     console.log('The Insights bench runs with BENCH_DATABASE_URL (the issue asks it of PostgreSQL).');
@@ -95,7 +46,13 @@ try {
       await db.query(`insert into workspaces (id, name, slug) values ($1, 'Other', $2)`, [id, `other-${w}`]);
       await fill(db, id);
     }
-    for (const t of ['insight_days', 'insight_failures', 'insight_source_runs'])
+    for (const t of [
+      'insight_days',
+      'insight_failures',
+      'insight_source_runs',
+      'insight_weeks',
+      'insight_source_run_weeks',
+    ])
       await db.query(`analyze ${t}`);
     const counts = await db.query<{ t: string; n: number }>(
       `select 'insight_days' as t, count(*)::int as n from insight_days union all

@@ -41,6 +41,8 @@ export const INSIGHT_FIX_GROUP_LABELS: Record<InsightFixGroup, string> = {
 /** The ranges the screen offers; any from/to up to INSIGHT_MAX_DAYS is accepted. */
 export const INSIGHT_RANGES = [7, 30, 90] as const;
 export const INSIGHT_MAX_DAYS = 366;
+/** Longer ranges are charted a bar per week (decision 0122): a quarter (92 days) still gets a bar per day. */
+export const INSIGHT_DAILY_MAX_DAYS = 92;
 /** `source` filter value for files uploaded by hand. */
 export const MANUAL_SOURCE = 'manual';
 
@@ -93,21 +95,20 @@ export const InsightsSourceRuns = z.object({
   /** Null once the source was deleted. */
   status: z.enum(['active', 'paused']).nullable(),
   nextRunAt: z.string().nullable(),
-  days: z.array(
-    z.object({
-      day: z.string(),
-      sent: z.number().int(),
-      nothing_new: z.number().int(),
-      paused: z.number().int(),
-      failed: z.number().int(),
-    }),
-  ),
+  /** Runs per bucket (one number per entry of `days`) by outcome. */
+  runs: z.object({ sent: counts, nothing_new: counts, paused: counts, failed: counts }),
 });
+export const INSIGHT_RUN_OUTCOMES = ['sent', 'nothing_new', 'paused', 'failed'] as const;
 
 export const Insights = z.object({
   from: z.string(),
   to: z.string(),
-  /** Every day of the range, in order: each series below has one number per day. */
+  /**
+   * A bar per day, or per ISO week for ranges over INSIGHT_DAILY_MAX_DAYS days (the first and last week cut to the
+   * range).
+   */
+  bucket: z.enum(['day', 'week']),
+  /** Each bucket's first day, in order: each series below has one number per bucket. */
   days: z.array(z.string()),
   options: z.object({
     pixels: z.array(z.object({ pixelId: z.string(), name: z.string() })),

@@ -24,3 +24,14 @@ alter table insight_days add column fixed_address integer not null default 0;
 alter table insight_days add column fixed_event_time integer not null default 0;
 alter table insight_days add column fixed_value integer not null default 0;
 alter table insight_days add column fixed_other integer not null default 0;
+
+-- The weekly rollups (migration 0870) hold the same counters: a week stays the sum of its days.
+alter table insight_weeks add column fixes_counted integer not null default 0;
+alter table insight_weeks add column fixed_email integer not null default 0;
+alter table insight_weeks add column fixed_phone integer not null default 0;
+alter table insight_weeks add column fixed_name integer not null default 0;
+alter table insight_weeks add column fixed_date_of_birth integer not null default 0;
+alter table insight_weeks add column fixed_address integer not null default 0;
+alter table insight_weeks add column fixed_event_time integer not null default 0;
+alter table insight_weeks add column fixed_value integer not null default 0;
+alter table insight_weeks add column fixed_other integer not null default 0;

@@ -3,60 +3,91 @@ import type { Queryable } from '../../db/db.ts';
 import { HELD_FIRST_HALF } from '../delivery/delivery-batches.repo.ts';
 
 /**
- * Insights' daily counters (migration 0830, decision 0110), written by the statements that end runs: each
- * function answers CTEs to append to a statement whose `ended` CTE returns the ended send run (all its columns),
- * or whose `ended` CTE returns the ended source runs. The counters move in the same statement as the run's status,
- * so a run is counted once, whichever worker ends it, and never when the statement does not end it.
+ * Insights' counters (migrations 0830 and 0870, decisions 0110 and 0122), written by the statements that end runs:
+ * each function answers CTEs to append to a statement whose `ended` CTE returns the ended send run (all its
+ * columns), or whose `ended` CTE returns the ended source runs. The counters move in the same statement as the
+ * run's status, so a run is counted once, whichever worker ends it, and never when the statement does not end it.
+ * Every count goes to its day and to its week (the Monday of its ISO week), so a week is the sum of its days.
  */
 const DAY = `(d.finished_at at time zone 'UTC')::date`;
 const SOURCE = '(select sr.source_id from source_runs sr where sr.send_run_id = d.id limit 1)';
 // A test send's events go to Events Manager's test tab: they are not conversions.
 const LIVE = 'd.test_event_code is null';
+/** The Monday of a date's ISO week; date_trunc would go through timestamptz, in the session's time zone. */
+export const weekOf = (day: string) => `(${day} - (extract(isodow from ${day})::int - 1))`;
 
-// What was fixed automatically (decision 0123): the counter columns, their sums over the run's sent batches (a
-// batch's fixed_* are all null when its corrections were not counted, so fixed_other tells counted batches), and
-// the sums added to a row already there.
-const FIXED = INSIGHT_FIX_GROUPS.map((g) => `fixed_${g}`);
-const FIXED_COLUMNS = ['fixes_counted', ...FIXED].join(', ');
+/**
+ * What was fixed automatically (migration 0880, decision 0123): `fixes_counted` sent events whose corrections were
+ * counted, and `fixed_<group>` how many of them had a value of the group corrected.
+ */
+const FIXED = INSIGHT_FIX_GROUPS.map((g) => `fixed_${g}` as const);
+const FIX_COUNTERS = ['fixes_counted', ...FIXED] as const;
+
+/** insight_days' and insight_weeks' counters, in the order the run's values are selected. */
+export const DAY_COUNTERS = [
+  'sent',
+  'failed',
+  'skipped',
+  'keyed',
+  'score_tenths',
+  'with_email',
+  'with_phone',
+  'with_name',
+  'with_address',
+  'with_external_id',
+  ...FIX_COUNTERS,
+] as const;
+
+/**
+ * The run's sent batches' fix counts. A batch's fixed_* are all null when its events came without fix codes (sent
+ * before migration 0880): it adds nothing to any of them, fixes_counted included.
+ */
 const FIXED_SUMS = [
   'coalesce(sum(b.event_count) filter (where b.fixed_other is not null), 0) as fixes_counted',
   ...FIXED.map((c) => `coalesce(sum(b.${c}), 0) as ${c}`),
 ].join(', ');
-const FIXED_VALUES = ['s.fixes_counted', ...FIXED.map((c) => `s.${c}`)].join(', ');
-const fixedAdded = (table: string) =>
-  ['fixes_counted', ...FIXED].map((c) => `${c} = ${table}.${c} + excluded.${c}`).join(', ');
+
+const KEY = {
+  days: ['day', 'pixel_id', 'source_id'],
+  weeks: ['week', 'pixel_id', 'source_id'],
+  source_runs: ['day', 'source_id', 'status'],
+  source_run_weeks: ['week', 'source_id', 'status'],
+} as const;
+
+/** An upsert adding `counters` of the rows `select` answers (its key columns, then the counters) to `table`. */
+function addTo(table: keyof typeof KEY, counters: readonly string[], select: string): string {
+  const cols = ['workspace_id', ...KEY[table], ...counters];
+  return `insert into insight_${table} (${cols.join(', ')}) ${select}
+        on conflict (workspace_id, ${KEY[table].join(', ')}) do update
+          set ${counters.map((c) => `${c} = insight_${table}.${c} + excluded.${c}`).join(', ')}`;
+}
+
+const sums = (counters: readonly string[]) => counters.map((c) => `sum(${c})`).join(', ');
 
 export const insightsCounters = {
   /** CTEs (`, name as (…)` each) counting an ended send run's events, identifiers and failure reasons. */
   runEndedCtes(): string {
     return `,
-      insight_counts as (
-        insert into insight_days (workspace_id, day, pixel_id, source_id, sent, failed, skipped, keyed, score_tenths,
-                                  with_email, with_phone, with_name, with_address, with_external_id, ${FIXED_COLUMNS})
-        select d.workspace_id, ${DAY}, d.pixel_id, ${SOURCE}, s.sent, f.failed, d.skipped_events, s.keyed, s.tenths,
-               s.email, s.phone, s.name, s.address, s.external_id, ${FIXED_VALUES}
+      insight_run as (
+        select d.workspace_id, ${DAY} as day, d.pixel_id, ${SOURCE} as source_id, s.sent, f.failed,
+               d.skipped_events as skipped, s.keyed, s.score_tenths, s.with_email, s.with_phone, s.with_name,
+               s.with_address, s.with_external_id, ${FIX_COUNTERS.map((c) => `s.${c}`).join(', ')}
           from ended d
           cross join lateral (
             select coalesce(sum(b.event_count), 0) as sent, coalesce(sum(b.match_events), 0) as keyed,
-                   coalesce(sum(b.match_tenths), 0) as tenths, coalesce(sum(b.with_email), 0) as email,
-                   coalesce(sum(b.with_phone), 0) as phone, coalesce(sum(b.with_name), 0) as name,
-                   coalesce(sum(b.with_address), 0) as address, coalesce(sum(b.with_external_id), 0) as external_id,
-                   ${FIXED_SUMS}
+                   coalesce(sum(b.match_tenths), 0) as score_tenths, coalesce(sum(b.with_email), 0) as with_email,
+                   coalesce(sum(b.with_phone), 0) as with_phone, coalesce(sum(b.with_name), 0) as with_name,
+                   coalesce(sum(b.with_address), 0) as with_address,
+                   coalesce(sum(b.with_external_id), 0) as with_external_id, ${FIXED_SUMS}
               from send_batches b where b.run_id = d.id and b.status = 'sent') s
           cross join lateral (
             select coalesce(sum(f.event_count), 0) as failed from send_batches f
              where f.run_id = d.id and f.status = 'failed' and not (${HELD_FIRST_HALF})) f
-         where ${LIVE} and s.sent + f.failed + d.skipped_events > 0
-        on conflict (workspace_id, day, pixel_id, source_id) do update
-          set sent = insight_days.sent + excluded.sent, failed = insight_days.failed + excluded.failed,
-              skipped = insight_days.skipped + excluded.skipped, keyed = insight_days.keyed + excluded.keyed,
-              score_tenths = insight_days.score_tenths + excluded.score_tenths,
-              with_email = insight_days.with_email + excluded.with_email,
-              with_phone = insight_days.with_phone + excluded.with_phone,
-              with_name = insight_days.with_name + excluded.with_name,
-              with_address = insight_days.with_address + excluded.with_address,
-              with_external_id = insight_days.with_external_id + excluded.with_external_id,
-              ${fixedAdded('insight_days')}),
+         where ${LIVE} and s.sent + f.failed + d.skipped_events > 0),
+      insight_counts as (
+        ${addTo('days', DAY_COUNTERS, `select workspace_id, day, pixel_id, source_id, ${sums(DAY_COUNTERS)} from insight_run group by 1, 2, 3, 4`)}),
+      insight_week_counts as (
+        ${addTo('weeks', DAY_COUNTERS, `select workspace_id, ${weekOf('day')}, pixel_id, source_id, ${sums(DAY_COUNTERS)} from insight_run group by 1, 2, 3, 4`)}),
       insight_reasons as (
         insert into insight_failures (workspace_id, day, pixel_id, source_id, run_id, upload_id, verdict, error_code,
                                       error_subcode, error_title, error_message, error_raw, events)
@@ -68,27 +99,39 @@ export const insightsCounters = {
                   f.error_subcode, f.error_title, f.error_message)`;
   },
 
-  /** A CTE counting the source runs the statement's `ended` CTE ended (workspace_id, source_id, status, finished_at). */
+  /** CTEs counting the source runs the statement's `ended` CTE ended (workspace_id, source_id, status, finished_at). */
   sourceRunsEndedCte(): string {
     return `,
       insight_runs as (
-        insert into insight_source_runs (workspace_id, day, source_id, status, runs)
-        select d.workspace_id, ${DAY}, d.source_id, d.status, count(*) from ended d
-         group by d.workspace_id, ${DAY}, d.source_id, d.status
-        on conflict (workspace_id, day, source_id, status) do update
-          set runs = insight_source_runs.runs + excluded.runs)`;
+        ${addTo('source_runs', ['runs'], `select d.workspace_id, ${DAY}, d.source_id, d.status, count(*) from ended d group by 1, 2, 3, 4`)}),
+      insight_run_weeks as (
+        ${addTo('source_run_weeks', ['runs'], `select d.workspace_id, ${weekOf(DAY)}, d.source_id, d.status, count(*) from ended d group by 1, 2, 3, 4`)})`;
   },
 
-  /** RETENTION_DAYS: counters of days before `before` go, as the runs they counted do. */
+  /**
+   * RETENTION_DAYS: counters of days before `before` go, as the runs they counted do. A week keeps the days of it
+   * that stay: what its deleted days counted is taken off it, so it stays the sum of its days.
+   */
   async deleteBefore(db: Queryable, before: Date): Promise<number> {
-    let n = 0;
-    for (const table of ['insight_days', 'insight_failures', 'insight_source_runs']) {
+    const cutoff = `($1::timestamptz at time zone 'UTC')::date`;
+    const weekly = async (days: string, weeks: string, keys: string[], counters: readonly string[]) => {
       const r = await db.query(
-        `delete from ${table} where day < ($1::timestamptz at time zone 'UTC')::date`,
+        `with gone as (delete from ${days} where day < ${cutoff} returning *),
+              lost as (select workspace_id, ${weekOf('day')} as week, ${keys.join(', ')}, ${counters.map((c) => `sum(${c}) as ${c}`).join(', ')}
+                         from gone group by workspace_id, 2, ${keys.join(', ')}),
+              taken as (update ${weeks} w set ${counters.map((c) => `${c} = w.${c} - l.${c}`).join(', ')} from lost l
+                         where w.workspace_id = l.workspace_id and w.week = l.week
+                           and ${keys.map((k) => `w.${k} is not distinct from l.${k}`).join(' and ')})
+         select count(*)::int as n from gone`,
         [before],
       );
-      n += r.rowCount ?? 0;
-    }
-    return n;
+      // Whole weeks before the cutoff are all zeros by now.
+      await db.query(`delete from ${weeks} where week + 6 < ${cutoff}`, [before]);
+      return (r.rows[0] as { n: number }).n;
+    };
+    let n = await weekly('insight_days', 'insight_weeks', ['pixel_id', 'source_id'], DAY_COUNTERS);
+    n += await weekly('insight_source_runs', 'insight_source_run_weeks', ['source_id', 'status'], ['runs']);
+    const r = await db.query(`delete from insight_failures where day < ${cutoff}`, [before]);
+    return n + (r.rowCount ?? 0);
   },
 };

@@ -6,6 +6,7 @@ import type { Db } from '../../db/db.ts';
 import { openTestDb } from '../../../test/context.ts';
 import { keyFalls } from './insights.key-falls.ts';
 import { insightsRepo } from './insights.repo.ts';
+import { spanOf } from './insights-span.ts';
 
 /**
  * The drop note's numbers were first worked out in one SQL statement (below, as it was); keyFalls works them out
@@ -78,8 +79,8 @@ describe('keyFalls', () => {
                values ($1, $2, $3, $4, $5, $5, $6, $7, $8, $9, $10)`,
               [workspaceId, r.day, r.pixel, r.source, r.keyed, ...r.keys],
             );
-          const f = { workspaceId, from: DAYS[0]!, to: DAYS.at(-1)!, pixelId: null, source: null };
-          const expected = (await db.query(REFERENCE, [workspaceId, f.from, f.to, split])).rows;
+          const f = { workspaceId, span: spanOf(DAYS[0]!, DAYS.at(-1)!), pixelId: null, source: null };
+          const expected = (await db.query(REFERENCE, [workspaceId, f.span.from, f.span.to, split])).rows;
           expect(sortFalls(keyFalls(await insightsRepo.keySums(db, f, split)))).toEqual(
             sortFalls(expected as { source: string; key: string }[]),
           );

@@ -76,6 +76,28 @@ const insights = async (agent: Agent, query = '') => {
 };
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
+/** What ending runs wrote to the weekly counters is what it wrote to the days, week by week (decision 0122). */
+async function expectWeeksOfDays(workspaceId: string) {
+  const monday = `day - (extract(isodow from day)::int - 1)`;
+  const q = (sql: string) => ctx.db.query(sql, [workspaceId]).then((r) => r.rows);
+  const counters =
+    'sum(sent)::int as sent, sum(failed)::int as failed, sum(skipped)::int as skipped, sum(keyed)::int as keyed, sum(score_tenths)::int as tenths, sum(with_email)::int as email, sum(with_phone)::int as phone';
+  expect(
+    await q(`select to_char(week, 'YYYY-MM-DD') as week, pixel_id, source_id, ${counters} from insight_weeks
+              where workspace_id = $1 group by 1, 2, 3 order by 1, 2, 3`),
+  ).toEqual(
+    await q(`select to_char(${monday}, 'YYYY-MM-DD') as week, pixel_id, source_id, ${counters} from insight_days
+              where workspace_id = $1 group by 1, 2, 3 order by 1, 2, 3`),
+  );
+  expect(
+    await q(`select to_char(week, 'YYYY-MM-DD') as week, source_id, status, sum(runs)::int as runs
+               from insight_source_run_weeks where workspace_id = $1 group by 1, 2, 3 order by 1, 2, 3`),
+  ).toEqual(
+    await q(`select to_char(${monday}, 'YYYY-MM-DD') as week, source_id, status, sum(runs)::int as runs
+               from insight_source_runs where workspace_id = $1 group by 1, 2, 3 order by 1, 2, 3`),
+  );
+}
+
 describe(`GET /api/insights (${DB})`, () => {
   it('answers 401 without a session and 400 for a bad range or filter', async () => {
     expect((await new Agent(ctx.app).get('/api/insights')).statusCode).toBe(401);
@@ -129,6 +151,7 @@ describe(`GET /api/insights (${DB})`, () => {
       ]),
     );
     expect(again.summary).toMatchObject({ totalSent: 0, totalFailed: 1 });
+    await expectWeeksOfDays(userId);
 
     const r = await insights(agent);
     const d = r.days.indexOf(today());
@@ -218,6 +241,7 @@ describe(`GET /api/insights (${DB})`, () => {
       // Ending it twice counts it once.
       await sourcesRepo.finishRun(ctx.db, runId, { status, message: null });
     }
+    await expectWeeksOfDays(userId);
     const r = await insights(agent);
     expect(r.sourceRuns).toEqual([
       {
@@ -225,7 +249,12 @@ describe(`GET /api/insights (${DB})`, () => {
         name: 'CRM export',
         status: 'active',
         nextRunAt: expect.any(String),
-        days: [{ day: today(), sent: 1, nothing_new: 2, paused: 0, failed: 1 }],
+        runs: {
+          sent: r.days.map((d) => (d === today() ? 1 : 0)),
+          nothing_new: r.days.map((d) => (d === today() ? 2 : 0)),
+          paused: r.days.map(() => 0),
+          failed: r.days.map((d) => (d === today() ? 1 : 0)),
+        },
       },
     ]);
     expect(r.options.sources).toEqual([{ id: sourceId, name: 'CRM export' }]);

@@ -1,6 +1,7 @@
 import {
   INSIGHT_FIX_GROUPS,
   INSIGHT_MATCH_KEYS,
+  INSIGHT_RUN_OUTCOMES,
   MANUAL_SOURCE,
   type Insights,
   type InsightFixGroup,
@@ -12,7 +13,13 @@ import {
 import { explainMetaError, type Verdict } from '@backsignal/core';
 import type { Queryable } from '../../db/db.ts';
 import { keyFalls } from './insights.key-falls.ts';
-import { insightsRepo, type FailureRow, type InsightsFilter, type SourceRunsDay } from './insights.repo.ts';
+import {
+  insightsRepo,
+  type FailureReason,
+  type InsightsFilter,
+  type SourceRunsRow,
+} from './insights.repo.ts';
+import { spanOf } from './insights-span.ts';
 
 const DAY_MS = 86_400_000;
 const DEFAULT_DAYS = 30;
@@ -25,20 +32,15 @@ const DELETED_SOURCE = 'Deleted source';
 
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-export function dayRange(
-  q: Pick<InsightsQuery, 'from' | 'to'>,
-  now: Date,
-): { from: string; to: string; days: string[] } {
+/** The query's days (UTC, both ends included): the last 30 days to today by default. */
+export function dayRange(q: Pick<InsightsQuery, 'from' | 'to'>, now: Date): { from: string; to: string } {
   const to = q.to ?? isoDay(now.getTime());
-  const from = q.from ?? isoDay(Date.parse(to) - (DEFAULT_DAYS - 1) * DAY_MS);
-  const days: string[] = [];
-  for (let t = Date.parse(from); t <= Date.parse(to); t += DAY_MS) days.push(isoDay(t));
-  return { from, to, days };
+  return { to, from: q.from ?? isoDay(Date.parse(to) - (DEFAULT_DAYS - 1) * DAY_MS) };
 }
 
 /**
- * Where a drop is looked for: the last quarter of the range, at most a week (a 7-day range compares its last two
- * days with the five before).
+ * Where a drop is looked for: the last quarter of the range's buckets, at most 7 of them (a 7-day range compares its
+ * last two days with the five before).
  */
 const splitDay = (days: string[]) =>
   days[days.length - Math.min(7, Math.max(2, Math.ceil(days.length / 4)))]!;
@@ -50,17 +52,18 @@ export async function readInsights(
   q: InsightsQuery,
   now = new Date(),
 ): Promise<Insights> {
-  const { from, to, days } = dayRange(q, now);
-  const f: InsightsFilter = { workspaceId, from, to, pixelId: q.pixel ?? null, source: q.source ?? null };
-  const [volume, dayTotals, keySums, failures, runs, names] = await Promise.all([
+  const { from, to } = dayRange(q, now);
+  const span = spanOf(from, to);
+  const days = span.starts;
+  const f: InsightsFilter = { workspaceId, span, pixelId: q.pixel ?? null, source: q.source ?? null };
+  const [volume, bucketTotals, keySums, failures, runs, names] = await Promise.all([
     insightsRepo.volume(db, f, q.stack),
-    insightsRepo.dayTotals(db, f),
+    insightsRepo.bucketTotals(db, f),
     days.length >= 2 ? insightsRepo.keySums(db, f, splitDay(days)) : Promise.resolve([]),
     insightsRepo.failures(db, f),
     insightsRepo.sourceRuns(db, f),
     insightsRepo.names(db, workspaceId),
   ]);
-  const at = new Map(days.map((d, i) => [d, i]));
   const zeros = () => days.map(() => 0);
   const pixelName = new Map(names.pixels.map((p) => [p.pixel_id, p.name]));
   const source = new Map(names.sources.map((s) => [s.id, s]));
@@ -81,12 +84,12 @@ export async function readInsights(
   const fixed = Object.fromEntries(INSIGHT_FIX_GROUPS.map((g) => [g, 0])) as Record<InsightFixGroup, number>;
   for (const r of volume) {
     const s = series.get(r.stack) ?? zeros();
-    s[at.get(r.day)!]! += r.sent;
+    s[r.i]! += r.sent;
     series.set(r.stack, s);
     totals.sent += r.sent;
   }
-  for (const r of dayTotals) {
-    const i = at.get(r.day)!;
+  for (const r of bucketTotals) {
+    const i = r.i;
     failed[i]! += r.failed;
     skipped[i]! += r.skipped;
     keyed[i]! += r.keyed;
@@ -104,6 +107,7 @@ export async function readInsights(
   return {
     from,
     to,
+    bucket: span.bucket,
     days,
     options: {
       pixels: [...new Set([...pixelName.keys(), ...(q.stack === 'pixel' ? series.keys() : [])])]
@@ -155,29 +159,31 @@ export async function readInsights(
         after: s.after / s.keyedAfter,
       }))
       .sort((a, b) => a.sourceName.localeCompare(b.sourceName) || a.key.localeCompare(b.key)),
-    failures: failureGroups(failures),
-    sourceRuns: sourceTimeline(runs, names.sources, q, sourceName),
+    failures: await failureGroups(db, workspaceId, failures),
+    sourceRuns: sourceTimeline(runs, days.length, names.sources, q, sourceName),
   };
 }
 
-/** The summary's groups (verdict, code, subcode, title, message) over every send of the range. */
-function failureGroups(rows: FailureRow[]): InsightsFailure[] {
-  const groups = new Map<string, { raw: string | null; verdict: string | null; rows: FailureRow[] }>();
-  for (const r of rows) {
-    const key = [r.verdict, r.error_code, r.error_subcode, r.error_title, r.error_message].join('|');
-    const g = groups.get(key) ?? { raw: r.error_raw, verdict: r.verdict, rows: [] };
-    g.rows.push(r);
-    groups.set(key, g);
-  }
-  return [...groups]
-    .map(([key, g]) => ({
-      key,
-      explanation: explainMetaError(g.raw, (g.verdict as Verdict | null) ?? null),
-      events: g.rows.reduce((n, r) => n + r.events, 0),
-      sends: g.rows
-        .sort((a, b) => b.events - a.events || b.day.localeCompare(a.day))
-        .slice(0, SENDS_PER_REASON)
-        .map((r) => ({ uploadId: r.upload_id, fileName: r.file_name, day: r.day, events: r.events })),
+/** The summary's groups (verdict, code, subcode, title, message), each with its 10 sends with the most failed. */
+async function failureGroups(
+  db: Queryable,
+  workspaceId: string,
+  reasons: FailureReason[],
+): Promise<InsightsFailure[]> {
+  const top = reasons.map((r) =>
+    r.sends
+      .sort((a, b) => b.events - a.events || b.day.localeCompare(a.day) || (a.uploadId < b.uploadId ? -1 : 1))
+      .slice(0, SENDS_PER_REASON),
+  );
+  const names = await insightsRepo.fileNames(db, workspaceId, [
+    ...new Set(top.flatMap((sends) => sends.map((s) => s.uploadId))),
+  ]);
+  return reasons
+    .map((r, i) => ({
+      key: [r.verdict, r.error_code, r.error_subcode, r.error_title, r.error_message].join('|'),
+      explanation: explainMetaError(r.error_raw, (r.verdict as Verdict | null) ?? null),
+      events: r.events,
+      sends: top[i]!.map((s) => ({ ...s, fileName: names.get(s.uploadId) ?? null })),
     }))
     .sort((a, b) => b.events - a.events);
 }
@@ -192,7 +198,8 @@ type SourceName = {
 
 /** Every source with runs in the range, and every current one in scope (a source that never ran shows that). */
 function sourceTimeline(
-  runs: SourceRunsDay[],
+  runs: SourceRunsRow[],
+  buckets: number,
   sources: SourceName[],
   q: InsightsQuery,
   sourceName: (id: string) => string,
@@ -203,12 +210,13 @@ function sourceTimeline(
     let e = out.get(id);
     if (!e) {
       const s = byId.get(id);
+      const zeros = () => new Array<number>(buckets).fill(0);
       e = {
         sourceId: id,
         name: sourceName(id),
         status: s?.status ?? null,
         nextRunAt: s?.next_run_at?.toISOString() ?? null,
-        days: [],
+        runs: Object.fromEntries(INSIGHT_RUN_OUTCOMES.map((o) => [o, zeros()])) as InsightsSourceRuns['runs'],
       };
       out.set(id, e);
     }
@@ -217,7 +225,6 @@ function sourceTimeline(
   if (q.source !== MANUAL_SOURCE)
     for (const s of sources)
       if ((!q.source || q.source === s.id) && (!q.pixel || q.pixel === s.pixel_id)) entry(s.id);
-  for (const r of runs) entry(r.source).days.push(r.day);
-  for (const e of out.values()) e.days.sort((a, b) => a.day.localeCompare(b.day));
+  for (const r of runs) entry(r.source).runs[r.status][r.i]! += r.runs;
   return [...out.values()].sort((a, b) => a.name.localeCompare(b.name));
 }

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { scaleBand, scaleLinear } from 'd3-scale';
 import { line, stack } from 'd3-shape';
-import { fmt, shortDay } from './insights-api.ts';
+import { bucketName, fmt, shortDay, type Bucket } from './insights-api.ts';
 
 /**
  * Insights' charts: SVG drawn by React over d3's scales and stacking (decision 0110). Each is one `role="img"`
@@ -99,33 +99,39 @@ function Axes({
   );
 }
 
-/** Bars per day, the series stacked in their order. */
+/** Bars per day or week, the series stacked in their order. */
 export function StackedBars({
   days,
+  bucket = 'day',
   series,
   label,
   height = 220,
 }: {
   days: readonly string[];
+  bucket?: Bucket;
   series: readonly Series[];
   label: string;
   height?: number;
 }) {
   return (
     <Sized>
-      {(width) => <Bars days={days} series={series} label={label} height={height} width={width} />}
+      {(width) => (
+        <Bars days={days} bucket={bucket} series={series} label={label} height={height} width={width} />
+      )}
     </Sized>
   );
 }
 
 function Bars({
   days,
+  bucket,
   series,
   label,
   height,
   width,
 }: {
   days: readonly string[];
+  bucket: Bucket;
   series: readonly Series[];
   label: string;
   height: number;
@@ -159,7 +165,7 @@ function Bars({
           {layer.map(([y0, y1], i) =>
             y1 > y0 ? (
               <rect key={i} x={x(i)} width={x.bandwidth()} y={y(y1)} height={Math.max(0.5, y(y0) - y(y1))}>
-                <title>{`${shortDay(days[i]!)}: ${series[k]!.label} ${fmt(y1 - y0)}`}</title>
+                <title>{`${bucketName(days[i]!, bucket)}: ${series[k]!.label} ${fmt(y1 - y0)}`}</title>
               </rect>
             ) : null,
           )}
@@ -169,9 +175,10 @@ function Bars({
   );
 }
 
-/** One line per series over the days; a null value (no data that day) breaks the line. */
+/** One line per series over the days or weeks; a null value (no data then) breaks the line. */
 export function Lines({
   days,
+  bucket = 'day',
   series,
   label,
   max,
@@ -179,6 +186,7 @@ export function Lines({
   height = 220,
 }: {
   days: readonly string[];
+  bucket?: Bucket;
   series: readonly Series[];
   label: string;
   max: number;
@@ -190,6 +198,7 @@ export function Lines({
       {(width) => (
         <LinePaths
           days={days}
+          bucket={bucket}
           series={series}
           label={label}
           max={max}
@@ -204,6 +213,7 @@ export function Lines({
 
 function LinePaths({
   days,
+  bucket,
   series,
   label,
   max,
@@ -212,6 +222,7 @@ function LinePaths({
   width,
 }: {
   days: readonly string[];
+  bucket: Bucket;
   series: readonly Series[];
   label: string;
   max: number;
@@ -240,7 +251,7 @@ function LinePaths({
             s.values.map((v, i) =>
               v === null ? null : (
                 <circle key={i} cx={x(i)} cy={y(v)} r={2.5} fill={s.colour}>
-                  <title>{`${shortDay(days[i]!)}: ${s.label} ${format(v)}`}</title>
+                  <title>{`${bucketName(days[i]!, bucket)}: ${s.label} ${format(v)}`}</title>
                 </circle>
               ),
             )}

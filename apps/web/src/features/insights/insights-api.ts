@@ -70,6 +70,15 @@ export const insightsApi = {
 export const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
 export const fmt = (n: number) => n.toLocaleString('en-US');
 export const pct = (part: number, whole: number) => (whole ? `${Math.round((part / whole) * 100)}%` : '–');
+export type Bucket = Insights['bucket'];
+/** A bucket's name from its first day: "12 May", or "Week of 12 May". */
+export const bucketName = (day: string, bucket: Bucket) =>
+  bucket === 'week' ? `Week of ${shortDay(day)}` : shortDay(day);
+/** "Day" or "Week of", as a table's first column heads the buckets. */
+export const bucketHeading = (bucket: Bucket) => (bucket === 'week' ? 'Week of' : 'Day');
+/** "per day" or "per week". */
+export const perBucket = (bucket: Bucket) => `per ${bucket}`;
+
 /** "12 May" for a UTC day. */
 export const shortDay = (day: string) =>
   new Date(`${day}T00:00:00Z`).toLocaleDateString('en-GB', {

@@ -1,4 +1,9 @@
-import { INSIGHT_MATCH_KEY_LABELS, INSIGHT_MATCH_KEYS, type Insights } from '@backsignal/contracts';
+import {
+  INSIGHT_DAILY_MAX_DAYS,
+  INSIGHT_MATCH_KEY_LABELS,
+  INSIGHT_MATCH_KEYS,
+  type Insights,
+} from '@backsignal/contracts';
 import { Card } from '../../components/ui/Card.tsx';
 import { Link } from '../../lib/ws-router.tsx';
 import { ChartCard, DataTable } from './ChartCard.tsx';
@@ -11,7 +16,7 @@ import {
   StackedBars,
   type Series,
 } from './charts.tsx';
-import { fmt, pct, shortDay, sum } from './insights-api.ts';
+import { bucketHeading, bucketName, fmt, pct, perBucket, shortDay, sum } from './insights-api.ts';
 
 /** The Insights sections, shared by the screen and the printed client report (`print`: chart and table both). */
 interface Props {
@@ -63,6 +68,7 @@ export function Totals({ data }: Props) {
 export function VolumeSection({ data, print }: Props) {
   const series = stackSeries(data);
   const by = data.volume.stack === 'pixel' ? 'pixel' : 'source';
+  const per = perBucket(data.bucket);
   const empty =
     sum(data.volume.series.flatMap((s) => s.sent)) + sum(data.volume.failed) + sum(data.volume.skipped) === 0;
   const outcomes: Series[] = [
@@ -71,8 +77,8 @@ export function VolumeSection({ data, print }: Props) {
   ];
   return (
     <ChartCard
-      title="Events sent per day"
-      description={`Stacked by ${by}, days in UTC. Failed and skipped events are beside.`}
+      title={`Events sent ${per}`}
+      description={`Stacked by ${by}, days in UTC. Failed and skipped events are beside.${data.bucket === 'week' ? ` Ranges over ${INSIGHT_DAILY_MAX_DAYS} days show a bar per week (Monday to Sunday).` : ''}`}
       print={print}
       empty={
         empty ? (
@@ -90,17 +96,19 @@ export function VolumeSection({ data, print }: Props) {
           <div className="lg:col-span-2 print:col-span-2">
             <StackedBars
               days={data.days}
+              bucket={data.bucket}
               series={series}
-              label={`Events sent per day by ${by}, ${fmt(data.totals.sent)} in all, ${shortDay(data.from)} to ${shortDay(data.to)}`}
+              label={`Events sent ${per} by ${by}, ${fmt(data.totals.sent)} in all, ${shortDay(data.from)} to ${shortDay(data.to)}`}
             />
             <Legend items={series} />
           </div>
           <div>
             <StackedBars
               days={data.days}
+              bucket={data.bucket}
               series={outcomes}
               height={160}
-              label={`Failed and skipped events per day: ${fmt(data.totals.failed)} failed, ${fmt(data.totals.skipped)} skipped`}
+              label={`Failed and skipped events ${per}: ${fmt(data.totals.failed)} failed, ${fmt(data.totals.skipped)} skipped`}
             />
             <Legend items={outcomes} />
           </div>
@@ -108,8 +116,8 @@ export function VolumeSection({ data, print }: Props) {
       }
       table={
         <DataTable
-          caption={`Events per day by ${by}`}
-          head={['Day', ...series.map((s) => s.label), 'Sent', 'Failed', 'Skipped']}
+          caption={`Events ${per} by ${by}`}
+          head={[bucketHeading(data.bucket), ...series.map((s) => s.label), 'Sent', 'Failed', 'Skipped']}
           rows={data.days.map((d, i) => [
             d,
             ...series.map((s) => fmt(s.values[i] ?? 0)),
@@ -134,12 +142,13 @@ export function MatchSection({ data, print }: Props) {
   }));
   const score: Series[] = [{ label: 'Match estimate', colour: '#334155', values: m.score }];
   const uncounted = data.totals.sent - data.totals.keyed;
+  const per = perBucket(data.bucket);
   return (
     <ChartCard
       title="Match keys over time"
       description={
         <>
-          Share of sent events carrying each identifier, and the match estimate (0–10) per day.
+          Share of sent events carrying each identifier, and the match estimate (0–10) {per}.
           {uncounted > 0 && data.totals.keyed > 0
             ? ` ${fmt(uncounted)} events sent before Insights counted identifiers are left out.`
             : ''}
@@ -175,21 +184,23 @@ export function MatchSection({ data, print }: Props) {
             <div className="lg:col-span-2 print:col-span-2">
               <Lines
                 days={data.days}
+                bucket={data.bucket}
                 series={series}
                 max={100}
                 format={(n) => `${n}%`}
-                label="Share of sent events carrying email, phone, name, address and external ID per day"
+                label={`Share of sent events carrying email, phone, name, address and external ID ${per}`}
               />
               <Legend items={series} />
             </div>
             <div>
               <Lines
                 days={data.days}
+                bucket={data.bucket}
                 series={score}
                 max={10}
                 height={160}
                 format={(n) => String(n)}
-                label={`Match estimate per day, ${data.totals.score ?? '–'} over the range`}
+                label={`Match estimate ${per}, ${data.totals.score ?? '–'} over the range`}
               />
               <Legend items={score} />
             </div>
@@ -198,9 +209,9 @@ export function MatchSection({ data, print }: Props) {
       }
       table={
         <DataTable
-          caption="Match keys per day"
+          caption={`Match keys ${per}`}
           head={[
-            'Day',
+            bucketHeading(data.bucket),
             'Events counted',
             ...INSIGHT_MATCH_KEYS.map((k) => INSIGHT_MATCH_KEY_LABELS[k]),
             'Match estimate',
@@ -301,10 +312,12 @@ const RUN_STATES = [
 export function SourceRunsSection({ data, print }: Props) {
   const when = (iso: string | null) =>
     iso ? new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' }) : '–';
+  const per = perBucket(data.bucket);
+  const unit = data.bucket === 'week' ? 'week' : 'day';
   return (
     <ChartCard
       title="Source runs"
-      description="Each source's runs per day: the worst outcome of the day colours it."
+      description={`Each source's runs ${per}: the worst outcome of the ${unit} colours it.`}
       print={print}
       empty={
         data.sourceRuns.length ? undefined : (
@@ -319,11 +332,11 @@ export function SourceRunsSection({ data, print }: Props) {
       }
       chart={
         <div>
-          <div className="overflow-x-auto" role="region" aria-label="Source runs per day" tabIndex={0}>
+          <div className="overflow-x-auto" role="region" aria-label={`Source runs ${per}`} tabIndex={0}>
             <div
               className="min-w-[36rem] space-y-2"
               role="img"
-              aria-label={`Runs per day of ${data.sourceRuns.length} sources`}
+              aria-label={`Runs ${per} of ${data.sourceRuns.length} sources`}
             >
               {data.sourceRuns.map((s) => (
                 <div key={s.sourceId} className="grid grid-cols-[10rem_1fr] items-center gap-2 text-sm">
@@ -340,20 +353,20 @@ export function SourceRunsSection({ data, print }: Props) {
                     </span>
                   </div>
                   <div className="flex h-5 gap-px">
-                    {data.days.map((d) => {
-                      const day = s.days.find((x) => x.day === d);
-                      const state = day ? RUN_STATES.find(([k]) => day[k] > 0) : undefined;
+                    {data.days.map((d, i) => {
+                      const state = RUN_STATES.find(([k]) => s.runs[k][i]! > 0);
+                      const name = bucketName(d, data.bucket);
                       return (
                         <span
                           key={d}
                           className="flex-1 rounded-sm"
                           style={{ background: state ? state[2] : '#F1F5F9' }}
                           title={
-                            day
-                              ? `${shortDay(d)}: ${RUN_STATES.filter(([k]) => day[k])
-                                  .map(([k, l]) => `${day[k]} ${l.toLowerCase()}`)
+                            state
+                              ? `${name}: ${RUN_STATES.filter(([k]) => s.runs[k][i])
+                                  .map(([k, l]) => `${s.runs[k][i]} ${l.toLowerCase()}`)
                                   .join(', ')}`
-                              : `${shortDay(d)}: no run`
+                              : `${name}: no run`
                           }
                         />
                       );
@@ -368,13 +381,23 @@ export function SourceRunsSection({ data, print }: Props) {
       }
       table={
         <DataTable
-          caption="Source runs per day"
-          head={['Source', 'Day', 'Sent', 'Nothing new', 'Paused', 'Failed']}
-          rows={data.sourceRuns.flatMap((s) =>
-            s.days.length
-              ? s.days.map((d) => [s.name, d.day, d.sent, d.nothing_new, d.paused, d.failed])
-              : [[s.name, `No run; next ${when(s.nextRunAt)}`, 0, 0, 0, 0]],
-          )}
+          caption={`Source runs ${per}`}
+          head={['Source', bucketHeading(data.bucket), 'Sent', 'Nothing new', 'Paused', 'Failed']}
+          rows={data.sourceRuns.flatMap((s) => {
+            const ran = data.days.flatMap((d, i) =>
+              RUN_STATES.some(([k]) => s.runs[k][i]) ? [[d, i] as const] : [],
+            );
+            return ran.length
+              ? ran.map(([d, i]) => [
+                  s.name,
+                  d,
+                  s.runs.sent[i]!,
+                  s.runs.nothing_new[i]!,
+                  s.runs.paused[i]!,
+                  s.runs.failed[i]!,
+                ])
+              : [[s.name, `No run; next ${when(s.nextRunAt)}`, 0, 0, 0, 0]];
+          })}
         />
       }
     />
