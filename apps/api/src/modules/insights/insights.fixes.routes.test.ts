@@ -120,6 +120,11 @@ describe(`what was fixed automatically, in GET /api/insights (${DB})`, () => {
       value: 1,
       other: 1,
     });
+    // A range charted by week reads the weekly counters the same run end wrote.
+    const from = new Date(Date.now() - 120 * 86_400_000).toISOString().slice(0, 10);
+    const weekly = await insights(agent, `?from=${from}&to=${today()}`);
+    expect(weekly.bucket).toBe('week');
+    expect(weekly.totals).toMatchObject({ sent: 4, fixesCounted: 4, fixed: r.totals.fixed });
     // The filters apply: another day range holds none of it.
     const before = await insights(agent, '?from=2025-01-01&to=2025-01-07');
     expect(before.totals).toMatchObject({ fixesCounted: 0, fixed: ZERO });

@@ -80,7 +80,10 @@ const stackKey = (v: unknown) => (v as string | null) ?? 'manual';
 const keyCounts = (r: Record<string, unknown>) =>
   Object.fromEntries(INSIGHT_MATCH_KEYS.map((k) => [k, num(r[k])])) as Record<InsightMatchKey, number>;
 const fixedCounts = (r: Record<string, unknown>) =>
-  Object.fromEntries(INSIGHT_FIX_GROUPS.map((g) => [g, num(r[`fixed_${g}`])])) as Record<InsightFixGroup, number>;
+  Object.fromEntries(INSIGHT_FIX_GROUPS.map((g) => [g, num(r[`fixed_${g}`])])) as Record<
+    InsightFixGroup,
+    number
+  >;
 
 /** A source's keyed events and how many carried each identifier, in one bucket or (day null) before a split. */
 export interface KeySums {
