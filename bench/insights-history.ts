@@ -1,7 +1,7 @@
 /**
  * A year of Insights counters for one workspace, as the ends of runs write them (bench/insights.bench.ts): each of
  * 100 sources (two per pixel) and each of 50 pixels' uploaded files sent, failed and skipped every day with their
- * identifiers, a failure reason on one day in ten, and two source runs a day. Set-based statements, a few seconds.
+ * identifiers, a failure reason on one day in ten, and two source runs a day (sent, and nothing new). Set-based statements, a few seconds.
  */
 import type pg from 'pg';
 
@@ -48,9 +48,8 @@ export async function fillInsightsHistory(db: pg.ClientBase, workspaceId: string
     [workspaceId, sources],
   );
   await db.query(
-    `insert into insight_source_runs (workspace_id, day, source_id, status, runs)
-     select $1, dd.day, s.id, r.status, r.runs from unnest($2::uuid[]) s (id) cross join ${days}
-       cross join (values ('sent', 1), ('nothing_new', 1)) as r (status, runs)`,
+    `insert into insight_source_days (workspace_id, day, source_id, sent, nothing_new)
+     select $1, dd.day, s.id, 1, 1 from unnest($2::uuid[]) s (id) cross join ${days}`,
     [workspaceId, sources],
   );
   // The weeks, as the same statements write them beside the days (the sum of the days).
@@ -64,9 +63,10 @@ export async function fillInsightsHistory(db: pg.ClientBase, workspaceId: string
     [workspaceId],
   );
   await db.query(
-    `insert into insight_source_run_weeks (workspace_id, week, source_id, status, runs)
-     select workspace_id, day - (extract(isodow from day)::int - 1), source_id, status, sum(runs)
-       from insight_source_runs where workspace_id = $1 group by 1, 2, 3, 4`,
+    `insert into insight_source_weeks (workspace_id, week, source_id, sent, nothing_new, paused, failed)
+     select workspace_id, day - (extract(isodow from day)::int - 1), source_id, sum(sent), sum(nothing_new),
+            sum(paused), sum(failed)
+       from insight_source_days where workspace_id = $1 group by 1, 2, 3`,
     [workspaceId],
   );
   return sources;

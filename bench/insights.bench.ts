@@ -49,15 +49,15 @@ try {
     for (const t of [
       'insight_days',
       'insight_failures',
-      'insight_source_runs',
+      'insight_source_days',
       'insight_weeks',
-      'insight_source_run_weeks',
+      'insight_source_weeks',
     ])
       await db.query(`analyze ${t}`);
     const counts = await db.query<{ t: string; n: number }>(
       `select 'insight_days' as t, count(*)::int as n from insight_days union all
        select 'insight_failures', count(*)::int from insight_failures union all
-       select 'insight_source_runs', count(*)::int from insight_source_runs`,
+       select 'insight_source_days', count(*)::int from insight_source_runs`,
     );
     await db.end();
     console.log(

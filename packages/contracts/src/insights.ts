@@ -39,7 +39,7 @@ export const INSIGHT_FIX_GROUP_LABELS: Record<InsightFixGroup, string> = {
 };
 
 /** The ranges the screen offers; any from/to up to INSIGHT_MAX_DAYS is accepted. */
-export const INSIGHT_RANGES = [7, 30, 90] as const;
+export const INSIGHT_RANGES = [7, 30, 90, 365] as const;
 export const INSIGHT_MAX_DAYS = 366;
 /** Longer ranges are charted a bar per week (decision 0122): a quarter (92 days) still gets a bar per day. */
 export const INSIGHT_DAILY_MAX_DAYS = 92;

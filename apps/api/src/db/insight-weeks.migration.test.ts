@@ -6,7 +6,8 @@ import { migrate } from './migrate.ts';
 
 /**
  * Migration 0870 adds the weekly rollups and fills them from the daily counters kept so far: the days stay as they
- * were, and each week is the sum of its days (ISO weeks, Monday first, whatever the session's time zone).
+ * were, and each week is the sum of its days (ISO weeks, Monday first, whatever the session's time zone). Source
+ * runs, a row per day, source and outcome before, become a row per day and source with every count kept.
  */
 let db: Db;
 let drop: () => Promise<void>;
@@ -36,6 +37,7 @@ beforeAll(async () => {
   for (const [day, status, runs] of [
     ['2025-06-01', 'sent', 1],
     ['2025-06-02', 'sent', 2],
+    ['2025-06-02', 'nothing_new', 5],
     ['2025-06-03', 'failed', 3],
     ['2025-06-08', 'sent', 4],
   ] as const)
@@ -63,12 +65,23 @@ describe('migration 0870: weekly Insights counters', () => {
       { week: '2025-06-02', pixel_id: '2', source_id: null, sent: 17, failed: 1, keyed: 17, with_phone: 2 },
     ]);
     expect(
-      await rows(`select to_char(week, 'YYYY-MM-DD') as week, status, runs from insight_source_run_weeks
-                   order by week, status`),
+      await rows(`select to_char(week, 'YYYY-MM-DD') as week, sent, nothing_new, paused, failed
+                    from insight_source_weeks order by week`),
     ).toEqual([
-      { week: '2025-05-26', status: 'sent', runs: 1 },
-      { week: '2025-06-02', status: 'failed', runs: 3 },
-      { week: '2025-06-02', status: 'sent', runs: 6 },
+      { week: '2025-05-26', sent: 1, nothing_new: 0, paused: 0, failed: 0 },
+      { week: '2025-06-02', sent: 6, nothing_new: 5, paused: 0, failed: 3 },
+    ]);
+  });
+
+  it('keeps every source run, as a row per day and source with a count per outcome', async () => {
+    expect(
+      await rows(`select to_char(day, 'YYYY-MM-DD') as day, source_id, sent, nothing_new, paused, failed
+                    from insight_source_days order by day`),
+    ).toEqual([
+      { day: '2025-06-01', source_id: source, sent: 1, nothing_new: 0, paused: 0, failed: 0 },
+      { day: '2025-06-02', source_id: source, sent: 2, nothing_new: 5, paused: 0, failed: 0 },
+      { day: '2025-06-03', source_id: source, sent: 0, nothing_new: 0, paused: 0, failed: 3 },
+      { day: '2025-06-08', source_id: source, sent: 4, nothing_new: 0, paused: 0, failed: 0 },
     ]);
   });
 

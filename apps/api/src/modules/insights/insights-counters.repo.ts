@@ -47,11 +47,14 @@ const FIXED_SUMS = [
   ...FIXED.map((c) => `coalesce(sum(b.${c}), 0) as ${c}`),
 ].join(', ');
 
+/** insight_source_days' and insight_source_weeks' counters: runs per outcome. */
+export const RUN_COUNTERS = ['sent', 'nothing_new', 'paused', 'failed'] as const;
+
 const KEY = {
   days: ['day', 'pixel_id', 'source_id'],
   weeks: ['week', 'pixel_id', 'source_id'],
-  source_runs: ['day', 'source_id', 'status'],
-  source_run_weeks: ['week', 'source_id', 'status'],
+  source_days: ['day', 'source_id'],
+  source_weeks: ['week', 'source_id'],
 } as const;
 
 /** An upsert adding `counters` of the rows `select` answers (its key columns, then the counters) to `table`. */
@@ -101,11 +104,12 @@ export const insightsCounters = {
 
   /** CTEs counting the source runs the statement's `ended` CTE ended (workspace_id, source_id, status, finished_at). */
   sourceRunsEndedCte(): string {
+    const outcomes = RUN_COUNTERS.map((o) => `count(*) filter (where d.status = '${o}')`).join(', ');
     return `,
       insight_runs as (
-        ${addTo('source_runs', ['runs'], `select d.workspace_id, ${DAY}, d.source_id, d.status, count(*) from ended d group by 1, 2, 3, 4`)}),
+        ${addTo('source_days', RUN_COUNTERS, `select d.workspace_id, ${DAY}, d.source_id, ${outcomes} from ended d group by 1, 2, 3`)}),
       insight_run_weeks as (
-        ${addTo('source_run_weeks', ['runs'], `select d.workspace_id, ${weekOf(DAY)}, d.source_id, d.status, count(*) from ended d group by 1, 2, 3, 4`)})`;
+        ${addTo('source_weeks', RUN_COUNTERS, `select d.workspace_id, ${weekOf(DAY)}, d.source_id, ${outcomes} from ended d group by 1, 2, 3`)})`;
   },
 
   /**
@@ -130,7 +134,7 @@ export const insightsCounters = {
       return (r.rows[0] as { n: number }).n;
     };
     let n = await weekly('insight_days', 'insight_weeks', ['pixel_id', 'source_id'], DAY_COUNTERS);
-    n += await weekly('insight_source_runs', 'insight_source_run_weeks', ['source_id', 'status'], ['runs']);
+    n += await weekly('insight_source_days', 'insight_source_weeks', ['source_id'], RUN_COUNTERS);
     const r = await db.query(`delete from insight_failures where day < ${cutoff}`, [before]);
     return n + (r.rowCount ?? 0);
   },

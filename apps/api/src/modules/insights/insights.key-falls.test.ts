@@ -65,12 +65,15 @@ const sortFalls = <T extends { source: string; key: string }>(xs: T[]) =>
   [...xs].sort((a, b) => a.source.localeCompare(b.source) || a.key.localeCompare(b.key));
 
 describe('keyFalls', () => {
-  it('finds the falls the single statement found, from the split on', async () => {
+  it('finds the falls the single statement found, from the split on, against the days from `since`', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.uniqueArray(counters, { selector: (r) => `${r.day} ${r.pixel} ${r.source}`, maxLength: 60 }),
         fc.constantFrom(...DAYS.slice(1)),
-        async (rows, split) => {
+        fc.constantFrom(...DAYS),
+        async (rows, split, sinceAny) => {
+          // The days before the split summed from `since` on (the service passes at most four times the days after).
+          const since = sinceAny < split ? sinceAny : DAYS[0]!;
           await db.query(`delete from insight_days where workspace_id = $1`, [workspaceId]);
           for (const r of rows)
             await db.query(
@@ -80,8 +83,8 @@ describe('keyFalls', () => {
               [workspaceId, r.day, r.pixel, r.source, r.keyed, ...r.keys],
             );
           const f = { workspaceId, span: spanOf(DAYS[0]!, DAYS.at(-1)!), pixelId: null, source: null };
-          const expected = (await db.query(REFERENCE, [workspaceId, f.span.from, f.span.to, split])).rows;
-          expect(sortFalls(keyFalls(await insightsRepo.keySums(db, f, split)))).toEqual(
+          const expected = (await db.query(REFERENCE, [workspaceId, since, f.span.to, split])).rows;
+          expect(sortFalls(keyFalls(await insightsRepo.keySums(db, f, split, since)))).toEqual(
             sortFalls(expected as { source: string; key: string }[]),
           );
         },

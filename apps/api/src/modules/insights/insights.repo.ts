@@ -1,12 +1,11 @@
 import {
   INSIGHT_FIX_GROUPS,
   INSIGHT_MATCH_KEYS,
-  type INSIGHT_RUN_OUTCOMES,
   type InsightFixGroup,
   type InsightMatchKey,
 } from '@backsignal/contracts';
 import type { Queryable } from '../../db/db.ts';
-import { weekOf } from './insights-counters.repo.ts';
+import { RUN_COUNTERS, weekOf } from './insights-counters.repo.ts';
 import type { Span } from './insights-span.ts';
 
 /** What the screen asks for: a workspace's buckets of days (UTC), optionally one pixel or source. */
@@ -20,7 +19,7 @@ export interface InsightsFilter {
 
 const TABLES = {
   days: ['insight_days', 'insight_weeks'],
-  source_runs: ['insight_source_runs', 'insight_source_run_weeks'],
+  source_runs: ['insight_source_days', 'insight_source_weeks'],
 } as const;
 
 /**
@@ -28,7 +27,7 @@ const TABLES = {
  * per day reads the days; a bar per week reads whole weeks from the weekly table and the cut weeks at the range's
  * ends from the days (decision 0122), so a year reads ~53 rows per pixel and source, not 365.
  */
-function counted(f: InsightsFilter, kind: keyof typeof TABLES, cols: string) {
+function counted(f: InsightsFilter, kind: keyof typeof TABLES, cols: string, since?: string) {
   const [days, weeks] = TABLES[kind];
   const { span } = f;
   const params: unknown[] = [f.workspaceId, span.from, span.to, f.pixelId, f.source];
@@ -40,12 +39,15 @@ function counted(f: InsightsFilter, kind: keyof typeof TABLES, cols: string) {
                                        where s.id = c.source_id and p.pixel_id = $4))`,
     `($5::text is null or ($5 = 'manual' and c.source_id is null) or c.source_id = nullif($5, 'manual')::uuid)`,
   ].join(' and ');
-  if (span.bucket === 'day')
+  if (span.bucket === 'day') {
+    // `since`: the rows from a later day, their buckets still counted from the range's first.
+    if (since) params.push(since);
     return {
       sql: `select c.day - $2::date as i, ${cols} from ${days} c
-             where c.workspace_id = $1 and c.day between $2::date and $3::date and ${scope}`,
+             where c.workspace_id = $1 and c.day between $${since ? 6 : 2}::date and $3::date and ${scope}`,
       params,
     };
+  }
   params.push(span.firstMonday, span.wholeFrom, span.wholeTo);
   return {
     sql: `select (c.week - $6::date) / 7 as i, ${cols} from ${weeks} c
@@ -59,15 +61,19 @@ function counted(f: InsightsFilter, kind: keyof typeof TABLES, cols: string) {
 }
 
 /**
- * A series' (bucket, count) pairs as one text, "i:n,i:n", in one row per series: a row per pair cost Node four
+ * A series' (bucket, counts…) points as one text, "i:n,i:n", in one row per series: a row per point cost Node four
  * times the statement's own time to read (18,000 rows for 90 days of 100 sources' runs; decision 0122).
  */
-const POINTS = (i: string, n: string) => `string_agg(${i}::text || ':' || ${n}::text, ',')`;
-const points = (text: string): number[][] =>
-  text.split(',').map((p) => {
-    const at = p.indexOf(':');
-    return [Number(p.slice(0, at)), Number(p.slice(at + 1))];
-  });
+const POINTS = (...cols: string[]) => `string_agg(concat_ws(':', ${cols.join(', ')}), ',')`;
+/** Adds each point's counts into `into` (one array per count, one number per bucket). */
+function addPoints(text: string, into: number[][]) {
+  for (const point of text.split(',')) {
+    const parts = point.split(':');
+    const i = Number(parts[0]);
+    for (let k = 0; k < into.length; k++) into[k]![i]! += Number(parts[k + 1]);
+  }
+}
+const zeros = (n: number) => new Array<number>(n).fill(0);
 
 const KEY_SUMS = INSIGHT_MATCH_KEYS.map((k) => `sum(c.with_${k}) as ${k}`).join(', ');
 const KEY_COLS = INSIGHT_MATCH_KEYS.map((k) => `c.with_${k}`).join(', ');
@@ -94,11 +100,10 @@ export interface KeySums {
   keys: Record<InsightMatchKey, number>;
 }
 
-/** Sent events of one bucket and stack. */
-export interface VolumeRow {
-  i: number;
+/** A stack's sent events, one number per bucket. */
+export interface StackSeries {
   stack: string;
-  sent: number;
+  sent: number[];
 }
 
 /** One bucket's counters but sent events, summed over the filter's pixels and sources. */
@@ -114,12 +119,10 @@ export interface BucketTotals {
   fixed: Record<InsightFixGroup, number>;
 }
 
-/** A source's runs with one outcome in one bucket (a bucket of weeks may come in several rows: add them). */
+/** A source's runs per outcome, one number per bucket. */
 export interface SourceRunsRow {
-  i: number;
   source: string;
-  status: (typeof INSIGHT_RUN_OUTCOMES)[number];
-  runs: number;
+  runs: Record<(typeof RUN_COUNTERS)[number], number[]>;
 }
 
 /** A failure reason (the summary's group) and the sends that had it. */
@@ -135,18 +138,18 @@ export interface FailureReason {
 }
 
 export const insightsRepo = {
-  /** Sent events per bucket and stack (a pixel id, or a source's id with 'manual' for uploads), where any. */
-  async volume(db: Queryable, f: InsightsFilter, stack: 'pixel' | 'source'): Promise<VolumeRow[]> {
+  /** Sent events per bucket of each stack (a pixel id, or a source's id with 'manual' for uploads) that sent any. */
+  async volume(db: Queryable, f: InsightsFilter, stack: 'pixel' | 'source'): Promise<StackSeries[]> {
     const c = counted(f, 'days', `c.${stack}_id as stack, c.sent`);
     const { rows } = await db.query<{ stack: string | null; points: string }>(
-      `select v.stack, ${POINTS('v.i', 'v.sent')} as points
-         from (select c.i, c.stack, sum(c.sent) as sent from (${c.sql}) c group by 1, 2 having sum(c.sent) > 0) v
-        group by 1`,
+      `select c.stack, ${POINTS('c.i', 'c.sent')} as points from (${c.sql}) c group by 1 having sum(c.sent) > 0`,
       c.params,
     );
-    return rows.flatMap((r) =>
-      points(r.points).map(([i, sent]) => ({ i: i!, stack: stackKey(r.stack), sent: sent! })),
-    );
+    return rows.map((r) => {
+      const sent = zeros(f.span.starts.length);
+      addPoints(r.points, [sent]);
+      return { stack: stackKey(r.stack), sent };
+    });
   },
 
   /**
@@ -174,11 +177,11 @@ export const insightsRepo = {
   },
 
   /**
-   * Keyed events and their identifiers per source: summed over the buckets before `split` (day null), and per bucket
-   * from `split` on, where a fall is looked for (insights.key-falls.ts). One pass over the range's rows.
+   * Keyed events and their identifiers per source: summed over the buckets from `since` to `split` (day null), and
+   * per bucket from `split` on, where a fall is looked for (insights.key-falls.ts). One pass over those rows.
    */
-  async keySums(db: Queryable, f: InsightsFilter, split: string): Promise<KeySums[]> {
-    const c = counted(f, 'days', `c.source_id, c.keyed, ${KEY_COLS}`);
+  async keySums(db: Queryable, f: InsightsFilter, split: string, since?: string): Promise<KeySums[]> {
+    const c = counted(f, 'days', `c.source_id, c.keyed, ${KEY_COLS}`, since);
     const { rows } = await db.query<Record<string, unknown>>(
       `select c.source_id, case when c.i >= $${c.params.length + 1} then c.i end as i, sum(c.keyed) as keyed, ${KEY_SUMS}
          from (${c.sql}) c where c.keyed > 0 group by 1, 2`,
@@ -236,16 +239,22 @@ export const insightsRepo = {
     return new Map(rows.map((r) => [r.id, r.file_name]));
   },
 
-  /** Source runs per bucket, source and outcome (a bucket of weeks may come in several parts: add them). */
+  /** Source runs per bucket of each source that ran, a count per outcome. */
   async sourceRuns(db: Queryable, f: InsightsFilter): Promise<SourceRunsRow[]> {
-    const c = counted(f, 'source_runs', 'c.source_id, c.status, c.runs');
-    const { rows } = await db.query<{ source_id: string; status: SourceRunsRow['status']; points: string }>(
-      `select c.source_id, c.status, ${POINTS('c.i', 'c.runs')} as points from (${c.sql}) c group by 1, 2`,
+    const c = counted(f, 'source_runs', `c.source_id, ${RUN_COUNTERS.map((o) => `c.${o}`).join(', ')}`);
+    const { rows } = await db.query<{ source_id: string; points: string }>(
+      `select c.source_id, ${POINTS('c.i', ...RUN_COUNTERS.map((o) => `c.${o}`))} as points
+         from (${c.sql}) c group by 1`,
       c.params,
     );
-    return rows.flatMap((r) =>
-      points(r.points).map(([i, runs]) => ({ i: i!, source: r.source_id, status: r.status, runs: runs! })),
-    );
+    return rows.map((r) => {
+      const counts = RUN_COUNTERS.map(() => zeros(f.span.starts.length));
+      addPoints(r.points, counts);
+      return {
+        source: r.source_id,
+        runs: Object.fromEntries(RUN_COUNTERS.map((o, k) => [o, counts[k]!])) as SourceRunsRow['runs'],
+      };
+    });
   },
 
   /** The workspace's pixel accounts (pixel id → name) and sources, for labels and the filters. */

@@ -30,6 +30,8 @@ const DROP_MIN_SHARE = 0.5;
 const UPLOADS_LABEL = 'Uploaded files';
 const DELETED_SOURCE = 'Deleted source';
 
+/** Names in the order a person sorts them: "Source 2" before "Source 10". */
+const byName = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: true });
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** The query's days (UTC, both ends included): the last 30 days to today by default. */
@@ -40,10 +42,15 @@ export function dayRange(q: Pick<InsightsQuery, 'from' | 'to'>, now: Date): { fr
 
 /**
  * Where a drop is looked for: the last quarter of the range's buckets, at most 7 of them (a 7-day range compares its
- * last two days with the five before).
+ * last two days with the five before), compared with at most four times as many days before them (a 90-day range:
+ * its last week with the four weeks before, not the whole quarter; a fall is news against the recent weeks, and a
+ * bar per day reads 35 days of counters for it instead of 90). Weeks read the weekly counters, all of the range.
  */
-const splitDay = (days: string[]) =>
-  days[days.length - Math.min(7, Math.max(2, Math.ceil(days.length / 4)))]!;
+function dropWindow(days: string[], bucket: 'day' | 'week') {
+  const at = days.length - Math.min(7, Math.max(2, Math.ceil(days.length / 4)));
+  const since = bucket === 'day' ? days[Math.max(0, at - 4 * (days.length - at))] : undefined;
+  return { split: days[at]!, since };
+}
 
 /** The Insights screen's numbers, from the daily counters only (decision 0110). */
 export async function readInsights(
@@ -56,10 +63,11 @@ export async function readInsights(
   const span = spanOf(from, to);
   const days = span.starts;
   const f: InsightsFilter = { workspaceId, span, pixelId: q.pixel ?? null, source: q.source ?? null };
+  const drop = dropWindow(days, span.bucket);
   const [volume, bucketTotals, keySums, failures, runs, names] = await Promise.all([
     insightsRepo.volume(db, f, q.stack),
     insightsRepo.bucketTotals(db, f),
-    days.length >= 2 ? insightsRepo.keySums(db, f, splitDay(days)) : Promise.resolve([]),
+    days.length >= 2 ? insightsRepo.keySums(db, f, drop.split, drop.since) : Promise.resolve([]),
     insightsRepo.failures(db, f),
     insightsRepo.sourceRuns(db, f),
     insightsRepo.names(db, workspaceId),
@@ -83,10 +91,8 @@ export async function readInsights(
   const totals = { sent: 0, failed: 0, skipped: 0, keyed: 0, tenths: 0, fixesCounted: 0 };
   const fixed = Object.fromEntries(INSIGHT_FIX_GROUPS.map((g) => [g, 0])) as Record<InsightFixGroup, number>;
   for (const r of volume) {
-    const s = series.get(r.stack) ?? zeros();
-    s[r.i]! += r.sent;
-    series.set(r.stack, s);
-    totals.sent += r.sent;
+    series.set(r.stack, r.sent);
+    totals.sent += r.sent.reduce((a, b) => a + b, 0);
   }
   for (const r of bucketTotals) {
     const i = r.i;
@@ -113,9 +119,7 @@ export async function readInsights(
       pixels: [...new Set([...pixelName.keys(), ...(q.stack === 'pixel' ? series.keys() : [])])]
         .sort()
         .map((pixelId) => ({ pixelId, name: pixelLabel(pixelId) })),
-      sources: names.sources
-        .map((s) => ({ id: s.id, name: s.name }))
-        .sort((a, b) => a.name.localeCompare(b.name)),
+      sources: names.sources.map((s) => ({ id: s.id, name: s.name })).sort((a, b) => byName(a.name, b.name)),
     },
     totals: {
       sent: totals.sent,
@@ -158,7 +162,7 @@ export async function readInsights(
         before: s.before / s.keyedBefore,
         after: s.after / s.keyedAfter,
       }))
-      .sort((a, b) => a.sourceName.localeCompare(b.sourceName) || a.key.localeCompare(b.key)),
+      .sort((a, b) => byName(a.sourceName, b.sourceName) || a.key.localeCompare(b.key)),
     failures: await failureGroups(db, workspaceId, failures),
     sourceRuns: sourceTimeline(runs, days.length, names.sources, q, sourceName),
   };
@@ -225,6 +229,6 @@ function sourceTimeline(
   if (q.source !== MANUAL_SOURCE)
     for (const s of sources)
       if ((!q.source || q.source === s.id) && (!q.pixel || q.pixel === s.pixel_id)) entry(s.id);
-  for (const r of runs) entry(r.source).runs[r.status][r.i]! += r.runs;
-  return [...out.values()].sort((a, b) => a.name.localeCompare(b.name));
+  for (const r of runs) entry(r.source).runs = r.runs;
+  return [...out.values()].sort((a, b) => byName(a.name, b.name));
 }

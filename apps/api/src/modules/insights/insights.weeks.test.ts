@@ -86,9 +86,11 @@ async function store(workspaceId: string, sources: string[], rows: Row[], runs: 
     ],
   );
   await ctx.db.query(
-    `insert into insight_source_runs (workspace_id, day, source_id, status, runs)
-     select $1, r.day, r.source, r.status, r.runs
-       from jsonb_to_recordset($2::jsonb) as r (day date, source uuid, status text, runs int)`,
+    `insert into insight_source_days (workspace_id, day, source_id, sent, nothing_new, paused, failed)
+     select $1::uuid, r.day, r.source, ${['sent', 'nothing_new', 'paused', 'failed']
+       .map((o) => `coalesce(sum(r.runs) filter (where r.status = '${o}'), 0)`)
+       .join(', ')}
+       from jsonb_to_recordset($2::jsonb) as r (day date, source uuid, status text, runs int) group by 1, 2, 3`,
     [workspaceId, JSON.stringify(runs.map((r) => ({ ...r, day: dayAt(r.day), source: sources[r.source] })))],
   );
   await ctx.db.query(
@@ -101,9 +103,10 @@ async function store(workspaceId: string, sources: string[], rows: Row[], runs: 
     [workspaceId],
   );
   await ctx.db.query(
-    `insert into insight_source_run_weeks (workspace_id, week, source_id, status, runs)
-     select workspace_id, day - (extract(isodow from day)::int - 1), source_id, status, sum(runs)
-       from insight_source_runs where workspace_id = $1 group by 1, 2, 3, 4`,
+    `insert into insight_source_weeks (workspace_id, week, source_id, sent, nothing_new, paused, failed)
+     select workspace_id, day - (extract(isodow from day)::int - 1), source_id, sum(sent), sum(nothing_new),
+            sum(paused), sum(failed)
+       from insight_source_days where workspace_id = $1 group by 1, 2, 3`,
     [workspaceId],
   );
 }
@@ -136,8 +139,8 @@ describe(`Insights by week (${DB})`, () => {
         async (raw, runs, start, length, stack, pixel, source) => {
           await ctx.db.query('delete from insight_days where workspace_id = $1', [userId]);
           await ctx.db.query('delete from insight_weeks where workspace_id = $1', [userId]);
-          await ctx.db.query('delete from insight_source_runs where workspace_id = $1', [userId]);
-          await ctx.db.query('delete from insight_source_run_weeks where workspace_id = $1', [userId]);
+          await ctx.db.query('delete from insight_source_days where workspace_id = $1', [userId]);
+          await ctx.db.query('delete from insight_source_weeks where workspace_id = $1', [userId]);
           // One row per day, pixel and source, as the unique key keeps them.
           const rows = [...new Map(raw.map((r) => [`${r.day} ${r.pixel} ${r.source}`, r])).values()];
           const runRows = [...new Map(runs.map((r) => [`${r.day} ${r.source} ${r.status}`, r])).values()];
@@ -238,7 +241,7 @@ describe(`Insights by week (${DB})`, () => {
         [userId, day, source, 10 ** i],
       );
       await ctx.db.query(
-        `insert into insight_source_runs (workspace_id, day, source_id, status, runs) values ($1, $2, $3, 'sent', $4)`,
+        `insert into insight_source_days (workspace_id, day, source_id, sent, failed) values ($1, $2, $3, $4, 1)`,
         [userId, day, source, i + 1],
       );
     }
@@ -249,8 +252,8 @@ describe(`Insights by week (${DB})`, () => {
       [userId, source],
     );
     await ctx.db.query(
-      `insert into insight_source_run_weeks (workspace_id, week, source_id, status, runs)
-       values ($1, '2025-05-26', $2, 'sent', 1), ($1, '2025-06-02', $2, 'sent', 14)`,
+      `insert into insight_source_weeks (workspace_id, week, source_id, sent, failed)
+       values ($1, '2025-05-26', $2, 1, 1), ($1, '2025-06-02', $2, 14, 4)`,
       [userId, source],
     );
     const now = new Date('2025-07-05T12:00:00Z');
@@ -270,10 +273,10 @@ describe(`Insights by week (${DB})`, () => {
         fixed_phone: 2,
       },
     ]);
-    const runWeeks = await ctx.db.query<{ week: string; runs: number }>(
-      `select to_char(week, 'YYYY-MM-DD') as week, runs from insight_source_run_weeks where workspace_id = $1`,
+    const runWeeks = await ctx.db.query<{ week: string; sent: number; failed: number }>(
+      `select to_char(week, 'YYYY-MM-DD') as week, sent, failed from insight_source_weeks where workspace_id = $1`,
       [userId],
     );
-    expect(runWeeks.rows).toEqual([{ week: '2025-06-02', runs: 9 }]);
+    expect(runWeeks.rows).toEqual([{ week: '2025-06-02', sent: 9, failed: 2 }]);
   });
 });

@@ -57,7 +57,7 @@ export function Totals({ data }: Props) {
       {tiles.map(([label, value, note]) => (
         <Card key={label} className="break-inside-avoid p-4">
           <dt className="text-xs font-medium uppercase text-slate-500">{label}</dt>
-          <dd className="mt-1 text-2xl font-semibold tabular-nums text-slate-900">{value}</dd>
+          <dd className="mt-1 text-xl font-semibold tabular-nums text-slate-900 sm:text-2xl">{value}</dd>
           {note ? <dd className="text-xs text-slate-500">{note}</dd> : null}
         </Card>
       ))}
