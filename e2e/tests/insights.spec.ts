@@ -41,17 +41,29 @@ async function sendFile(page: Page, accountId: string, name: string, rows: numbe
   const headers = await xsrfHeaders(page);
   const when = new Date(Date.now() - 86_400_000).toISOString().slice(0, 19) + 'Z';
   const lines = ['Email,Phone,First name,Event,When,Source'];
-  for (let i = 1; i <= rows; i++)
+  // Some values Backsignal fixes: national phones get the default country's code, millisecond times become
+  // seconds. Only the rows Meta takes count as fixed.
+  const fixed = { phone: 0, event_time: 0 };
+  for (let i = 1; i <= rows; i++) {
+    const digits = String(1000 + i).slice(-4);
+    const national = i % 4 === 1;
+    const inMs = i % 5 === 0;
+    const poisoned = i % poisonEvery === 0;
+    if (!poisoned) {
+      fixed.phone += Number(national);
+      fixed.event_time += Number(inMs);
+    }
     lines.push(
       [
         `${name.replace(/\W/g, '')}-${i}@example.com`,
-        i % 2 ? `+1 602 555 ${String(1000 + i).slice(-4)}` : '',
+        i % 2 ? (national ? `(602) 555-${digits}` : `+1 602 555 ${digits}`) : '',
         i % 3 ? 'Sam' : '',
-        i % poisonEvery === 0 ? 'PoisonRow' : 'Lead',
-        when,
+        poisoned ? 'PoisonRow' : 'Lead',
+        inMs ? String(Date.parse(when)) : when,
         'physical_store',
       ].join(','),
     );
+  }
   const id = await uploadValidated(page, name, lines.join('\r\n') + '\r\n', {
     Email: 'email',
     Phone: 'phone',
@@ -80,7 +92,7 @@ async function sendFile(page: Page, accountId: string, name: string, rows: numbe
       { timeout: 60_000 },
     )
     .not.toBe('running');
-  return { id, ...summary };
+  return { id, ...summary, fixed };
 }
 
 /** The rows of a table view (its header cells' words → cell text), read as a screen reader would. */
@@ -156,6 +168,38 @@ test('a workspace with sends: the tables agree with the summaries, the filters l
   expect(num(keys['Events counted'])).toBe(sent);
   expect(keys.Email).toBe('100%');
 
+  // What was fixed automatically: the sent events whose phone or event time Backsignal corrected.
+  const fixedPhones = sends.reduce((n, s) => n + s.fixed.phone, 0);
+  const fixedTimes = sends.reduce((n, s) => n + s.fixed.event_time, 0);
+  // Every fourth row from the first: 30 of march-leads.csv, 20 of april-leads.csv, 15 of web-orders.csv (none refused).
+  expect(fixedPhones).toBe(30 + 20 + 15);
+  const fixes = page.getByRole('region', { name: 'Fixed automatically' });
+  await expect(fixes.getByText(`Phone numbers: ${fixedPhones} events`)).toBeVisible();
+  await expect(fixes.getByText(`Event times: ${fixedTimes} events`)).toBeVisible();
+  await expect(fixes.getByText(/Country code added where a number had none/)).toBeVisible();
+  await expect(fixes.getByRole('listitem')).toHaveCount(2);
+  for (const [size, vp] of [
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ] as const) {
+    await page.setViewportSize(vp);
+    await fixes.screenshot({ path: `${SHOTS}/insights-fixes-${size}.png` });
+  }
+  await page.setViewportSize(DESKTOP);
+  await fixes.getByRole('button', { name: 'Show table' }).click();
+  expect(await tableRows(page, 'Events fixed automatically')).toEqual([
+    {
+      'What was fixed': 'Phone numbers',
+      Events: String(fixedPhones),
+      'Share of sent events': `${Math.round((fixedPhones / sent) * 100)}%`,
+    },
+    {
+      'What was fixed': 'Event times',
+      Events: String(fixedTimes),
+      'Share of sent events': `${Math.round((fixedTimes / sent) * 100)}%`,
+    },
+  ]);
+
   const failures = page.getByRole('region', { name: 'Failures by reason' });
   await expect(failures.getByText(`${failed} events`)).toBeVisible();
   await bothSizes(page, 'insights-tables');
@@ -176,6 +220,9 @@ test('a workspace with sends: the tables agree with the summaries, the filters l
   await expect(page.getByRole('heading', { name: 'Conversions report' })).toBeVisible();
   await expect(page.getByText(`Web shop (${web})`).first()).toBeVisible();
   await expect(page.getByRole('table', { name: 'Events per day by source' })).toBeVisible();
+  const reportFixes = page.getByRole('region', { name: 'Fixed automatically' });
+  await expect(reportFixes.getByText(`Phone numbers: ${sends[2]!.fixed.phone} events`)).toBeVisible();
+  await expect(reportFixes.getByRole('table', { name: 'Events fixed automatically' })).toBeVisible();
   await axe(page, 'insights report');
   await bothSizes(page, 'insights-report');
   await page.emulateMedia({ media: 'print' });

@@ -12,6 +12,32 @@ export const INSIGHT_MATCH_KEY_LABELS: Record<InsightMatchKey, string> = {
   external_id: 'External ID',
 };
 
+/**
+ * What validation fixed automatically in sent events, by group of fields (core's FIX_GROUPS, in the same order):
+ * Insights counts the sent events that had at least one value of the group corrected.
+ */
+export const INSIGHT_FIX_GROUPS = [
+  'email',
+  'phone',
+  'name',
+  'date_of_birth',
+  'address',
+  'event_time',
+  'value',
+  'other',
+] as const;
+export type InsightFixGroup = (typeof INSIGHT_FIX_GROUPS)[number];
+export const INSIGHT_FIX_GROUP_LABELS: Record<InsightFixGroup, string> = {
+  email: 'Email addresses',
+  phone: 'Phone numbers',
+  name: 'Names',
+  date_of_birth: 'Dates of birth',
+  address: 'Addresses',
+  event_time: 'Event times',
+  value: 'Values and currencies',
+  other: 'Other fields',
+};
+
 /** The ranges the screen offers; any from/to up to INSIGHT_MAX_DAYS is accepted. */
 export const INSIGHT_RANGES = [7, 30, 90, 365] as const;
 export const INSIGHT_MAX_DAYS = 366;
@@ -97,6 +123,13 @@ export const Insights = z.object({
     /** The average match estimate (0–10) of the keyed events, null without any. */
     score: z.number().nullable(),
     keys: z.record(z.enum(INSIGHT_MATCH_KEYS), z.number().int()),
+    /**
+     * Sent events whose corrections were counted: sends from before corrections were counted per send (decision
+     * 0123) were not, and their events are not in `fixed` either.
+     */
+    fixesCounted: z.number().int(),
+    /** Of those, the events with at least one value of each group corrected automatically. */
+    fixed: z.record(z.enum(INSIGHT_FIX_GROUPS), z.number().int()),
   }),
   volume: z.object({
     stack: z.enum(['pixel', 'source']),

@@ -46,6 +46,7 @@ export * from './batch/batcher.ts';
 export * from './quality/match-quality.ts';
 export * from './quality/row-match-quality.ts';
 export * from './quality/match-keys.ts';
+export * from './quality/fix-groups.ts';
 export * from './meta-errors/index.ts';
 export { nextRunAt, describeSchedule, type SourceSchedule } from './schedule/next-run.ts';
 export { globMatcher, matchesGlob } from './glob/glob.ts';

@@ -25,6 +25,8 @@ export interface EncodedEvent {
   utf8?: Uint8Array;
   /** The event's match code (core's matchCode), when its producer computed it: a send's, for Insights. */
   match?: number;
+  /** The event's fix code (core's fixCode over its row's corrections), when its producer computed it: a send's. */
+  fixes?: number;
 }
 
 /** Writes validated rows as Meta server events (see createEventWriter), each with its match code. */

@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { FIX_GROUPS } from '@backsignal/core';
 import type { Db, Queryable } from '../../db/db.ts';
 import type { MatchTally } from './delivery.match-tally.ts';
+
+// send_batches.fixed_<group> = the group's count in $12 (tallyFixes, FIX_GROUPS order); all null when not counted.
+const FIXED_SET = FIX_GROUPS.map((g, i) => `fixed_${g} = ($12::int[])[${i + 1}]`).join(', ');
 
 /** A run's batches: claims under a lease, attempts, outcomes (with the ledger rows a sent batch writes), splits. */
 export type BatchStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'split';
@@ -231,6 +235,8 @@ export const batchesRepo = {
       fbtraceId: string | null;
       /** What the batch's events carried, for Insights (null when its events had no match codes). */
       tally: MatchTally | null;
+      /** Events with a value fixed automatically per fix group, for Insights (null when not counted: tallyFixes). */
+      fixed: number[] | null;
     },
     ledger: {
       workspaceId: string;
@@ -244,7 +250,8 @@ export const batchesRepo = {
       `with sent as (
          update send_batches set status = 'sent', events_received = $9, fbtrace_id = $10, lease_token = null,
            lease_until = null, updated_at = now(), match_events = ($11::int[])[1], match_tenths = ($11::int[])[2], with_email = ($11::int[])[3],
-           with_phone = ($11::int[])[4], with_name = ($11::int[])[5], with_address = ($11::int[])[6], with_external_id = ($11::int[])[7]
+           with_phone = ($11::int[])[4], with_name = ($11::int[])[5], with_address = ($11::int[])[6], with_external_id = ($11::int[])[7],
+           ${FIXED_SET}
          where id = $7 and lease_token = $8 and status = 'sending' returning id),
        ledger as (
          insert into delivery_ledger (workspace_id, pixel_id, event_name, event_id, test, run_id)
@@ -267,6 +274,7 @@ export const batchesRepo = {
         b.eventsReceived,
         b.fbtraceId,
         b.tally ? [b.tally.events, b.tally.tenths, ...b.tally.groups] : null,
+        b.fixed,
       ],
     );
     return rows[0]!.sent > 0;

@@ -51,7 +51,7 @@ const ledgerIds = async () =>
 const commit = (batchId: string, by: string, ids: string[]) =>
   deliveryRepo.commitSent(
     db,
-    { batchId, token: by, eventsReceived: ids.length, fbtraceId: 'trace', tally: null },
+    { batchId, token: by, eventsReceived: ids.length, fbtraceId: 'trace', tally: null, fixed: null },
     {
       workspaceId: userId,
       pixelId: 'px',

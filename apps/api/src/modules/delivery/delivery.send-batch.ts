@@ -4,6 +4,7 @@ import { metaBatchDuration, metaEvents } from '../../lib/metrics.ts';
 import { classifyAnswer, EXHAUSTED, type AnswerStep } from './delivery.answer.ts';
 import { deliveryRepo, type BatchError, type BatchRow } from './delivery.repo.ts';
 import type { RunContext } from './delivery.run-context.ts';
+import { tallyFixes } from './delivery.fix-tally.ts';
 import { tallyMatches } from './delivery.match-tally.ts';
 import type { Payload, Splitter } from './delivery.split.ts';
 
@@ -65,6 +66,7 @@ export async function sendBatch(
             eventsReceived: answer.eventsReceived,
             fbtraceId: answer.fbtraceId,
             tally: tallyMatches(events),
+            fixed: tallyFixes(events),
           },
           {
             workspaceId: run.workspace_id,

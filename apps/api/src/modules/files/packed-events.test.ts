@@ -26,7 +26,7 @@ describe('packed events', () => {
       fc.property(fc.array(anyText, { minLength: 1, maxLength: 30 }), (texts) => {
         const events = texts.map(event);
         const packer = createEventPacker();
-        events.forEach((e, i) => packer.add(i + 2, e, i * 37));
+        events.forEach((e, i) => packer.add(i + 2, e, i * 37, (i * 29) & 0xff));
         const taken = packer.take()!;
         const got = unpackEvents(handOver(taken));
         // The sender's buffer is the receiver's now.
@@ -35,6 +35,7 @@ describe('packed events', () => {
           events.map((e, i) => [i + 2, e.event_name, e.event_id]),
         );
         expect(got.map((g) => g.event.match)).toEqual(events.map((_, i) => i * 37));
+        expect(got.map((g) => g.event.fixes)).toEqual(events.map((_, i) => (i * 29) & 0xff));
         expect(got.map((g) => g.event.json)).toEqual(events.map((e) => Buffer.from(e.json).toString()));
         expect(
           Buffer.from(eventsJsonBytes(got.map((g) => g.event))).equals(Buffer.from(eventsJson(events))),
@@ -48,18 +49,18 @@ describe('packed events', () => {
     const packer = createEventPacker();
     expect(packer.take()).toBeNull();
     const big = event('é'.repeat(200_000), 0);
-    packer.add(2, event('small', 1), 0);
-    packer.add(3, big, 0);
+    packer.add(2, event('small', 1), 0, 0);
+    packer.add(3, big, 0, 0);
     const first = unpackEvents(handOver(packer.take()!));
     expect(first.map((f) => f.event.json)).toEqual([event('small', 1).json, big.json]);
     expect(first[1]!.event.bytes).toBe(Buffer.byteLength(big.json));
     expect(packer.take()).toBeNull();
-    packer.add(4, event('next', 2), 0);
+    packer.add(4, event('next', 2), 0, 0b1000_0001);
     const second = unpackEvents(handOver(packer.take()!));
     expect(second).toHaveLength(1);
     expect(second[0]).toMatchObject({
       rowNumber: 4,
-      event: { event_id: 'id-2', json: event('next', 2).json },
+      event: { event_id: 'id-2', json: event('next', 2).json, fixes: 0b1000_0001 },
     });
   });
 });

@@ -14,6 +14,8 @@ export interface PackedEvents {
   rowNumbers: Uint32Array;
   /** Each event's match code (core's matchCode): what Insights counts per sent batch. */
   matches: Uint16Array;
+  /** Each event's fix code (core's fixCode over its row's corrections): what Insights counts as fixed. */
+  fixes: Uint8Array;
   names: string[];
   ids: string[];
 }
@@ -27,10 +29,11 @@ export function createEventPacker() {
   let ends: number[] = [];
   let rows: number[] = [];
   let matches: number[] = [];
+  let fixes: number[] = [];
   let names: string[] = [];
   let ids: string[] = [];
   return {
-    add(rowNumber: number, event: EncodedEvent, match: number) {
+    add(rowNumber: number, event: EncodedEvent, match: number, fix: number) {
       // A UTF-16 unit is at most 3 bytes of UTF-8.
       const need = at + event.json.length * 3;
       if (need > buf.length) {
@@ -42,6 +45,7 @@ export function createEventPacker() {
       ends.push(at);
       rows.push(rowNumber);
       matches.push(match);
+      fixes.push(fix);
       names.push(event.event_name);
       ids.push(event.event_id);
     },
@@ -53,6 +57,7 @@ export function createEventPacker() {
         ends: Uint32Array.from(ends),
         rowNumbers: Uint32Array.from(rows),
         matches: Uint16Array.from(matches),
+        fixes: Uint8Array.from(fixes),
         names,
         ids,
       };
@@ -61,6 +66,7 @@ export function createEventPacker() {
         packed.ends.buffer,
         packed.rowNumbers.buffer,
         packed.matches.buffer,
+        packed.fixes.buffer,
       ] as ArrayBuffer[];
       // The next answer is about as big as this one: start there, and grow rarely.
       buf = Buffer.allocUnsafeSlow(Math.max(MIN_CAPACITY, Math.ceil(at * 1.25)));
@@ -68,6 +74,7 @@ export function createEventPacker() {
       ends = [];
       rows = [];
       matches = [];
+      fixes = [];
       names = [];
       ids = [];
       return { packed, transfer };
@@ -84,6 +91,7 @@ class PackedEvent implements EncodedEvent {
     readonly event_id: string,
     readonly utf8: Uint8Array,
     readonly match: number,
+    readonly fixes: number,
   ) {}
   get bytes(): number {
     return this.utf8.length;
@@ -101,7 +109,7 @@ export function unpackEvents(p: PackedEvents): PreparedEvent[] {
     const end = p.ends[i]!;
     out[i] = {
       rowNumber: p.rowNumbers[i]!,
-      event: new PackedEvent(p.names[i]!, p.ids[i]!, p.utf8.subarray(start, end), p.matches[i]!),
+      event: new PackedEvent(p.names[i]!, p.ids[i]!, p.utf8.subarray(start, end), p.matches[i]!, p.fixes[i]!),
     };
     start = end;
   }

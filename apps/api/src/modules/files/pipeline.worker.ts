@@ -12,6 +12,7 @@ import {
   createMatchQualityTracker,
   createRowValidator,
   createSourceRuleTracker,
+  fixCode,
   headerProblem,
   isRefundRow,
   markDuplicate,
@@ -196,8 +197,11 @@ function handle(items: ReturnType<typeof reader.push>, out: unknown[]) {
         if (input.mode === 'events' && !bad && !repeat && !(refund && input.refunds !== 'send')) {
           summary.validEvents++;
           const event = writeEvent!(r);
-          if (input.packed) packer.add(item.rowNumber, event, event.match);
+          // What Insights counts as fixed automatically; most rows have no correction and cost one comparison.
+          const fixes = r.corrections.length === 0 ? 0 : fixCode(r.corrections, r.drops);
+          if (input.packed) packer.add(item.rowNumber, event, event.match, fixes);
           else {
+            event.fixes = fixes;
             // Measured here, natively, so the sending thread's batcher does not count it in JavaScript.
             event.bytes = Buffer.byteLength(event.json);
             const prepared: PreparedEvent = { rowNumber: item.rowNumber, event };

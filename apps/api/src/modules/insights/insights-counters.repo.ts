@@ -1,3 +1,4 @@
+import { INSIGHT_FIX_GROUPS } from '@backsignal/contracts';
 import type { Queryable } from '../../db/db.ts';
 import { HELD_FIRST_HALF } from '../delivery/delivery-batches.repo.ts';
 
@@ -15,6 +16,13 @@ const LIVE = 'd.test_event_code is null';
 /** The Monday of a date's ISO week; date_trunc would go through timestamptz, in the session's time zone. */
 export const weekOf = (day: string) => `(${day} - (extract(isodow from ${day})::int - 1))`;
 
+/**
+ * What was fixed automatically (migration 0880, decision 0123): `fixes_counted` sent events whose corrections were
+ * counted, and `fixed_<group>` how many of them had a value of the group corrected.
+ */
+const FIXED = INSIGHT_FIX_GROUPS.map((g) => `fixed_${g}` as const);
+const FIX_COUNTERS = ['fixes_counted', ...FIXED] as const;
+
 /** insight_days' and insight_weeks' counters, in the order the run's values are selected. */
 export const DAY_COUNTERS = [
   'sent',
@@ -27,7 +35,17 @@ export const DAY_COUNTERS = [
   'with_name',
   'with_address',
   'with_external_id',
+  ...FIX_COUNTERS,
 ] as const;
+
+/**
+ * The run's sent batches' fix counts. A batch's fixed_* are all null when its events came without fix codes (sent
+ * before migration 0880): it adds nothing to any of them, fixes_counted included.
+ */
+const FIXED_SUMS = [
+  'coalesce(sum(b.event_count) filter (where b.fixed_other is not null), 0) as fixes_counted',
+  ...FIXED.map((c) => `coalesce(sum(b.${c}), 0) as ${c}`),
+].join(', ');
 
 /** insight_source_days' and insight_source_weeks' counters: runs per outcome. */
 export const RUN_COUNTERS = ['sent', 'nothing_new', 'paused', 'failed'] as const;
@@ -56,14 +74,14 @@ export const insightsCounters = {
       insight_run as (
         select d.workspace_id, ${DAY} as day, d.pixel_id, ${SOURCE} as source_id, s.sent, f.failed,
                d.skipped_events as skipped, s.keyed, s.score_tenths, s.with_email, s.with_phone, s.with_name,
-               s.with_address, s.with_external_id
+               s.with_address, s.with_external_id, ${FIX_COUNTERS.map((c) => `s.${c}`).join(', ')}
           from ended d
           cross join lateral (
             select coalesce(sum(b.event_count), 0) as sent, coalesce(sum(b.match_events), 0) as keyed,
                    coalesce(sum(b.match_tenths), 0) as score_tenths, coalesce(sum(b.with_email), 0) as with_email,
                    coalesce(sum(b.with_phone), 0) as with_phone, coalesce(sum(b.with_name), 0) as with_name,
                    coalesce(sum(b.with_address), 0) as with_address,
-                   coalesce(sum(b.with_external_id), 0) as with_external_id
+                   coalesce(sum(b.with_external_id), 0) as with_external_id, ${FIXED_SUMS}
               from send_batches b where b.run_id = d.id and b.status = 'sent') s
           cross join lateral (
             select coalesce(sum(f.event_count), 0) as failed from send_batches f

@@ -1,4 +1,9 @@
-import { INSIGHT_MATCH_KEYS, type InsightMatchKey } from '@backsignal/contracts';
+import {
+  INSIGHT_FIX_GROUPS,
+  INSIGHT_MATCH_KEYS,
+  type InsightFixGroup,
+  type InsightMatchKey,
+} from '@backsignal/contracts';
 import type { Queryable } from '../../db/db.ts';
 import { RUN_COUNTERS, weekOf } from './insights-counters.repo.ts';
 import type { Span } from './insights-span.ts';
@@ -72,11 +77,19 @@ const zeros = (n: number) => new Array<number>(n).fill(0);
 
 const KEY_SUMS = INSIGHT_MATCH_KEYS.map((k) => `sum(c.with_${k}) as ${k}`).join(', ');
 const KEY_COLS = INSIGHT_MATCH_KEYS.map((k) => `c.with_${k}`).join(', ');
+const FIXED = INSIGHT_FIX_GROUPS.map((g) => `fixed_${g}`);
+const FIX_COLS = ['fixes_counted', ...FIXED].map((c) => `c.${c}`).join(', ');
+const FIX_SUMS = ['fixes_counted', ...FIXED].map((c) => `sum(c.${c}) as ${c}`).join(', ');
 const num = (v: unknown): number => Number(v ?? 0);
 const stackKey = (v: unknown) => (v as string | null) ?? 'manual';
 
 const keyCounts = (r: Record<string, unknown>) =>
   Object.fromEntries(INSIGHT_MATCH_KEYS.map((k) => [k, num(r[k])])) as Record<InsightMatchKey, number>;
+const fixedCounts = (r: Record<string, unknown>) =>
+  Object.fromEntries(INSIGHT_FIX_GROUPS.map((g) => [g, num(r[`fixed_${g}`])])) as Record<
+    InsightFixGroup,
+    number
+  >;
 
 /** A source's keyed events and how many carried each identifier, in one bucket or (day null) before a split. */
 export interface KeySums {
@@ -101,6 +114,9 @@ export interface BucketTotals {
   keyed: number;
   tenths: number;
   keys: Record<InsightMatchKey, number>;
+  /** Sent events whose corrections were counted (decision 0123), and of those how many had each group fixed. */
+  fixesCounted: number;
+  fixed: Record<InsightFixGroup, number>;
 }
 
 /** A source's runs per outcome, one number per bucket. */
@@ -141,10 +157,10 @@ export const insightsRepo = {
    * per stack too was four times the text to read back (decision 0110).
    */
   async bucketTotals(db: Queryable, f: InsightsFilter): Promise<BucketTotals[]> {
-    const c = counted(f, 'days', `c.failed, c.skipped, c.keyed, c.score_tenths, ${KEY_COLS}`);
+    const c = counted(f, 'days', `c.failed, c.skipped, c.keyed, c.score_tenths, ${KEY_COLS}, ${FIX_COLS}`);
     const { rows } = await db.query<Record<string, unknown>>(
       `select c.i, sum(c.failed) as failed, sum(c.skipped) as skipped, sum(c.keyed) as keyed,
-              sum(c.score_tenths) as tenths, ${KEY_SUMS}
+              sum(c.score_tenths) as tenths, ${KEY_SUMS}, ${FIX_SUMS}
          from (${c.sql}) c group by 1`,
       c.params,
     );
@@ -155,6 +171,8 @@ export const insightsRepo = {
       keyed: num(r.keyed),
       tenths: num(r.tenths),
       keys: keyCounts(r),
+      fixesCounted: num(r.fixes_counted),
+      fixed: fixedCounts(r),
     }));
   },
 

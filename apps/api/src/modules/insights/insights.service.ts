@@ -1,8 +1,10 @@
 import {
+  INSIGHT_FIX_GROUPS,
   INSIGHT_MATCH_KEYS,
   INSIGHT_RUN_OUTCOMES,
   MANUAL_SOURCE,
   type Insights,
+  type InsightFixGroup,
   type InsightsFailure,
   type InsightMatchKey,
   type InsightsQuery,
@@ -86,7 +88,8 @@ export async function readInsights(
     InsightMatchKey,
     number[]
   >;
-  const totals = { sent: 0, failed: 0, skipped: 0, keyed: 0, tenths: 0 };
+  const totals = { sent: 0, failed: 0, skipped: 0, keyed: 0, tenths: 0, fixesCounted: 0 };
+  const fixed = Object.fromEntries(INSIGHT_FIX_GROUPS.map((g) => [g, 0])) as Record<InsightFixGroup, number>;
   for (const r of volume) {
     series.set(r.stack, r.sent);
     totals.sent += r.sent.reduce((a, b) => a + b, 0);
@@ -102,6 +105,8 @@ export async function readInsights(
     totals.skipped += r.skipped;
     totals.keyed += r.keyed;
     totals.tenths += r.tenths;
+    totals.fixesCounted += r.fixesCounted;
+    for (const g of INSIGHT_FIX_GROUPS) fixed[g] += r.fixed[g];
   }
   const label = q.stack === 'pixel' ? pixelLabel : sourceName;
 
@@ -125,6 +130,8 @@ export async function readInsights(
       keys: Object.fromEntries(
         INSIGHT_MATCH_KEYS.map((k) => [k, byKey[k].reduce((a, b) => a + b, 0)]),
       ) as Record<InsightMatchKey, number>,
+      fixesCounted: totals.fixesCounted,
+      fixed,
     },
     volume: {
       stack: q.stack,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { INSIGHT_MATCH_KEYS, type Insights } from '@backsignal/contracts';
+import { INSIGHT_FIX_GROUPS, INSIGHT_MATCH_KEYS, type Insights } from '@backsignal/contracts';
 import { createTestContext, type TestContext } from '../../../test/context.ts';
 import { loggedInAgent, type Agent } from '../../../test/agent.ts';
 import { applyRetention } from '../system/retention.ts';
@@ -18,6 +18,8 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
+const FIX_COLUMN_LIST = ['fixes_counted', ...INSIGHT_FIX_GROUPS.map((g) => `fixed_${g}`)];
+const FIX_COLUMNS = FIX_COLUMN_LIST.join(', ');
 const DAY_MS = 86_400_000;
 const BASE = Date.parse('2025-03-01T00:00:00Z');
 const dayAt = (n: number) => new Date(BASE + n * DAY_MS).toISOString().slice(0, 10);
@@ -32,6 +34,8 @@ interface Row {
   skipped: number;
   keyed: number;
   keys: number[];
+  /** fixed_<group> in INSIGHT_FIX_GROUPS order; fixes_counted is `sent` or, for a row counted before, 0. */
+  fixed: number[];
 }
 const row = fc
   .record({
@@ -42,8 +46,14 @@ const row = fc
     failed: fc.integer({ min: 0, max: 5 }),
     skipped: fc.integer({ min: 0, max: 5 }),
     shares: fc.array(fc.integer({ min: 0, max: 50 }), { minLength: 5, maxLength: 5 }),
+    fixes: fc.option(fc.array(fc.integer({ min: 0, max: 50 }), { minLength: 8, maxLength: 8 })),
   })
-  .map(({ shares, ...r }): Row => ({ ...r, keyed: r.sent, keys: shares.map((n) => Math.min(n, r.sent)) }));
+  .map(({ shares, fixes, ...r }): Row => ({
+    ...r,
+    keyed: r.sent,
+    keys: shares.map((n) => Math.min(n, r.sent)),
+    fixed: (fixes ?? INSIGHT_FIX_GROUPS.map(() => -1)).map((n) => Math.min(n, r.sent)),
+  }));
 const run = fc.record({
   day: fc.integer({ min: 0, max: SPAN - 1 }),
   source: fc.constantFrom(0 as const, 1 as const),
@@ -56,11 +66,12 @@ type Run = { day: number; source: 0 | 1; status: string; runs: number };
 async function store(workspaceId: string, sources: string[], rows: Row[], runs: Run[]) {
   await ctx.db.query(
     `insert into insight_days (workspace_id, day, pixel_id, source_id, sent, failed, skipped, keyed, score_tenths,
-                               with_email, with_phone, with_name, with_address, with_external_id)
+                               with_email, with_phone, with_name, with_address, with_external_id, ${FIX_COLUMNS})
      select $1, r.day, r.pixel, r.source, r.sent, r.failed, r.skipped, r.keyed, r.keyed * 5, r.k[1], r.k[2], r.k[3],
-            r.k[4], r.k[5]
+            r.k[4], r.k[5], case when r.f[1] < 0 then 0 else r.sent end,
+            ${INSIGHT_FIX_GROUPS.map((_, i) => `greatest(r.f[${i + 1}], 0)`).join(', ')}
        from jsonb_to_recordset($2::jsonb) as r (day date, pixel text, source uuid, sent int, failed int, skipped int,
-                                                 keyed int, k int[])`,
+                                                 keyed int, k int[], f int[])`,
     [
       workspaceId,
       JSON.stringify(
@@ -69,6 +80,7 @@ async function store(workspaceId: string, sources: string[], rows: Row[], runs: 
           day: dayAt(r.day),
           source: r.source === null ? null : sources[r.source],
           k: `{${r.keys.join(',')}}`,
+          f: `{${r.fixed.join(',')}}`,
         })),
       ),
     ],
@@ -83,10 +95,10 @@ async function store(workspaceId: string, sources: string[], rows: Row[], runs: 
   );
   await ctx.db.query(
     `insert into insight_weeks (workspace_id, week, pixel_id, source_id, sent, failed, skipped, keyed, score_tenths,
-                                with_email, with_phone, with_name, with_address, with_external_id)
+                                with_email, with_phone, with_name, with_address, with_external_id, ${FIX_COLUMNS})
      select workspace_id, day - (extract(isodow from day)::int - 1), pixel_id, source_id, sum(sent), sum(failed),
             sum(skipped), sum(keyed), sum(score_tenths), sum(with_email), sum(with_phone), sum(with_name),
-            sum(with_address), sum(with_external_id)
+            sum(with_address), sum(with_external_id), ${FIX_COLUMN_LIST.map((c) => `sum(${c})`).join(', ')}
        from insight_days where workspace_id = $1 group by 1, 2, 3, 4`,
     [workspaceId],
   );
@@ -178,6 +190,14 @@ describe(`Insights by week (${DB})`, () => {
           expect(r.volume.skipped).toEqual(skipped);
           expect(r.matchKeys.keyed).toEqual(keyed);
           INSIGHT_MATCH_KEYS.forEach((k, i) => expect(r.matchKeys.keys[k], k).toEqual(keys[i]));
+          // What was fixed (decision 0123): totals over the range, rows counted before fixes were left out.
+          const counted = kept.filter((x) => x.fixed[0]! >= 0);
+          expect(r.totals.fixesCounted).toBe(counted.reduce((n, x) => n + x.sent, 0));
+          expect(r.totals.fixed).toEqual(
+            Object.fromEntries(
+              INSIGHT_FIX_GROUPS.map((g, i) => [g, counted.reduce((n, x) => n + x.fixed[i]!, 0)]),
+            ),
+          );
 
           // Source runs: every source in scope, its runs per week and outcome.
           if (source === 'manual' || pixel) return;
@@ -215,8 +235,9 @@ describe(`Insights by week (${DB})`, () => {
     const days = ['2025-05-28', '2025-06-02', '2025-06-04', '2025-06-05', '2025-06-08'];
     for (const [i, day] of days.entries()) {
       await ctx.db.query(
-        `insert into insight_days (workspace_id, day, pixel_id, source_id, sent, keyed, with_email)
-         values ($1, $2, '1', $3, $4, $4, 1)`,
+        `insert into insight_days (workspace_id, day, pixel_id, source_id, sent, keyed, with_email, fixes_counted,
+                                   fixed_phone)
+         values ($1, $2, '1', $3, $4, $4, 1, $4, 1)`,
         [userId, day, source, 10 ** i],
       );
       await ctx.db.query(
@@ -225,8 +246,9 @@ describe(`Insights by week (${DB})`, () => {
       );
     }
     await ctx.db.query(
-      `insert into insight_weeks (workspace_id, week, pixel_id, source_id, sent, keyed, with_email)
-       values ($1, '2025-05-26', '1', $2, 1, 1, 1), ($1, '2025-06-02', '1', $2, 11110, 11110, 4)`,
+      `insert into insight_weeks (workspace_id, week, pixel_id, source_id, sent, keyed, with_email, fixes_counted,
+                                  fixed_phone)
+       values ($1, '2025-05-26', '1', $2, 1, 1, 1, 1, 1), ($1, '2025-06-02', '1', $2, 11110, 11110, 4, 11110, 4)`,
       [userId, source],
     );
     await ctx.db.query(
@@ -237,10 +259,20 @@ describe(`Insights by week (${DB})`, () => {
     const now = new Date('2025-07-05T12:00:00Z');
     await applyRetention(ctx.db, now, { retentionDays: 30, analyticsRetentionDays: 30 });
     const weeks = await ctx.db.query<{ week: string; sent: number; keyed: number; with_email: number }>(
-      `select to_char(week, 'YYYY-MM-DD') as week, sent, keyed, with_email from insight_weeks where workspace_id = $1`,
+      `select to_char(week, 'YYYY-MM-DD') as week, sent, keyed, with_email, fixes_counted, fixed_phone
+         from insight_weeks where workspace_id = $1`,
       [userId],
     );
-    expect(weeks.rows).toEqual([{ week: '2025-06-02', sent: 11000, keyed: 11000, with_email: 2 }]);
+    expect(weeks.rows).toEqual([
+      {
+        week: '2025-06-02',
+        sent: 11000,
+        keyed: 11000,
+        with_email: 2,
+        fixes_counted: 11000,
+        fixed_phone: 2,
+      },
+    ]);
     const runWeeks = await ctx.db.query<{ week: string; sent: number; failed: number }>(
       `select to_char(week, 'YYYY-MM-DD') as week, sent, failed from insight_source_weeks where workspace_id = $1`,
       [userId],

@@ -9,6 +9,7 @@ import { usePageMeta } from '../../lib/page-meta.ts';
 import { Link } from '../../lib/ws-router.tsx';
 import { insightsApi, isoDay, viewFromParams, viewParams, type InsightsView } from './insights-api.ts';
 import { FailuresSection, MatchSection, SourceRunsSection, Totals, VolumeSection } from './sections.tsx';
+import { FixesSection } from './FixesSection.tsx';
 
 /** /insights: the workspace's sends, identifiers, failures and source runs at a glance (issue 33). */
 export function InsightsPage() {
@@ -154,6 +155,7 @@ export function InsightsPage() {
           <Totals data={d!} />
           <VolumeSection data={d!} />
           <MatchSection data={d!} />
+          <FixesSection data={d!} />
           <FailuresSection data={d!} />
           <SourceRunsSection data={d!} />
         </>
