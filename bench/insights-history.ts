@@ -4,6 +4,8 @@
  * identifiers, a failure reason on one day in ten, and two source runs a day (sent, and nothing new). Set-based statements, a few seconds.
  */
 import type pg from 'pg';
+import type { Queryable } from '../apps/api/src/db/db.ts';
+import { insightsCounters } from '../apps/api/src/modules/insights/insights-counters.repo.ts';
 
 export const PIXELS = 50;
 export const SOURCES = 100;
@@ -52,22 +54,11 @@ export async function fillInsightsHistory(db: pg.ClientBase, workspaceId: string
      select $1, dd.day, s.id, 1, 1 from unnest($2::uuid[]) s (id) cross join ${days}`,
     [workspaceId, sources],
   );
-  // The weeks, as the same statements write them beside the days (the sum of the days).
-  await db.query(
-    `insert into insight_weeks (workspace_id, week, pixel_id, source_id, sent, failed, skipped, keyed, score_tenths,
-                                with_email, with_phone, with_name, with_address, with_external_id)
-     select workspace_id, day - (extract(isodow from day)::int - 1), pixel_id, source_id, sum(sent), sum(failed),
-            sum(skipped), sum(keyed), sum(score_tenths), sum(with_email), sum(with_phone), sum(with_name),
-            sum(with_address), sum(with_external_id)
-       from insight_days where workspace_id = $1 group by 1, 2, 3, 4`,
-    [workspaceId],
-  );
-  await db.query(
-    `insert into insight_source_weeks (workspace_id, week, source_id, sent, nothing_new, paused, failed)
-     select workspace_id, day - (extract(isodow from day)::int - 1), source_id, sum(sent), sum(nothing_new),
-            sum(paused), sum(failed)
-       from insight_source_days where workspace_id = $1 group by 1, 2, 3`,
-    [workspaceId],
-  );
+  // The weeks and the workspace's rows, as the same statements write them beside the days.
+  const queryable = {
+    query: (sql: string, params?: readonly unknown[]) => db.query(sql, params as unknown[]),
+    exec: (sql: string) => db.query(sql),
+  } as unknown as Queryable;
+  await insightsCounters.rebuildRollups(queryable, workspaceId);
   return sources;
 }

@@ -38,6 +38,7 @@ try {
   } else {
     const workspace = (await (await call('/api/workspace')).json()) as { id: string };
     const db = new pg.Client({ connectionString: databaseUrl });
+    db.on('error', () => undefined);
     await db.connect();
     const filled = performance.now();
     const sources = await fill(db, workspace.id);
@@ -57,7 +58,7 @@ try {
     const counts = await db.query<{ t: string; n: number }>(
       `select 'insight_days' as t, count(*)::int as n from insight_days union all
        select 'insight_failures', count(*)::int from insight_failures union all
-       select 'insight_source_days', count(*)::int from insight_source_runs`,
+       select 'insight_source_days', count(*)::int from insight_source_days`,
     );
     await db.end();
     console.log(
@@ -88,6 +89,10 @@ try {
     const worst = Math.max(...views.slice(0, 3).map((_, v) => stats(times[v]!).p99));
     console.log(`worst p99 of the 30/90-day views: ${worst.toFixed(1)} ms (target < 100 ms)`);
   }
+} catch (err) {
+  // Logged before `stop` drops the database: dropping it ends this client's connection, whose error would hide it.
+  console.error(err);
+  process.exitCode = 1;
 } finally {
   await stop();
 }

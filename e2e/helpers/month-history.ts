@@ -1,3 +1,4 @@
+import { insightsCounters } from '../../apps/api/src/modules/insights/insights-counters.repo.ts';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -225,7 +226,13 @@ export async function seedMonthHistory(graphUrl: string): Promise<MonthHistory> 
         }
         if (daysAgo && runIds.length) await dateBack(db, runIds, dayUploads, daysAgo);
       }
-      await weeksOfDays(db);
+      // The weekly and workspace counters again from the days moved back, as ending the runs on those days would
+      // have written them (the API tests check that of the statements themselves).
+      const { rows: ws } = await db.query<{ id: string }>(
+        `select m.workspace_id as id from workspace_members m join users u on u.id = m.user_id where u.email = $1`,
+        [email],
+      );
+      await insightsCounters.rebuildRollups(db, ws[0]!.id);
       const { rows } = await db.query<{ slug: string }>(
         `select w.slug from workspaces w join workspace_members m on m.workspace_id = w.id
            join users u on u.id = m.user_id where u.email = $1`,
@@ -250,25 +257,6 @@ export async function seedMonthHistory(graphUrl: string): Promise<MonthHistory> 
     remove();
     throw err;
   }
-}
-
-/**
- * The weekly counters again from the days moved back, as ending the runs on those days would have written them
- * (each week the sum of its days; the API tests check that of the statements themselves).
- */
-async function weeksOfDays(db: Db) {
-  const { rows } = await db.query<{ column_name: string }>(
-    `select column_name from information_schema.columns
-      where table_name = 'insight_weeks' and column_name not in ('workspace_id', 'week', 'pixel_id', 'source_id')`,
-  );
-  const counters = rows.map((r) => r.column_name);
-  await db.query('delete from insight_weeks');
-  await db.query(
-    `insert into insight_weeks (workspace_id, week, pixel_id, source_id, ${counters.join(', ')})
-     select workspace_id, day - (extract(isodow from day)::int - 1), pixel_id, source_id,
-            ${counters.map((c) => `sum(${c})`).join(', ')}
-       from insight_days group by 1, 2, 3, 4`,
-  );
 }
 
 /**

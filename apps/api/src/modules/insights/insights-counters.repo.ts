@@ -7,7 +7,8 @@ import { HELD_FIRST_HALF } from '../delivery/delivery-batches.repo.ts';
  * each function answers CTEs to append to a statement whose `ended` CTE returns the ended send run (all its
  * columns), or whose `ended` CTE returns the ended source runs. The counters move in the same statement as the
  * run's status, so a run is counted once, whichever worker ends it, and never when the statement does not end it.
- * Every count goes to its day and to its week (the Monday of its ISO week), so a week is the sum of its days.
+ * Every count goes to its day and to its week (the Monday of its ISO week), so a week is the sum of its days, and
+ * the same to the workspace's day and week (all pixels and sources: migration 0890).
  */
 const DAY = `(d.finished_at at time zone 'UTC')::date`;
 const SOURCE = '(select sr.source_id from source_runs sr where sr.send_run_id = d.id limit 1)';
@@ -55,6 +56,8 @@ const KEY = {
   weeks: ['week', 'pixel_id', 'source_id'],
   source_days: ['day', 'source_id'],
   source_weeks: ['week', 'source_id'],
+  workspace_days: ['day'],
+  workspace_weeks: ['week'],
 } as const;
 
 /** An upsert adding `counters` of the rows `select` answers (its key columns, then the counters) to `table`. */
@@ -91,6 +94,10 @@ export const insightsCounters = {
         ${addTo('days', DAY_COUNTERS, `select workspace_id, day, pixel_id, source_id, ${sums(DAY_COUNTERS)} from insight_run group by 1, 2, 3, 4`)}),
       insight_week_counts as (
         ${addTo('weeks', DAY_COUNTERS, `select workspace_id, ${weekOf('day')}, pixel_id, source_id, ${sums(DAY_COUNTERS)} from insight_run group by 1, 2, 3, 4`)}),
+      insight_workspace_counts as (
+        ${addTo('workspace_days', DAY_COUNTERS, `select workspace_id, day, ${sums(DAY_COUNTERS)} from insight_run group by 1, 2`)}),
+      insight_workspace_week_counts as (
+        ${addTo('workspace_weeks', DAY_COUNTERS, `select workspace_id, ${weekOf('day')}, ${sums(DAY_COUNTERS)} from insight_run group by 1, 2`)}),
       insight_reasons as (
         insert into insight_failures (workspace_id, day, pixel_id, source_id, run_id, upload_id, verdict, error_code,
                                       error_subcode, error_title, error_message, error_raw, events)
@@ -113,19 +120,51 @@ export const insightsCounters = {
   },
 
   /**
+   * A workspace's weekly and all-pixels rollups again from its days, as the run-end statements keep them: for days
+   * written straight to the tables (tests, the bench's generated year, a journey's history moved back in time).
+   */
+  async rebuildRollups(db: Queryable, workspaceId: string): Promise<void> {
+    const day = DAY_COUNTERS.join(', ');
+    const run = RUN_COUNTERS.join(', ');
+    for (const t of ['weeks', 'workspace_days', 'workspace_weeks', 'source_weeks'])
+      await db.query(`delete from insight_${t} where workspace_id = $1`, [workspaceId]);
+    const from = (table: string, keys: string) =>
+      `select workspace_id, ${keys}, ${sums(table.includes('source') ? RUN_COUNTERS : DAY_COUNTERS)}
+         from ${table} where workspace_id = $1 group by workspace_id, ${keys}`;
+    await db.query(
+      `insert into insight_weeks (workspace_id, week, pixel_id, source_id, ${day})
+       ${from('insight_days', `${weekOf('day')}, pixel_id, source_id`)}`,
+      [workspaceId],
+    );
+    await db.query(
+      `insert into insight_workspace_days (workspace_id, day, ${day}) ${from('insight_days', 'day')}`,
+      [workspaceId],
+    );
+    await db.query(
+      `insert into insight_workspace_weeks (workspace_id, week, ${day}) ${from('insight_days', weekOf('day'))}`,
+      [workspaceId],
+    );
+    await db.query(
+      `insert into insight_source_weeks (workspace_id, week, source_id, ${run})
+       ${from('insight_source_days', `${weekOf('day')}, source_id`)}`,
+      [workspaceId],
+    );
+  },
+
+  /**
    * RETENTION_DAYS: counters of days before `before` go, as the runs they counted do. A week keeps the days of it
    * that stay: what its deleted days counted is taken off it, so it stays the sum of its days.
    */
   async deleteBefore(db: Queryable, before: Date): Promise<number> {
     const cutoff = `($1::timestamptz at time zone 'UTC')::date`;
     const weekly = async (days: string, weeks: string, keys: string[], counters: readonly string[]) => {
+      const group = ['workspace_id', 'week', ...keys];
       const r = await db.query(
         `with gone as (delete from ${days} where day < ${cutoff} returning *),
-              lost as (select workspace_id, ${weekOf('day')} as week, ${keys.join(', ')}, ${counters.map((c) => `sum(${c}) as ${c}`).join(', ')}
-                         from gone group by workspace_id, 2, ${keys.join(', ')}),
+              lost as (select ${group.join(', ')}, ${counters.map((c) => `sum(${c}) as ${c}`).join(', ')}
+                         from (select *, ${weekOf('day')} as week from gone) g group by ${group.join(', ')}),
               taken as (update ${weeks} w set ${counters.map((c) => `${c} = w.${c} - l.${c}`).join(', ')} from lost l
-                         where w.workspace_id = l.workspace_id and w.week = l.week
-                           and ${keys.map((k) => `w.${k} is not distinct from l.${k}`).join(' and ')})
+                         where ${group.map((k) => `w.${k} is not distinct from l.${k}`).join(' and ')})
          select count(*)::int as n from gone`,
         [before],
       );
@@ -135,6 +174,7 @@ export const insightsCounters = {
     };
     let n = await weekly('insight_days', 'insight_weeks', ['pixel_id', 'source_id'], DAY_COUNTERS);
     n += await weekly('insight_source_days', 'insight_source_weeks', ['source_id'], RUN_COUNTERS);
+    n += await weekly('insight_workspace_days', 'insight_workspace_weeks', [], DAY_COUNTERS);
     const r = await db.query(`delete from insight_failures where day < ${cutoff}`, [before]);
     return n + (r.rowCount ?? 0);
   },

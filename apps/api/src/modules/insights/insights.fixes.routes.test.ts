@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type PgBoss from 'pg-boss';
 import type { DeliverySummary, Insights } from '@backsignal/contracts';
+import { insightsCounters } from './insights-counters.repo.ts';
 import { createTestContext, type TestContext } from '../../../test/context.ts';
 import { loggedInAgent, type Agent } from '../../../test/agent.ts';
 import { multipartFile } from '../../../test/multipart.ts';
@@ -145,6 +146,7 @@ describe(`what was fixed automatically, in GET /api/insights (${DB})`, () => {
       `insert into insight_days (workspace_id, day, pixel_id, sent, keyed) values ($1, $2, '1', 6, 6)`,
       [userId, today()],
     );
+    await insightsCounters.rebuildRollups(ctx.db, userId);
     const old = await insights(agent);
     expect(old.totals).toMatchObject({ sent: 6, fixesCounted: 0, fixed: ZERO });
 

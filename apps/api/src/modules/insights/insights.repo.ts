@@ -19,6 +19,8 @@ export interface InsightsFilter {
 
 const TABLES = {
   days: ['insight_days', 'insight_weeks'],
+  /** The days' counters of all pixels and sources together, for a view without a filter (migration 0890). */
+  workspace: ['insight_workspace_days', 'insight_workspace_weeks'],
   source_runs: ['insight_source_days', 'insight_source_weeks'],
 } as const;
 
@@ -31,14 +33,18 @@ function counted(f: InsightsFilter, kind: keyof typeof TABLES, cols: string, sin
   const [days, weeks] = TABLES[kind];
   const { span } = f;
   const params: unknown[] = [f.workspaceId, span.from, span.to, f.pixelId, f.source];
-  const scope = [
-    kind === 'days'
-      ? '($4::text is null or c.pixel_id = $4)'
-      : // A source's runs under a pixel: the sources that send to it now.
-        `($4::text is null or exists (select 1 from sources s join pixel_accounts p on p.id = s.pixel_account_id
-                                       where s.id = c.source_id and p.pixel_id = $4))`,
-    `($5::text is null or ($5 = 'manual' and c.source_id is null) or c.source_id = nullif($5, 'manual')::uuid)`,
-  ].join(' and ');
+  const scope =
+    kind === 'workspace'
+      ? // No pixel or source: a filter has to read the rows per pixel and source.
+        '$4::text is null and $5::text is null'
+      : [
+          kind === 'days'
+            ? '($4::text is null or c.pixel_id = $4)'
+            : // A source's runs under a pixel: the sources that send to it now.
+              `($4::text is null or exists (select 1 from sources s join pixel_accounts p on p.id = s.pixel_account_id
+                                             where s.id = c.source_id and p.pixel_id = $4))`,
+          `($5::text is null or ($5 = 'manual' and c.source_id is null) or c.source_id = nullif($5, 'manual')::uuid)`,
+        ].join(' and ');
   if (span.bucket === 'day') {
     // `since`: the rows from a later day, their buckets still counted from the range's first.
     if (since) params.push(since);
@@ -157,7 +163,11 @@ export const insightsRepo = {
    * per stack too was four times the text to read back (decision 0110).
    */
   async bucketTotals(db: Queryable, f: InsightsFilter): Promise<BucketTotals[]> {
-    const c = counted(f, 'days', `c.failed, c.skipped, c.keyed, c.score_tenths, ${KEY_COLS}, ${FIX_COLS}`);
+    const c = counted(
+      f,
+      f.pixelId || f.source ? 'days' : 'workspace',
+      `c.failed, c.skipped, c.keyed, c.score_tenths, ${KEY_COLS}, ${FIX_COLS}`,
+    );
     const { rows } = await db.query<Record<string, unknown>>(
       `select c.i, sum(c.failed) as failed, sum(c.skipped) as skipped, sum(c.keyed) as keyed,
               sum(c.score_tenths) as tenths, ${KEY_SUMS}, ${FIX_SUMS}

@@ -13,6 +13,7 @@ import {
 import { appEngineRun, saveAccount, testPixelId } from '../delivery/delivery.test-helpers.ts';
 import { sourcesRepo } from '../sources/sources.repo.ts';
 import { applyRetention } from '../system/retention.ts';
+import { insightsCounters } from './insights-counters.repo.ts';
 
 /** Issue 33: Insights read from the daily counters that ending a send or a source run writes. */
 let ctx: TestContext;
@@ -280,6 +281,7 @@ describe(`GET /api/insights (${DB})`, () => {
          values ($1, $2, '1', $3, 100, 100, 7000, 100, $4)`,
         [userId, day, sourceId, i >= 27 ? 2 : 100],
       );
+    await insightsCounters.rebuildRollups(ctx.db, userId);
     const r = await insights(agent);
     expect(r.drops).toEqual([
       {

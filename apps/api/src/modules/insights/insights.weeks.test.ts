@@ -5,6 +5,7 @@ import { INSIGHT_FIX_GROUPS, INSIGHT_MATCH_KEYS, type Insights } from '@backsign
 import { createTestContext, type TestContext } from '../../../test/context.ts';
 import { loggedInAgent, type Agent } from '../../../test/agent.ts';
 import { applyRetention } from '../system/retention.ts';
+import { insightsCounters } from './insights-counters.repo.ts';
 
 /**
  * Decision 0122: ranges over INSIGHT_DAILY_MAX_DAYS days are charted a bar per ISO week, whole weeks read from the
@@ -61,8 +62,8 @@ const run = fc.record({
   runs: fc.integer({ min: 1, max: 3 }),
 });
 
-/** Writes the days, then their weeks as the statements that end runs write them (the sum of the days). */
 type Run = { day: number; source: 0 | 1; status: string; runs: number };
+/** Writes the days, then their weeks and the workspace's rows as the statements that end runs write them. */
 async function store(workspaceId: string, sources: string[], rows: Row[], runs: Run[]) {
   await ctx.db.query(
     `insert into insight_days (workspace_id, day, pixel_id, source_id, sent, failed, skipped, keyed, score_tenths,
@@ -93,22 +94,7 @@ async function store(workspaceId: string, sources: string[], rows: Row[], runs: 
        from jsonb_to_recordset($2::jsonb) as r (day date, source uuid, status text, runs int) group by 1, 2, 3`,
     [workspaceId, JSON.stringify(runs.map((r) => ({ ...r, day: dayAt(r.day), source: sources[r.source] })))],
   );
-  await ctx.db.query(
-    `insert into insight_weeks (workspace_id, week, pixel_id, source_id, sent, failed, skipped, keyed, score_tenths,
-                                with_email, with_phone, with_name, with_address, with_external_id, ${FIX_COLUMNS})
-     select workspace_id, day - (extract(isodow from day)::int - 1), pixel_id, source_id, sum(sent), sum(failed),
-            sum(skipped), sum(keyed), sum(score_tenths), sum(with_email), sum(with_phone), sum(with_name),
-            sum(with_address), sum(with_external_id), ${FIX_COLUMN_LIST.map((c) => `sum(${c})`).join(', ')}
-       from insight_days where workspace_id = $1 group by 1, 2, 3, 4`,
-    [workspaceId],
-  );
-  await ctx.db.query(
-    `insert into insight_source_weeks (workspace_id, week, source_id, sent, nothing_new, paused, failed)
-     select workspace_id, day - (extract(isodow from day)::int - 1), source_id, sum(sent), sum(nothing_new),
-            sum(paused), sum(failed)
-       from insight_source_days where workspace_id = $1 group by 1, 2, 3`,
-    [workspaceId],
-  );
+  await insightsCounters.rebuildRollups(ctx.db, workspaceId);
 }
 
 async function insights(agent: Agent, query: string) {
@@ -137,10 +123,9 @@ describe(`Insights by week (${DB})`, () => {
         fc.constantFrom(null, '1'),
         fc.constantFrom(null, 0, 1, 'manual'),
         async (raw, runs, start, length, stack, pixel, source) => {
+          // The rollups go with `store`'s rebuild.
           await ctx.db.query('delete from insight_days where workspace_id = $1', [userId]);
-          await ctx.db.query('delete from insight_weeks where workspace_id = $1', [userId]);
           await ctx.db.query('delete from insight_source_days where workspace_id = $1', [userId]);
-          await ctx.db.query('delete from insight_source_weeks where workspace_id = $1', [userId]);
           // One row per day, pixel and source, as the unique key keeps them.
           const rows = [...new Map(raw.map((r) => [`${r.day} ${r.pixel} ${r.source}`, r])).values()];
           const runRows = [...new Map(runs.map((r) => [`${r.day} ${r.source} ${r.status}`, r])).values()];
@@ -245,17 +230,7 @@ describe(`Insights by week (${DB})`, () => {
         [userId, day, source, i + 1],
       );
     }
-    await ctx.db.query(
-      `insert into insight_weeks (workspace_id, week, pixel_id, source_id, sent, keyed, with_email, fixes_counted,
-                                  fixed_phone)
-       values ($1, '2025-05-26', '1', $2, 1, 1, 1, 1, 1), ($1, '2025-06-02', '1', $2, 11110, 11110, 4, 11110, 4)`,
-      [userId, source],
-    );
-    await ctx.db.query(
-      `insert into insight_source_weeks (workspace_id, week, source_id, sent, failed)
-       values ($1, '2025-05-26', $2, 1, 1), ($1, '2025-06-02', $2, 14, 4)`,
-      [userId, source],
-    );
+    await insightsCounters.rebuildRollups(ctx.db, userId);
     const now = new Date('2025-07-05T12:00:00Z');
     await applyRetention(ctx.db, now, { retentionDays: 30, analyticsRetentionDays: 30 });
     const weeks = await ctx.db.query<{ week: string; sent: number; keyed: number; with_email: number }>(
@@ -263,6 +238,19 @@ describe(`Insights by week (${DB})`, () => {
          from insight_weeks where workspace_id = $1`,
       [userId],
     );
+    // The workspace's own rows lose the same days.
+    const all = await ctx.db.query(
+      `select 'day' as kind, to_char(day, 'YYYY-MM-DD') as at, sent from insight_workspace_days where workspace_id = $1
+       union all
+       select 'week', to_char(week, 'YYYY-MM-DD'), sent from insight_workspace_weeks where workspace_id = $1
+       order by 1, 2`,
+      [userId],
+    );
+    expect(all.rows).toEqual([
+      { kind: 'day', at: '2025-06-05', sent: 1000 },
+      { kind: 'day', at: '2025-06-08', sent: 10000 },
+      { kind: 'week', at: '2025-06-02', sent: 11000 },
+    ]);
     expect(weeks.rows).toEqual([
       {
         week: '2025-06-02',
