@@ -71,12 +71,24 @@ function counted(f: InsightsFilter, kind: keyof typeof TABLES, cols: string, sin
  * times the statement's own time to read (18,000 rows for 90 days of 100 sources' runs; decision 0122).
  */
 const POINTS = (...cols: string[]) => `string_agg(concat_ws(':', ${cols.join(', ')}), ',')`;
-/** Adds each point's counts into `into` (one array per count, one number per bucket). */
+/**
+ * Adds each point's counts into `into` (one array per count, one number per bucket). Read a character at a time:
+ * splitting 13,500 points into arrays of strings was the server's busiest function in the bench's profile.
+ */
 function addPoints(text: string, into: number[][]) {
-  for (const point of text.split(',')) {
-    const parts = point.split(':');
-    const i = Number(parts[0]);
-    for (let k = 0; k < into.length; k++) into[k]![i]! += Number(parts[k + 1]);
+  let k = -1; // -1 while reading the bucket's index, then the count's position
+  let bucket = 0;
+  let n = 0;
+  for (let p = 0; p <= text.length; p++) {
+    const c = p < text.length ? text.charCodeAt(p) : 44; // the end ends the last point, as a comma
+    // Counts are never negative (a week loses only what its days counted).
+    if (c >= 48 && c <= 57) n = n * 10 + c - 48;
+    else {
+      if (k < 0) bucket = n;
+      else into[k]![bucket]! += n;
+      n = 0;
+      k = c === 44 ? -1 : k + 1;
+    }
   }
 }
 const zeros = (n: number) => new Array<number>(n).fill(0);

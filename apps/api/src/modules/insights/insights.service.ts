@@ -31,7 +31,7 @@ const UPLOADS_LABEL = 'Uploaded files';
 const DELETED_SOURCE = 'Deleted source';
 
 /** Names in the order a person sorts them: "Source 2" before "Source 10". */
-const byName = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: true });
+const byName = new Intl.Collator('en', { numeric: true }).compare;
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** The query's days (UTC, both ends included): the last 30 days to today by default. */
@@ -176,7 +176,11 @@ async function failureGroups(
 ): Promise<InsightsFailure[]> {
   const top = reasons.map((r) =>
     r.sends
-      .sort((a, b) => b.events - a.events || b.day.localeCompare(a.day) || (a.uploadId < b.uploadId ? -1 : 1))
+      .sort(
+        (a, b) =>
+          b.events - a.events ||
+          (a.day !== b.day ? (a.day < b.day ? 1 : -1) : a.uploadId < b.uploadId ? -1 : 1),
+      )
       .slice(0, SENDS_PER_REASON),
   );
   const names = await insightsRepo.fileNames(db, workspaceId, [
