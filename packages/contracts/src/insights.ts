@@ -72,6 +72,12 @@ export type InsightsQuery = z.infer<typeof InsightsQuery>;
 const counts = z.array(z.number().int());
 
 export const InsightsSeries = z.object({ key: z.string(), label: z.string(), sent: counts });
+/**
+ * The most series a stacked chart shows: more colours cannot be told apart. The rest are summed as one more series,
+ * key INSIGHT_OTHER_SERIES, labelled "Other (n)".
+ */
+export const INSIGHT_MAX_SERIES = 7;
+export const INSIGHT_OTHER_SERIES = 'other';
 
 export const InsightsFailure = z.object({
   /** verdict|code|subcode|title|message, as the summary's failure groups. */
@@ -133,6 +139,7 @@ export const Insights = z.object({
   }),
   volume: z.object({
     stack: z.enum(['pixel', 'source']),
+    /** Most sent first, at most INSIGHT_MAX_SERIES and the rest as one more (INSIGHT_OTHER_SERIES). */
     series: z.array(InsightsSeries),
     failed: counts,
     skipped: counts,
@@ -159,4 +166,5 @@ export const Insights = z.object({
 });
 export type Insights = z.infer<typeof Insights>;
 export type InsightsFailure = z.infer<typeof InsightsFailure>;
+export type InsightsSeries = z.infer<typeof InsightsSeries>;
 export type InsightsSourceRuns = z.infer<typeof InsightsSourceRuns>;

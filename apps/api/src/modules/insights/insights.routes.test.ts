@@ -298,6 +298,25 @@ describe(`GET /api/insights (${DB})`, () => {
     expect(r.matchKeys.score.at(-1)).toBe(7);
   });
 
+  it('stacks the 7 pixels with the most sent events and sums the rest as Other', async () => {
+    const { agent, userId } = await loggedInAgent(ctx.app, ctx.db);
+    // Ten pixels: pixel n sends n × 10 events today and n yesterday.
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    for (let n = 1; n <= 10; n++)
+      await ctx.db.query(
+        `insert into insight_days (workspace_id, day, pixel_id, sent) values ($1, $2, $3, $4), ($1, $5, $3, $6)`,
+        [userId, today(), String(n), n * 10, yesterday, n],
+      );
+    await insightsCounters.rebuildRollups(ctx.db, userId);
+    const r = await insights(agent);
+    const at = (day: string) => r.days.indexOf(day);
+    expect(r.volume.series.map((s) => s.key)).toEqual(['10', '9', '8', '7', '6', '5', '4', 'other']);
+    const other = r.volume.series.at(-1)!;
+    expect(other.label).toBe('Other (3)');
+    expect([other.sent[at(yesterday)], other.sent[at(today())]]).toEqual([1 + 2 + 3, 10 + 20 + 30]);
+    expect(sum(r.volume.series.flatMap((s) => s.sent))).toBe(r.totals.sent);
+  });
+
   it('forgets counters older than RETENTION_DAYS', async () => {
     const { userId } = await loggedInAgent(ctx.app, ctx.db);
     await ctx.db.query(

@@ -1,6 +1,8 @@
 import {
   INSIGHT_FIX_GROUPS,
   INSIGHT_MATCH_KEYS,
+  INSIGHT_MAX_SERIES,
+  INSIGHT_OTHER_SERIES,
   INSIGHT_RUN_OUTCOMES,
   MANUAL_SOURCE,
   type Insights,
@@ -8,6 +10,7 @@ import {
   type InsightsFailure,
   type InsightMatchKey,
   type InsightsQuery,
+  type InsightsSeries,
   type InsightsSourceRuns,
 } from '@backsignal/contracts';
 import { explainMetaError, type Verdict } from '@backsignal/core';
@@ -135,11 +138,7 @@ export async function readInsights(
     },
     volume: {
       stack: q.stack,
-      // Most sent first; equal ones by key, not in whatever order the database grouped them.
-      series: [...series]
-        .map(([key, sent]) => ({ key, total: sent.reduce((x, y) => x + y, 0), sent }))
-        .sort((a, b) => b.total - a.total || (a.key < b.key ? -1 : 1))
-        .map(({ key, sent }) => ({ key, label: label(key), sent })),
+      series: topSeries(series, label),
       failed,
       skipped,
     },
@@ -166,6 +165,27 @@ export async function readInsights(
     failures: await failureGroups(db, workspaceId, failures),
     sourceRuns: sourceTimeline(runs, days.length, names.sources, q, sourceName),
   };
+}
+
+/**
+ * The stacks most sent first (equal ones by key, not in whatever order the database grouped them), at most
+ * INSIGHT_MAX_SERIES and the rest summed as one: a chart tells no more colours apart, and the screen's table shows
+ * what the chart does.
+ */
+function topSeries(series: Map<string, number[]>, label: (key: string) => string): InsightsSeries[] {
+  const ranked = [...series]
+    .map(([key, sent]) => ({ key, total: sent.reduce((x, y) => x + y, 0), sent }))
+    .sort((a, b) => b.total - a.total || (a.key < b.key ? -1 : 1));
+  const shown = ranked.length > INSIGHT_MAX_SERIES + 1 ? ranked.slice(0, INSIGHT_MAX_SERIES) : ranked;
+  const out = shown.map(({ key, sent }) => ({ key, label: label(key), sent }));
+  const rest = ranked.slice(shown.length);
+  if (rest.length)
+    out.push({
+      key: INSIGHT_OTHER_SERIES,
+      label: `Other (${rest.length})`,
+      sent: rest[0]!.sent.map((_, i) => rest.reduce((n, s) => n + s.sent[i]!, 0)),
+    });
+  return out;
 }
 
 /** The summary's groups (verdict, code, subcode, title, message), each with its 10 sends with the most failed. */

@@ -24,21 +24,9 @@ interface Props {
   print?: boolean;
 }
 
-const MAX_SERIES = PALETTE.length - 1;
-
-/** The largest series, the rest summed as "Other": more colours than this cannot be told apart. */
-export function stackSeries(data: Insights): Series[] {
-  const all = data.volume.series;
-  const shown = all.length > MAX_SERIES + 1 ? all.slice(0, MAX_SERIES) : all;
-  const out: Series[] = shown.map((s, i) => ({ label: s.label, colour: PALETTE[i]!, values: s.sent }));
-  if (shown.length < all.length)
-    out.push({
-      label: `Other (${all.length - shown.length})`,
-      colour: PALETTE[MAX_SERIES]!,
-      values: data.days.map((_, d) => sum(all.slice(MAX_SERIES).map((s) => s.sent[d]!))),
-    });
-  return out;
-}
+/** The API's series, at most INSIGHT_MAX_SERIES and "Other": a colour each. */
+export const stackSeries = (data: Insights): Series[] =>
+  data.volume.series.map((s, i) => ({ label: s.label, colour: PALETTE[i]!, values: s.sent }));
 
 export function Totals({ data }: Props) {
   const t = data.totals;
