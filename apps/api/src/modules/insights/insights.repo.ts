@@ -155,6 +155,21 @@ export interface FailureReason {
   sends: { uploadId: string; events: number; day: string }[];
 }
 
+/** A reason's runs ("upload events day", …) as its sends: a file sent again is one send, its last day. */
+function bySend(runs: string) {
+  const sends = new Map<string, { uploadId: string; events: number; day: string }>();
+  for (const run of runs.split(',')) {
+    const [uploadId, events, day] = run.split(' ') as [string, string, string];
+    const s = sends.get(uploadId);
+    if (!s) sends.set(uploadId, { uploadId, events: Number(events), day });
+    else {
+      s.events += Number(events);
+      if (day > s.day) s.day = day;
+    }
+  }
+  return [...sends.values()];
+}
+
 export const insightsRepo = {
   /** Sent events per bucket of each stack (a pixel id, or a source's id with 'manual' for uploads) that sent any. */
   async volume(db: Queryable, f: InsightsFilter, stack: 'pixel' | 'source'): Promise<StackSeries[]> {
@@ -218,21 +233,20 @@ export const insightsRepo = {
   },
 
   /**
-   * Failed events per reason (the summary's groups) over the range, with every send that had it. Sends come as one
-   * text per reason: a year can hold thousands, and ranking them per reason in SQL sorted them by the reason's five
-   * columns (decision 0122); the service keeps the 10 with the most.
+   * Failed events per reason (the summary's groups) over the range, with every send that had it. A reason's runs
+   * come as one text and are added up per send here: a year can hold thousands, ranking them per reason in SQL
+   * sorted them by the reason's five columns, and grouping them per send there hashed those columns twice
+   * (decision 0122). The service keeps the 10 sends with the most.
    */
   async failures(db: Queryable, f: InsightsFilter): Promise<FailureReason[]> {
     const { rows } = await db.query<Record<string, unknown>>(
-      `select g.verdict, g.error_code, g.error_subcode, g.error_title, g.error_message, min(g.error_raw) as error_raw,
-              sum(g.events) as events, string_agg(g.upload_id::text || ' ' || g.events::text || ' ' || g.day, ',') as sends
-         from (select c.verdict, c.error_code, c.error_subcode, c.error_title, c.error_message, c.upload_id,
-                      min(c.error_raw) as error_raw, sum(c.events) as events, to_char(max(c.day), 'YYYY-MM-DD') as day
-                 from insight_failures c
-                where c.workspace_id = $1 and c.day between $2::date and $3::date
-                  and ($4::text is null or c.pixel_id = $4)
-                  and ($5::text is null or ($5 = 'manual' and c.source_id is null) or c.source_id = nullif($5, 'manual')::uuid)
-                group by 1, 2, 3, 4, 5, 6) g
+      `select c.verdict, c.error_code, c.error_subcode, c.error_title, c.error_message, min(c.error_raw) as error_raw,
+              sum(c.events) as events,
+              string_agg(c.upload_id::text || ' ' || c.events::text || ' ' || to_char(c.day, 'YYYY-MM-DD'), ',') as sends
+         from insight_failures c
+        where c.workspace_id = $1 and c.day between $2::date and $3::date
+          and ($4::text is null or c.pixel_id = $4)
+          and ($5::text is null or ($5 = 'manual' and c.source_id is null) or c.source_id = nullif($5, 'manual')::uuid)
         group by 1, 2, 3, 4, 5`,
       [f.workspaceId, f.span.from, f.span.to, f.pixelId, f.source],
     );
@@ -244,10 +258,7 @@ export const insightsRepo = {
       error_message: (r.error_message as string | null) ?? null,
       error_raw: (r.error_raw as string | null) ?? null,
       events: num(r.events),
-      sends: (r.sends as string).split(',').map((x) => {
-        const [uploadId, events, day] = x.split(' ');
-        return { uploadId: uploadId!, events: Number(events), day: day! };
-      }),
+      sends: bySend(r.sends as string),
     }));
   },
 

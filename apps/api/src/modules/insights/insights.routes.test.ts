@@ -317,6 +317,28 @@ describe(`GET /api/insights (${DB})`, () => {
     expect(sum(r.volume.series.flatMap((s) => s.sent))).toBe(r.totals.sent);
   });
 
+  it("adds up a file's runs that failed for one reason as one send, on its last day", async () => {
+    const { agent, userId } = await loggedInAgent(ctx.app, ctx.db);
+    const [file, other] = [randomUUID(), randomUUID()];
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    for (const [upload, day, events] of [
+      [file, yesterday, 2],
+      [file, today(), 3],
+      [other, yesterday, 4],
+    ] as const)
+      await ctx.db.query(
+        `insert into insight_failures (workspace_id, day, pixel_id, run_id, upload_id, verdict, error_code, events)
+         values ($1, $2, '1', $3, $4, 'bad_rows', 100, $5)`,
+        [userId, day, randomUUID(), upload, events],
+      );
+    const [reason] = (await insights(agent)).failures;
+    expect(reason!.events).toBe(9);
+    expect(reason!.sends).toEqual([
+      { uploadId: file, fileName: null, day: today(), events: 5 },
+      { uploadId: other, fileName: null, day: yesterday, events: 4 },
+    ]);
+  });
+
   it('forgets counters older than RETENTION_DAYS', async () => {
     const { userId } = await loggedInAgent(ctx.app, ctx.db);
     await ctx.db.query(
