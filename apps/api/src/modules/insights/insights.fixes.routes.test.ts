@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type PgBoss from 'pg-boss';
-import type { DeliverySummary, Insights } from '@backsignal/contracts';
 import { insightsCounters } from './insights-counters.repo.ts';
 import { createTestContext, type TestContext } from '../../../test/context.ts';
 import { loggedInAgent, type Agent } from '../../../test/agent.ts';
-import { multipartFile } from '../../../test/multipart.ts';
 import {
   POISON_EVENT_NAME,
   startFakeGraph,
@@ -13,6 +11,7 @@ import {
 } from '../../../../../e2e/fake-graph/fake-graph.ts';
 import { deliveryRepo } from '../delivery/delivery.repo.ts';
 import { appEngineRun, saveAccount } from '../delivery/delivery.test-helpers.ts';
+import { readInsightsAs, sendFile } from './insights.test-helpers.ts';
 
 /**
  * Decision 0123: what validation fixed automatically, counted per sent event by the send itself (the fix codes the
@@ -61,34 +60,18 @@ const ZERO = {
   other: 0,
 };
 
-async function send(agent: Agent, accountId: string, name: string, rows: string[][]) {
-  const body = [HEADER, ...rows.map((r) => r.join(','))].join('\r\n');
-  const up = await agent.request({ method: 'POST', url: '/api/upload', ...multipartFile(name, body) });
-  expect(up.statusCode, up.body).toBe(201);
-  const id = up.json().file.id as string;
-  const mapped = await agent.patch(`/api/uploads/${id}/status`, {
-    status: 'mapped',
-    mappings: MAPPING,
-    hardcodedValues: { action_source: 'physical_store' },
-    settings: { timeZone: 'UTC', dateOrder: 'MDY', defaultCountry: 'US' },
+const send = (agent: Agent, accountId: string, name: string, rows: string[][]) =>
+  sendFile(agent, work, {
+    name,
+    body: [HEADER, ...rows.map((r) => r.join(','))].join('\r\n'),
+    accountId,
+    mapping: {
+      mappings: MAPPING,
+      hardcodedValues: { action_source: 'physical_store' },
+      settings: { timeZone: 'UTC', dateOrder: 'MDY', defaultCountry: 'US' },
+    },
   });
-  expect(mapped.statusCode, mapped.body).toBe(200);
-  const validation = (await agent.get(`/api/uploads/${id}/validate`)).json();
-  expect(validation.rowsWithErrors).toBe(0);
-  expect((await agent.patch(`/api/uploads/${id}/status`, { status: 'validated' })).statusCode).toBe(200);
-  expect((await agent.get(`/api/uploads/${id}/prepare`)).json().status).toBe('prepared');
-  const started = await agent.post(`/api/uploads/${id}/send`, { selectedAccountId: accountId });
-  expect(started.statusCode, started.body).toBe(202);
-  await work(started.json().runId);
-  const summary = (await agent.get(`/api/uploads/${id}/summary`)).json() as DeliverySummary;
-  return { id, summary, rowsCorrected: validation.rowsCorrected as number };
-}
-
-const insights = async (agent: Agent, query = '') => {
-  const r = await agent.get(`/api/insights${query}`);
-  expect(r.statusCode, r.body).toBe(200);
-  return r.json() as Insights;
-};
+const insights = readInsightsAs;
 
 describe(`what was fixed automatically, in GET /api/insights (${DB})`, () => {
   it('counts the sent events with a value of each group corrected, and not the events that failed', async () => {

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type PgBoss from 'pg-boss';
-import type { DeliverySummary, Insights } from '@backsignal/contracts';
+import type { Insights } from '@backsignal/contracts';
 import { createTestContext, type TestContext } from '../../../test/context.ts';
 import { Agent, loggedInAgent } from '../../../test/agent.ts';
-import { multipartFile } from '../../../test/multipart.ts';
 import {
   POISON_EVENT_NAME,
   startFakeGraph,
@@ -14,6 +13,7 @@ import { appEngineRun, saveAccount, testPixelId } from '../delivery/delivery.tes
 import { sourcesRepo } from '../sources/sources.repo.ts';
 import { applyRetention } from '../system/retention.ts';
 import { insightsCounters } from './insights-counters.repo.ts';
+import { readInsightsAs, sendFile } from './insights.test-helpers.ts';
 
 /** Issue 33: Insights read from the daily counters that ending a send or a source run writes. */
 let ctx: TestContext;
@@ -49,32 +49,15 @@ const csv = (rows: string[][]) =>
     ...rows.map((r) => [...r, when, 'physical_store'].join(',')),
   ].join('\r\n');
 
-/** Uploads, maps, validates, prepares and sends a file; answers its upload id and the run's summary. */
-async function send(agent: Agent, accountId: string, name: string, body: string, extra: object = {}) {
-  const up = await agent.request({ method: 'POST', url: '/api/upload', ...multipartFile(name, body) });
-  expect(up.statusCode, up.body).toBe(201);
-  const id = up.json().file.id as string;
-  const mapped = await agent.patch(`/api/uploads/${id}/status`, {
-    status: 'mapped',
-    mappings: MAPPING,
-    hardcodedValues: {},
+const send = (agent: Agent, accountId: string, name: string, body: string, extra: object = {}) =>
+  sendFile(agent, work, {
+    name,
+    body,
+    accountId,
+    mapping: { mappings: MAPPING, hardcodedValues: {} },
+    send: extra,
   });
-  expect(mapped.statusCode, mapped.body).toBe(200);
-  expect((await agent.get(`/api/uploads/${id}/validate`)).json().rowsWithErrors).toBe(0);
-  expect((await agent.patch(`/api/uploads/${id}/status`, { status: 'validated' })).statusCode).toBe(200);
-  expect((await agent.get(`/api/uploads/${id}/prepare`)).json().status).toBe('prepared');
-  const started = await agent.post(`/api/uploads/${id}/send`, { selectedAccountId: accountId, ...extra });
-  expect(started.statusCode, started.body).toBe(202);
-  await work(started.json().runId);
-  const summary = (await agent.get(`/api/uploads/${id}/summary`)).json() as DeliverySummary;
-  return { id, summary };
-}
-
-const insights = async (agent: Agent, query = '') => {
-  const r = await agent.get(`/api/insights${query}`);
-  expect(r.statusCode, r.body).toBe(200);
-  return r.json() as Insights;
-};
+const insights = readInsightsAs;
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
 /** What ending runs wrote to the weekly counters is what it wrote to the days, week by week (decision 0122). */
