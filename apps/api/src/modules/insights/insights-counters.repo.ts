@@ -1,4 +1,4 @@
-import { INSIGHT_FIX_GROUPS } from '@backsignal/contracts';
+import { INSIGHT_FIX_GROUPS, INSIGHT_RUN_OUTCOMES } from '@backsignal/contracts';
 import type { Queryable } from '../../db/db.ts';
 import { HELD_FIRST_HALF } from '../delivery/delivery-batches.repo.ts';
 
@@ -48,8 +48,8 @@ const FIXED_SUMS = [
   ...FIXED.map((c) => `coalesce(sum(b.${c}), 0) as ${c}`),
 ].join(', ');
 
-/** insight_source_days' and insight_source_weeks' counters: runs per outcome. */
-export const RUN_COUNTERS = ['sent', 'nothing_new', 'paused', 'failed'] as const;
+/** insight_source_days' and insight_source_weeks' counters: runs per outcome, a column each. */
+export const RUN_COUNTERS = INSIGHT_RUN_OUTCOMES;
 
 const KEY = {
   days: ['day', 'pixel_id', 'source_id'],

@@ -1,7 +1,7 @@
 import { INSIGHT_DAILY_MAX_DAYS } from '@backsignal/contracts';
 
-const DAY_MS = 86_400_000;
-const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+export const DAY_MS = 86_400_000;
+export const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const at = (day: string) => Date.parse(`${day}T00:00:00Z`);
 /** The Monday of a UTC day's ISO week. */
 export const mondayOf = (day: string) => isoDay(at(day) - ((new Date(at(day)).getUTCDay() + 6) % 7) * DAY_MS);

@@ -22,9 +22,8 @@ import {
   type InsightsFilter,
   type SourceRunsRow,
 } from './insights.repo.ts';
-import { spanOf } from './insights-span.ts';
+import { DAY_MS, isoDay, spanOf } from './insights-span.ts';
 
-const DAY_MS = 86_400_000;
 const DEFAULT_DAYS = 30;
 const SENDS_PER_REASON = 10;
 /** A drop note needs this many keyed events on both sides, and an identifier most events carried before. */
@@ -35,10 +34,9 @@ const DELETED_SOURCE = 'Deleted source';
 
 /** Names in the order a person sorts them: "Source 2" before "Source 10". */
 const byName = new Intl.Collator('en', { numeric: true }).compare;
-const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** The query's days (UTC, both ends included): the last 30 days to today by default. */
-export function dayRange(q: Pick<InsightsQuery, 'from' | 'to'>, now: Date): { from: string; to: string } {
+function dayRange(q: Pick<InsightsQuery, 'from' | 'to'>, now: Date): { from: string; to: string } {
   const to = q.to ?? isoDay(now.getTime());
   return { to, from: q.from ?? isoDay(Date.parse(to) - (DEFAULT_DAYS - 1) * DAY_MS) };
 }
@@ -55,7 +53,7 @@ function dropWindow(days: string[], bucket: 'day' | 'week') {
   return { split: days[at]!, since };
 }
 
-/** The Insights screen's numbers, from the daily counters only (decision 0110). */
+/** The Insights screen's numbers, from the counters only: never a run's batches or a file (decisions 0110, 0122). */
 export async function readInsights(
   db: Queryable,
   workspaceId: string,

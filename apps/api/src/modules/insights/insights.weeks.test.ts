@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { INSIGHT_FIX_GROUPS, INSIGHT_MATCH_KEYS, type Insights } from '@backsignal/contracts';
+import {
+  INSIGHT_FIX_GROUPS,
+  INSIGHT_MATCH_KEYS,
+  INSIGHT_RUN_OUTCOMES,
+  type Insights,
+} from '@backsignal/contracts';
 import { createTestContext, type TestContext } from '../../../test/context.ts';
 import { loggedInAgent, type Agent } from '../../../test/agent.ts';
 import { applyRetention } from '../system/retention.ts';
@@ -58,7 +63,7 @@ const row = fc
 const run = fc.record({
   day: fc.integer({ min: 0, max: SPAN - 1 }),
   source: fc.constantFrom(0 as const, 1 as const),
-  status: fc.constantFrom('sent', 'nothing_new', 'paused', 'failed'),
+  status: fc.constantFrom(...INSIGHT_RUN_OUTCOMES),
   runs: fc.integer({ min: 1, max: 3 }),
 });
 
@@ -88,9 +93,9 @@ async function store(workspaceId: string, sources: string[], rows: Row[], runs: 
   );
   await ctx.db.query(
     `insert into insight_source_days (workspace_id, day, source_id, sent, nothing_new, paused, failed)
-     select $1::uuid, r.day, r.source, ${['sent', 'nothing_new', 'paused', 'failed']
-       .map((o) => `coalesce(sum(r.runs) filter (where r.status = '${o}'), 0)`)
-       .join(', ')}
+     select $1::uuid, r.day, r.source, ${INSIGHT_RUN_OUTCOMES.map(
+       (o) => `coalesce(sum(r.runs) filter (where r.status = '${o}'), 0)`,
+     ).join(', ')}
        from jsonb_to_recordset($2::jsonb) as r (day date, source uuid, status text, runs int) group by 1, 2, 3`,
     [workspaceId, JSON.stringify(runs.map((r) => ({ ...r, day: dayAt(r.day), source: sources[r.source] })))],
   );
@@ -189,7 +194,7 @@ describe(`Insights by week (${DB})`, () => {
           for (const [n, id] of sources.entries()) {
             if (sourceId && sourceId !== id) continue;
             const timeline = r.sourceRuns.find((s) => s.sourceId === id)!;
-            for (const status of ['sent', 'nothing_new', 'paused', 'failed'] as const) {
+            for (const status of INSIGHT_RUN_OUTCOMES) {
               const want = zeros();
               for (const x of runRows)
                 if (x.source === n && x.status === status && x.day >= from && x.day <= to)
